@@ -1,0 +1,89 @@
+/**
+ * Every error that reaches a page is an AgentError: a stable `code` a program
+ * can switch on, and a message that tells a person what to do next.
+ * It lives at the root of `src` because every folder raises it.
+ */
+export type AgentErrorCode =
+  // model
+  | 'webgpu-unavailable'
+  | 'shader-f16-missing'
+  | 'model-not-found'
+  | 'download-failed'
+  | 'model-lib-invalid'
+  | 'device-lost'
+  | 'out-of-memory'
+  | 'model-failed'
+  | 'script-exhausted'
+  | 'context-overflow'
+  // tools
+  | 'invalid-tool'
+  | 'unknown-tool'
+  | 'invalid-arguments'
+  | 'tool-failed'
+  | 'tool-timeout'
+  | 'tool-result-not-cloneable'
+  | 'tool-rejected'
+  | 'callback-failed'
+  // runs
+  | 'aborted'
+  | 'max-steps'
+  | 'max-tool-calls'
+  | 'session-busy'
+  | 'not-pending'
+  // storage
+  | 'storage-unavailable'
+  | 'storage-blocked'
+  | 'quota-exceeded'
+  | 'session-not-found'
+  | 'import-invalid'
+  | 'toolkit-invalid'
+  // embedding
+  | 'worker-crashed'
+  | 'worker-failed'
+  | 'closed'
+  | 'port-refused'
+  | 'invalid-options';
+
+export interface AgentErrorData {
+  code: AgentErrorCode;
+  message: string;
+  details?: unknown;
+}
+
+export class AgentError extends Error {
+  override readonly name = 'AgentError';
+  readonly code: AgentErrorCode;
+  readonly details?: unknown;
+
+  constructor(code: AgentErrorCode, message: string, options: { cause?: unknown; details?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    if (options.details !== undefined) this.details = options.details;
+  }
+
+  toJSON(): AgentErrorData {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+
+  /** Rebuilds an AgentError from its plain (structured-clone) form. */
+  static fromJSON(data: AgentErrorData): AgentError {
+    return new AgentError(data.code, data.message, { details: data.details });
+  }
+}
+
+export function isAgentError(value: unknown): value is AgentError {
+  return value instanceof AgentError;
+}
+
+/** The message of anything thrown, without assuming it is an Error. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The event log's vocabulary, after ADK. Events are append-only and numbered
+ * per session; `partial` events are streamed pieces and never stored.
+ */
+import type { AgentErrorData } from '../errors';
+
+export interface FunctionCall {
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+export interface FunctionResponse {
+  id: string;
+  name: string;
+  response: unknown;
+  /** Set when the call failed; the model reads it and may correct itself. */
+  error?: string;
+}
+
+export type Part = { text: string } | { functionCall: FunctionCall } | { functionResponse: FunctionResponse };
+
+export type ContentRole = 'user' | 'model' | 'tool';
+
+export interface Content {
+  role: ContentRole;
+  parts: Part[];
+}
+
+export interface ApprovalRequest {
+  callId: string;
+  name: string;
+  args: unknown;
+}
+
+export interface EventActions {
+  stateDelta?: Record<string, unknown>;
+  transferToAgent?: string;
+  escalate?: boolean;
+  /** A decision on a call that needed approval. */
+  approval?: { callId: string; granted: boolean; reason?: string };
+  /** Calls that wait for a person's decision before they run. */
+  requestApproval?: ApprovalRequest[];
+}
+
+/** Why an invocation ended; the last event of every invocation carries one. */
+export type EndReason =
+  | 'answer'
+  | 'return-direct'
+  | 'max-steps'
+  | 'max-tool-calls'
+  | 'aborted'
+  | 'error'
+  | 'awaiting-approval'
+  | 'long-running';
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface AgentEvent {
+  id: string;
+  sessionId: string;
+  invocationId: string;
+  /** Position in the session, from 1; 0 on a partial event that is never stored. */
+  seq: number;
+  author: 'user' | string;
+  timestamp: number;
+  content?: Content;
+  partial?: boolean;
+  actions?: EventActions;
+  longRunningToolIds?: string[];
+  error?: AgentErrorData | { code: string; message: string };
+  usage?: Usage;
+  timing?: { startedAt: number; ms: number };
+  /** Tool names the model was shown for this step (model events). */
+  offeredTools?: string[];
+  /** Page-side data a tool returned beside what the model sees (ToolResult.artifact), by call id. */
+  artifacts?: Record<string, unknown>;
+  /** Set on the event that ends an invocation. */
+  endReason?: EndReason;
+  /** A late answer from a tool whose call had already ended (abort, timeout); recorded, never used. */
+  late?: boolean;
+}
+
+/** An event before the store numbers it. */
+export type NewEvent = Omit<AgentEvent, 'seq'> & { seq?: number };
+
+let counter = 0;
+/** Ids sortable by creation time, unique within and across tabs. */
+export function newId(prefix = 'e'): string {
+  counter = (counter + 1) % 0x10000;
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  return `${prefix}-${Date.now().toString(36)}-${counter.toString(36)}-${random[0]!.toString(36)}${random[1]!.toString(36)}`;
+}

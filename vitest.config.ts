@@ -1,0 +1,43 @@
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const quiet = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function browserProject(name: string, include: string[], extraArgs: string[] = []) {
+  return {
+    extends: true as const,
+    test: {
+      name,
+      include,
+      testTimeout: 20_000,
+      browser: {
+        enabled: true,
+        headless: true,
+        screenshotFailures: false,
+        provider: playwright({ launchOptions: { executablePath, args: [...quiet, ...extraArgs] } }),
+        instances: [{ browser: 'chromium' as const }],
+      },
+    },
+  };
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts', 'test/**/*.webgpu.test.ts', 'test/e2e/**'], environment: 'node' } },
+      // Real Chromium without a WebGPU adapter (the common case for visitors without a GPU).
+      browserProject('browser', ['test/**/*.browser.test.ts']),
+      // Real Chromium with SwiftShader's CPU WebGPU adapter.
+      browserProject('webgpu', ['test/**/*.webgpu.test.ts'], ['--enable-unsafe-webgpu']),
+    ],
+  },
+});
