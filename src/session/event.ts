@@ -78,6 +78,10 @@ export interface AgentEvent {
   offeredTools?: string[];
   /** Page-side data a tool returned beside what the model sees (ToolResult.artifact), by call id. */
   artifacts?: Record<string, unknown>;
+  /** Milliseconds each call of a merged tool-response event took, by call id. */
+  toolTimings?: Record<string, number>;
+  /** Messages the context-window guard left out of this step's request (model events). */
+  contextTrimmed?: number;
   /** Set on the event that ends an invocation. */
   endReason?: EndReason;
   /** A late answer from a tool whose call had already ended (abort, timeout); recorded, never used. */

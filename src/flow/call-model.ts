@@ -1,0 +1,99 @@
+/**
+ * One model call: before-model callbacks may answer instead of the model,
+ * the model streams (text arrives as partial events), after-model callbacks
+ * may replace the answer.
+ */
+import { AgentError, messageOf } from '../errors';
+import type { FinishReason, ModelRequest, ModelToolCall } from '../model/engine';
+import type { Usage } from '../session/event';
+import { abortError, raceAbort } from './abortable';
+import { emitPartial } from './record';
+import type { Invocation, ModelResponse } from './types';
+
+export interface CallError {
+  id?: string;
+  name?: string;
+  raw: string;
+  message: string;
+}
+
+export interface StepResponse extends ModelResponse {
+  callErrors: CallError[];
+  usage?: Usage;
+  finishReason: FinishReason;
+  startedAt: number;
+  ms: number;
+  /** Set when a callback answered instead of the model. */
+  answeredBy?: 'beforeModel' | 'afterModel';
+}
+
+export async function callModel(inv: Invocation, agentName: string, request: ModelRequest): Promise<StepResponse> {
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const done = (response: Omit<StepResponse, 'startedAt' | 'ms'>): StepResponse => ({ ...response, startedAt, ms: performance.now() - t0 });
+
+  if (inv.hooks.has.beforeModel) {
+    const replaced = await runCallback(inv, () => inv.hooks.callback({ kind: 'beforeModel', request, agentName }), 'beforeModel');
+    if (replaced !== undefined) return done({ ...asResponse(replaced, 'beforeModel'), callErrors: [], finishReason: 'stop', answeredBy: 'beforeModel' });
+  }
+
+  let text = '';
+  const toolCalls: ModelToolCall[] = [];
+  const callErrors: CallError[] = [];
+  let usage: Usage | undefined;
+  let finishReason: FinishReason = 'stop';
+  const stream = inv.engine.generate(request, inv.signal)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await raceAbort(stream.next(), inv.signal);
+      if (next.done) break;
+      const delta = next.value;
+      if (delta.type === 'text') {
+        text += delta.text;
+        emitPartial(inv, { author: agentName, content: { role: 'model', parts: [{ text: delta.text }] } });
+      } else if (delta.type === 'tool-call') toolCalls.push(delta.call);
+      else if (delta.type === 'tool-call-error') callErrors.push({ id: delta.id, name: delta.name, raw: delta.raw, message: delta.message });
+      else {
+        finishReason = delta.reason;
+        usage = delta.usage;
+      }
+    }
+  } catch (error) {
+    void stream.return?.();
+    if (inv.signal.aborted) throw abortError();
+    throw error instanceof AgentError ? error : new AgentError('model-failed', `The model failed: ${messageOf(error)}`, { cause: error });
+  }
+  if (inv.signal.aborted || finishReason === 'abort') throw abortError();
+
+  let response: ModelResponse = { text, toolCalls };
+  let answeredBy: StepResponse['answeredBy'];
+  if (inv.hooks.has.afterModel) {
+    const replaced = await runCallback(inv, () => inv.hooks.callback({ kind: 'afterModel', response, agentName }), 'afterModel');
+    if (replaced !== undefined) {
+      response = asResponse(replaced, 'afterModel');
+      answeredBy = 'afterModel';
+    }
+  }
+  return done({ ...response, callErrors: answeredBy ? [] : callErrors, usage, finishReason, answeredBy });
+}
+
+/** A callback's failure ends the run with a clear error instead of leaving it stuck. */
+export async function runCallback<T>(inv: Invocation, call: () => Promise<T>, name: string): Promise<T> {
+  try {
+    return await raceAbort(call(), inv.signal);
+  } catch (error) {
+    if (inv.signal.aborted) throw abortError();
+    if (error instanceof AgentError && error.code === 'worker-crashed') throw error;
+    throw new AgentError('callback-failed', `The ${name} callback threw: ${messageOf(error)}. Fix the callback; the run was stopped.`, { cause: error });
+  }
+}
+
+function asResponse(value: unknown, name: string): ModelResponse {
+  if (typeof value === 'string') return { text: value, toolCalls: [] };
+  if (value && typeof value === 'object') {
+    const candidate = value as Partial<ModelResponse>;
+    const toolCalls = Array.isArray(candidate.toolCalls) ? candidate.toolCalls : [];
+    if (typeof candidate.text === 'string' || toolCalls.length) return { text: candidate.text ?? '', toolCalls };
+  }
+  throw new AgentError('callback-failed', `The ${name} callback returned ${messageOf(value)}; return undefined, a string, or { text, toolCalls }.`);
+}

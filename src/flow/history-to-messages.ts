@@ -1,0 +1,48 @@
+/**
+ * The session's events as the chat messages a model reads. Only what the
+ * model should see: no partial or late events, no bare errors, no approvals.
+ */
+import type { AgentEvent, FunctionResponse, Part } from '../session/event';
+import type { ChatMessage, ModelToolCall } from '../model/engine';
+
+export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const event of events) {
+    if (event.partial || event.late || !event.content) continue;
+    const { role, parts } = event.content;
+    if (role === 'user') {
+      const text = textOf(parts);
+      if (text) messages.push({ role: 'user', content: text });
+    } else if (role === 'model') {
+      const toolCalls: ModelToolCall[] = [];
+      for (const part of parts) if ('functionCall' in part) toolCalls.push({ ...part.functionCall });
+      const text = textOf(parts);
+      if (!text && toolCalls.length === 0) continue;
+      messages.push(toolCalls.length ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
+    } else {
+      for (const part of parts) {
+        if ('functionResponse' in part) {
+          const response = part.functionResponse;
+          messages.push({ role: 'tool', toolCallId: response.id, name: response.name, content: responseText(response) });
+        }
+      }
+    }
+  }
+  return messages;
+}
+
+function textOf(parts: Part[]): string {
+  return parts.map((part) => ('text' in part ? part.text : '')).join('');
+}
+
+/** What the model reads of a tool's answer: its error, or its response as text. */
+export function responseText(response: FunctionResponse): string {
+  if (response.error) return `Error: ${response.error}`;
+  const value = response.response;
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The loop, after ADK-Go's Flow: step after step until an answer with no
+ * calls, a return-direct tool, a pause, maxSteps, abort or an error. Every
+ * ending is an event with its reason.
+ */
+import { AgentError, messageOf } from '../errors';
+import { newId, type EndReason, type FunctionCall, type Part } from '../session/event';
+import { currentAgent } from './agents';
+import { callModel } from './call-model';
+import { handleFunctionCalls, type CallsOutcome } from './handle-function-calls';
+import { record } from './record';
+import { buildRequest } from './request-processors';
+import type { Invocation } from './types';
+
+export type InvocationStart =
+  | { kind: 'user'; text: string }
+  /** Continue a turn whose calls were waiting (approvals decided, or a long-running call resolved). */
+  | { kind: 'calls'; agentName: string; calls: FunctionCall[] }
+  | { kind: 'continue' };
+
+export async function runInvocation(inv: Invocation, start: InvocationStart): Promise<EndReason> {
+  try {
+    if (start.kind === 'user') {
+      await record(inv, { author: 'user', content: { role: 'user', parts: [{ text: start.text }] } });
+    } else if (start.kind === 'calls') {
+      const outcome = await handleFunctionCalls(inv, start.agentName, start.calls);
+      if (outcome.kind === 'end') return outcome.reason;
+    }
+    for (let step = 0; step < inv.limits.maxSteps; step++) {
+      const outcome = await runOneStep(inv);
+      if (outcome.kind === 'end') return outcome.reason;
+    }
+    const message = `The run stopped after ${inv.limits.maxSteps} model steps without a final answer (maxSteps). Raise createAgent({ maxSteps }) or simplify the request.`;
+    return await end(inv, 'max-steps', new AgentError('max-steps', message));
+  } catch (error) {
+    if (error instanceof AgentError && error.code === 'worker-crashed') throw error;
+    if (inv.signal.aborted) return end(inv, 'aborted', new AgentError('aborted', 'The run was aborted.'));
+    return end(inv, 'error', error);
+  }
+}
+
+async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
+  if (inv.signal.aborted) throw new AgentError('aborted', 'The run was aborted.');
+  const agentName = currentAgent(inv.history, inv.agents, inv.rootAgent);
+  const agent = inv.agents.get(agentName)!;
+  const { request, trimmed } = await buildRequest(inv, agent);
+  const response = await callModel(inv, agentName, request);
+
+  const calls: FunctionCall[] = response.toolCalls.map((call) => ({ id: call.id || newId('call'), name: call.name, args: call.args ?? {} }));
+  const unreadable = new Map<string, string>();
+  for (const bad of response.callErrors) {
+    const id = bad.id || newId('call');
+    unreadable.set(id, bad.message);
+    calls.push({ id, name: bad.name ?? 'unreadable_tool_call', args: { raw: bad.raw } });
+  }
+
+  const parts: Part[] = [];
+  if (response.text) parts.push({ text: response.text });
+  for (const call of calls) parts.push({ functionCall: call });
+  const answer = calls.length === 0;
+  await record(inv, {
+    author: agentName,
+    content: { role: 'model', parts },
+    usage: response.usage,
+    timing: { startedAt: response.startedAt, ms: response.ms },
+    offeredTools: request.tools.map((tool) => tool.name),
+    contextTrimmed: trimmed || undefined,
+    endReason: answer ? 'answer' : undefined,
+  });
+  if (answer) return { kind: 'end', reason: 'answer' };
+  return handleFunctionCalls(inv, agentName, calls, unreadable);
+}
+
+/** Records the ending event; if even that cannot be stored, the error still reaches the stream. */
+async function end(inv: Invocation, reason: EndReason, error: unknown): Promise<EndReason> {
+  const agentError = error instanceof AgentError ? error : new AgentError('model-failed', messageOf(error), { cause: error });
+  const draft = {
+    author: currentAgent(inv.history, inv.agents, inv.rootAgent),
+    error: agentError.toJSON(),
+    endReason: reason,
+  };
+  try {
+    await record(inv, draft);
+  } catch (storeError) {
+    inv.emit({
+      ...draft,
+      id: newId('ev'),
+      seq: 0,
+      sessionId: inv.sessionId,
+      invocationId: inv.invocationId,
+      timestamp: Date.now(),
+      error: storeError instanceof AgentError ? storeError.toJSON() : agentError.toJSON(),
+    });
+  }
+  return reason;
+}

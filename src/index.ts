@@ -1,0 +1,17 @@
+/** inpage-agent's page-side entry. It never contains web-llm: the model lives in the worker. */
+export { createAgent } from './page/create-agent';
+export { Agent } from './page/agent';
+export type { AgentOptions, AgentCallbacks, RunOptions, RunResult } from './page/options';
+export { defineTool } from './tools/define-tool';
+export type { Tool, ToolSpec, ToolContext } from './tools/define-tool';
+export { fromMCPTool, toMCPTool } from './tools/mcp';
+export type { ToolResult } from './tools/tool-result';
+export type { ToolDeclaration, ToolAnnotations } from './tools/declaration';
+export { buildReferences, formatReferences } from './tools/references';
+export { z } from './tools/zod';
+export { AgentError, isAgentError } from './errors';
+export type { AgentErrorCode } from './errors';
+export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason } from './session/event';
+export type { Session, SessionSummary } from './session/store';
+export type { ModelProgress, ScriptedTurn, ModelOptions } from './model/engine';
+export type { AgentStatus, AgentStats } from './worker/protocol';

@@ -1,0 +1,58 @@
+/** createAgent's options: the public contract (DESIGN.md, "Public API"). */
+import type { ModelOptions, ModelProgress, ModelRequest } from '../model/engine';
+import type { AgentEvent, ApprovalRequest } from '../session/event';
+import type { Tool } from '../tools/define-tool';
+import type { AgentSpec, ModelResponse } from '../flow/types';
+
+type OneOrMany<F> = F | F[];
+
+export interface AgentCallbacks {
+  /** Return a response (a string or { text, toolCalls }) to answer instead of the model. */
+  beforeModel?: OneOrMany<(request: ModelRequest, info: { agentName: string }) => unknown>;
+  /** Return a response to replace the model's. */
+  afterModel?: OneOrMany<(response: ModelResponse, info: { agentName: string }) => unknown>;
+  /** Return { args } to change the arguments or { result } to answer without running the tool. */
+  beforeTool?: OneOrMany<(call: { name: string; args: unknown; callId: string }) => unknown>;
+  /** Return a value to replace the tool's result. */
+  afterTool?: OneOrMany<(call: { name: string; args: unknown; callId: string; result: unknown; error?: string }) => unknown>;
+  /** Every event of every run, as it arrives (partial ones included). */
+  onEvent?: OneOrMany<(event: AgentEvent) => void>;
+}
+
+export interface AgentOptions {
+  model: ModelOptions;
+  instructions?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  tools?: Tool<any, any>[];
+  sessionId?: string;
+  appName?: string;
+  userId?: string;
+  dbName?: string;
+  storage?: 'indexeddb' | 'memory' | 'auto';
+  maxSteps?: number;
+  maxToolCallsPerStep?: number;
+  onApproval?: (call: ApprovalRequest) => boolean | Promise<boolean>;
+  callbacks?: AgentCallbacks;
+  agents?: AgentSpec[];
+  rootAgent?: string;
+  toolkit?: { startActions: string[]; threshold?: number; hops?: number };
+  workerUrl?: string | URL;
+  share?: 'tabs';
+  restart?: 'auto' | 'never';
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** What to do when another tab or agent is running this session: wait for it (default) or fail at once. */
+  ifBusy?: 'wait' | 'fail';
+}
+
+export interface RunResult {
+  /** The final answer: the model's last text, or a return-direct tool's output. */
+  text: string;
+  events: AgentEvent[];
+  endReason?: AgentEvent['endReason'];
+  error?: AgentEvent['error'];
+}
+
+export type { ModelProgress };

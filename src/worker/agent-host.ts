@@ -1,0 +1,295 @@
+/**
+ * The worker's side of an agent: wires the engine, the loop and the stores,
+ * and answers the page through comlink (see protocol.ts).
+ */
+import * as Comlink from 'comlink';
+import { AgentError } from '../errors';
+import type { AgentEvent, FunctionCall } from '../session/event';
+import type { Session, SessionStore } from '../session/store';
+import { openSessionStore } from '../session/open-store';
+import { repairInterrupted } from '../session/repair';
+import { withSessionLock } from '../session/session-lock';
+import { publishEvent } from '../session/broadcast';
+import { exportSession, importSession } from '../session/jsonl';
+import type { ModelEngine } from '../model/engine';
+import { createEngine } from '../model/create-engine';
+import type { ToolDeclaration } from '../tools/declaration';
+import { DEFAULT_AGENT_NAME } from '../flow/agents';
+import { openApprovalRequest } from '../flow/approval';
+import { runInvocation, type InvocationStart } from '../flow/run-invocation';
+import { sessionStats } from '../flow/stats';
+import type { AgentSpec, FlowHooks, Invocation, ToolRunner } from '../flow/types';
+import { eventChannel } from './event-channel';
+import type { AgentHostApi, AgentStats, HostConfig, HostInfo, ImportProgress, PageApi, RunInput, SessionView } from './protocol';
+import { createToolkitBinding, type ToolkitBinding } from './toolkit-binding';
+
+interface Ready {
+  config: HostConfig;
+  page: PageApi;
+  store: SessionStore;
+  engine: ModelEngine;
+  session: Session;
+  info: HostInfo;
+  toolkit: ToolkitBinding;
+}
+
+export class AgentHost implements AgentHostApi {
+  private ready?: Ready;
+  private readonly tools = new Map<string, ToolDeclaration>();
+  private readonly runs = new Map<string, AbortController>();
+
+  async init(config: HostConfig, page: PageApi): Promise<HostInfo> {
+    page.status('starting');
+    const { store, notice } = await openSessionStore({ storage: config.storage, dbName: config.dbName, appName: config.appName });
+    let session = config.sessionId ? await store.get(config.sessionId) : undefined;
+    if (!session) session = await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId });
+    // A crash or reload between a call and its answer leaves the call open; answer it 'interrupted' (never re-run it).
+    const repaired = await repairInterrupted(store, session.id);
+    for (const event of repaired) publishEvent(config.dbName, event);
+    for (const tool of config.tools) this.tools.set(tool.name, tool);
+
+    page.status('loading-model');
+    const engine = createEngine(config.model);
+    await engine.load((progress) => page.progress(progress));
+    const toolkit = await createToolkitBinding(config);
+    const info: HostInfo = { sessionId: session.id, model: engine.info, storage: store.kind, storageNotice: notice };
+    this.ready = { config, page, store, engine, session, info, toolkit };
+    page.status('ready');
+    return info;
+  }
+
+  async run(input: RunInput): Promise<ReadableStream<AgentEvent>> {
+    if (typeof input.text !== 'string' || !input.text.trim()) {
+      throw new AgentError('invalid-options', 'agent.run(text) needs a non-empty text.');
+    }
+    return this.invoke(input.runId, input.ifBusy, { kind: 'user', text: input.text });
+  }
+
+  abort(runId: string): void {
+    this.runs.get(runId)?.abort();
+  }
+
+  async decideApproval(runId: string, callId: string, granted: boolean, reason?: string): Promise<ReadableStream<AgentEvent>> {
+    const ready = this.need();
+    const history = await ready.store.events(ready.session.id);
+    const open = openApprovalRequest(history);
+    if (!open || !open.undecided.includes(callId)) {
+      throw new AgentError('not-pending', `No call "${callId}" is waiting for approval in session ${ready.session.id}.`);
+    }
+    const decision = await ready.store.append(ready.session.id, {
+      id: crypto.randomUUID(),
+      sessionId: ready.session.id,
+      invocationId: open.request.invocationId,
+      author: 'user',
+      timestamp: Date.now(),
+      actions: { approval: { callId, granted, ...(reason ? { reason } : {}) } },
+    });
+    publishEvent(ready.config.dbName, decision);
+    if (open.undecided.length > 1) return streamOf(decision);
+    const calls = functionCalls(open.modelEvent);
+    return this.invoke(runId, 'wait', { kind: 'calls', agentName: open.modelEvent.author, calls }, open.request.invocationId);
+  }
+
+  async resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>> {
+    const ready = this.need();
+    const history = await ready.store.events(ready.session.id);
+    const waiting = [...history].reverse().find((event) => event.longRunningToolIds?.includes(callId));
+    const answered = history.some((event) => event.content?.parts.some((part) => 'functionResponse' in part && part.functionResponse.id === callId && !event.late));
+    const call = waiting && findCall(history, callId);
+    if (!waiting || !call || answered) {
+      throw new AgentError('not-pending', `No long-running call "${callId}" is waiting for a result in session ${ready.session.id}.`);
+    }
+    const response = await ready.store.append(ready.session.id, {
+      id: crypto.randomUUID(),
+      sessionId: ready.session.id,
+      invocationId: waiting.invocationId,
+      author: waiting.author,
+      timestamp: Date.now(),
+      content: { role: 'tool', parts: [{ functionResponse: { id: callId, name: call.name, response: result } }] },
+    });
+    publishEvent(ready.config.dbName, response);
+    return this.invoke(runId, 'wait', { kind: 'continue' }, waiting.invocationId);
+  }
+
+  async pendingApprovals() {
+    const ready = this.need();
+    const open = openApprovalRequest(await ready.store.events(ready.session.id));
+    if (!open) return [];
+    return (open.request.actions?.requestApproval ?? []).filter((call) => open.undecided.includes(call.callId));
+  }
+
+  async registerTools(tools: ToolDeclaration[]): Promise<void> {
+    for (const tool of tools) this.tools.set(tool.name, tool);
+  }
+
+  async unregisterTool(name: string): Promise<void> {
+    this.tools.delete(name);
+  }
+
+  listSessions() {
+    const { store, config } = this.need();
+    return store.list({ appName: config.appName, userId: config.userId });
+  }
+
+  async getSession(id: string): Promise<SessionView | undefined> {
+    const { store } = this.need();
+    const session = await store.get(id);
+    if (!session) return undefined;
+    return { id, state: session.state, events: await store.events(id), session };
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.need().store.delete(id);
+  }
+
+  exportSession(id: string): Promise<string> {
+    return exportSession(this.need().store, id);
+  }
+
+  importSession(jsonl: string, onProgress?: (progress: ImportProgress) => void): Promise<string> {
+    return importSession(this.need().store, jsonl, { onProgress });
+  }
+
+  async toolkitCall(method: string, args: unknown[]): Promise<unknown> {
+    return this.need().toolkit.call(method, args, () => this.need().store);
+  }
+
+  async modelCall(method: 'isCached' | 'deleteCache'): Promise<unknown> {
+    const { engine } = this.need();
+    if (method === 'isCached') return (await engine.isCached?.()) ?? false;
+    await engine.deleteCache?.();
+    return undefined;
+  }
+
+  async stats(): Promise<AgentStats> {
+    const ready = this.need();
+    return sessionStats(ready.session.id, await ready.store.events(ready.session.id));
+  }
+
+  async close(): Promise<void> {
+    for (const controller of this.runs.values()) controller.abort();
+    const ready = this.ready;
+    this.ready = undefined;
+    if (!ready) return;
+    await ready.engine.dispose();
+    ready.store.close();
+    ready.page.status('closed');
+  }
+
+  private need(): Ready {
+    if (!this.ready) throw new AgentError('closed', 'This agent is not started or was closed; create a new one with createAgent().');
+    return this.ready;
+  }
+
+  /** Runs one invocation under the session's lock, streaming its events to the page. */
+  private invoke(runId: string, ifBusy: 'wait' | 'fail', start: InvocationStart, invocationId: string = crypto.randomUUID()): ReadableStream<AgentEvent> {
+    const ready = this.need();
+    const controller = new AbortController();
+    this.runs.set(runId, controller);
+    const channel = eventChannel();
+    const { config, store, page } = ready;
+    const sessionId = ready.session.id;
+
+    void withSessionLock(sessionId, { ifBusy, signal: controller.signal }, async () => {
+      page.status('running');
+      // Another tab may have added events since we last looked: read the log under the lock.
+      const history = await store.events(sessionId);
+      const session = (await store.get(sessionId)) ?? ready.session;
+      const inv: Invocation = {
+        sessionId,
+        invocationId,
+        appName: config.appName,
+        userId: config.userId,
+        store,
+        engine: ready.engine,
+        tools: this.tools,
+        agents: agentsOf(config),
+        rootAgent: config.rootAgent ?? config.agents[0]?.name ?? DEFAULT_AGENT_NAME,
+        runner: this.toolRunner(page),
+        hooks: hooksOf(config, page),
+        selector: ready.toolkit.selector(),
+        limits: { maxSteps: config.maxSteps, maxToolCallsPerStep: config.maxToolCallsPerStep },
+        signal: controller.signal,
+        history,
+        state: { ...session.state },
+        emit: (event) => {
+          channel.push(event);
+          if (!event.partial) publishEvent(config.dbName, event);
+        },
+        onLate: (event) => {
+          void store.append(sessionId, event).then((stored) => publishEvent(config.dbName, stored), () => undefined);
+        },
+      };
+      await runInvocation(inv, start);
+    })
+      .catch((error: unknown) => {
+        const agentError = error instanceof AgentError ? error : new AgentError('model-failed', String(error));
+        channel.push({
+          id: crypto.randomUUID(),
+          seq: 0,
+          sessionId,
+          invocationId,
+          author: 'system',
+          timestamp: Date.now(),
+          error: agentError.toJSON(),
+          endReason: agentError.code === 'aborted' ? 'aborted' : 'error',
+        });
+      })
+      .finally(() => {
+        this.runs.delete(runId);
+        channel.close();
+        if (this.ready) page.status('ready');
+      });
+    return transferStream(channel.readable);
+  }
+
+  private toolRunner(page: PageApi): ToolRunner {
+    return {
+      run: (request, { signal, onChunk }) => {
+        signal.addEventListener('abort', () => page.abortTool(request.callId), { once: true });
+        return page.callTool(request, onChunk ? Comlink.proxy(onChunk) : undefined);
+      },
+      cancel: (callId) => page.abortTool(callId),
+    };
+  }
+}
+
+function agentsOf(config: HostConfig): Map<string, AgentSpec> {
+  if (config.agents.length === 0) return new Map([[DEFAULT_AGENT_NAME, { name: DEFAULT_AGENT_NAME, instructions: config.instructions }]]);
+  return new Map(
+    config.agents.map((agent) => [
+      agent.name,
+      { ...agent, instructions: [config.instructions, agent.instructions].filter(Boolean).join('\n\n') },
+    ]),
+  );
+}
+
+function hooksOf(config: HostConfig, page: PageApi): FlowHooks {
+  return {
+    has: config.callbacks,
+    callback: (payload) => page.callback(payload),
+    needsApproval: (name, args) => page.needsApproval(name, args),
+    approve: config.pageApproves ? (call) => page.approve(call) : undefined,
+  };
+}
+
+function functionCalls(event: AgentEvent): FunctionCall[] {
+  return (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
+}
+
+function findCall(history: readonly AgentEvent[], callId: string): FunctionCall | undefined {
+  for (const event of history) for (const call of functionCalls(event)) if (call.id === callId) return call;
+  return undefined;
+}
+
+/** Streams move to the page instead of being copied (transferable streams). */
+function transferStream(stream: ReadableStream<AgentEvent>): ReadableStream<AgentEvent> {
+  return Comlink.transfer(stream, [stream as unknown as Transferable]);
+}
+
+function streamOf(event: AgentEvent): ReadableStream<AgentEvent> {
+  const channel = eventChannel();
+  channel.push(event);
+  channel.close();
+  return transferStream(channel.readable);
+}

@@ -1,0 +1,14 @@
+/**
+ * comlink leaves calls pending forever when a worker dies (comlink #601).
+ * The worker holds a Web Lock for as long as it lives; the browser releases
+ * it the moment the worker is gone (terminated, crashed, out of memory), and
+ * the page, queued on the same lock, learns of the death at once.
+ */
+export function holdLifeline(name: string): Promise<void> {
+  return new Promise((held) => {
+    void navigator.locks.request(name, () => {
+      held();
+      return new Promise<never>(() => undefined);
+    });
+  });
+}

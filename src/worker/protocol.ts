@@ -1,0 +1,103 @@
+/**
+ * The page ↔ worker contract, and nothing else: what the page asks of the
+ * worker (AgentHostApi) and what the worker asks of the page (PageApi).
+ * Every value here crosses a structured-clone boundary through comlink, so
+ * these are plain data types; functions cross only as comlink proxies.
+ */
+import type { AgentErrorData } from '../errors';
+import type { AgentEvent, ApprovalRequest } from '../session/event';
+import type { Session, SessionSummary } from '../session/store';
+import type { ToolDeclaration } from '../tools/declaration';
+import type { ModelInfo, ModelProgress, ScriptedTurn } from '../model/engine';
+import type { ToolOutcome } from '../tools/invoke-tool';
+import type { AgentSpec, AgentStats, CallbackKind, CallbackPayload, ToolCallRequest } from '../flow/types';
+
+export type { AgentSpec, AgentStats, CallbackKind, CallbackPayload, ModelResponse, ToolCallRequest, ToolStats } from '../flow/types';
+
+/** createAgent's options as they reach the worker (functions removed). */
+export interface HostConfig {
+  appName: string;
+  userId: string;
+  dbName: string;
+  storage: 'indexeddb' | 'memory' | 'auto';
+  sessionId?: string;
+  instructions: string;
+  model:
+    | { engine: 'webllm'; modelId: string; appConfig?: unknown; cacheBackend?: 'cache' | 'indexeddb' | 'opfs'; contextWindow?: number }
+    | { engine: 'scripted'; turns: ScriptedTurn[]; contextWindow?: number };
+  tools: ToolDeclaration[];
+  maxSteps: number;
+  maxToolCallsPerStep: number;
+  /** Which page callbacks exist; the worker calls PageApi.callback only for these. */
+  callbacks: Partial<Record<CallbackKind, boolean>>;
+  /** Whether the page decides approvals itself (onApproval given). */
+  pageApproves: boolean;
+  agents: AgentSpec[];
+  rootAgent?: string;
+  toolkit?: { startActions: string[]; threshold?: number; hops?: number };
+}
+
+export interface HostInfo {
+  sessionId: string;
+  model: ModelInfo;
+  storage: 'indexeddb' | 'memory';
+  /** Said when storage fell back to memory ('auto'). */
+  storageNotice?: string;
+}
+
+export interface RunInput {
+  runId: string;
+  text?: string;
+  ifBusy: 'wait' | 'fail';
+}
+
+/** The worker's side, exposed with comlink. */
+export interface AgentHostApi {
+  init(config: HostConfig, page: PageApi): Promise<HostInfo>;
+  /** Starts an invocation; its events stream back, the last one carries an endReason. */
+  run(input: RunInput): Promise<ReadableStream<AgentEvent>>;
+  abort(runId: string): void;
+  decideApproval(runId: string, callId: string, granted: boolean, reason?: string): Promise<ReadableStream<AgentEvent>>;
+  resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>>;
+  pendingApprovals(): Promise<ApprovalRequest[]>;
+  registerTools(tools: ToolDeclaration[]): Promise<void>;
+  unregisterTool(name: string): Promise<void>;
+  listSessions(): Promise<SessionSummary[]>;
+  getSession(id: string): Promise<SessionView | undefined>;
+  deleteSession(id: string): Promise<void>;
+  exportSession(id: string): Promise<string>;
+  importSession(jsonl: string, onProgress?: (progress: ImportProgress) => void): Promise<string>;
+  toolkitCall(method: string, args: unknown[]): Promise<unknown>;
+  modelCall(method: 'isCached' | 'deleteCache'): Promise<unknown>;
+  stats(): Promise<AgentStats>;
+  close(): Promise<void>;
+}
+
+export interface SessionView {
+  id: string;
+  state: Record<string, unknown>;
+  events: AgentEvent[];
+  session: Session;
+}
+
+export interface ImportProgress {
+  linesDone: number;
+  linesTotal: number;
+}
+
+/** The page's side, handed to the worker as a comlink proxy. */
+export interface PageApi {
+  callTool(request: ToolCallRequest, onChunk?: (chunk: unknown) => void): Promise<ToolOutcome>;
+  abortTool(callId: string): void;
+  /** For tools whose needsApproval is a function of the arguments. */
+  needsApproval(name: string, args: unknown): Promise<boolean>;
+  /** Only when the page gave onApproval. */
+  approve(call: ApprovalRequest): Promise<boolean>;
+  callback(payload: CallbackPayload): Promise<unknown>;
+  progress(progress: ModelProgress): void;
+  status(status: AgentStatus, detail?: string): void;
+}
+
+export type AgentStatus = 'starting' | 'loading-model' | 'ready' | 'running' | 'crashed' | 'closed';
+
+export type { AgentErrorData };
