@@ -1,0 +1,49 @@
+// `npm run bench`: every benchmark suite in headless Chromium (served by vite),
+// plus bundle sizes measured here, printed as one table of medians and ratios.
+// Usage: npm run bench [-- --only=session]
+import { createServer } from 'vite';
+import { chromium } from 'playwright-core';
+import { ensureChromium, chromiumArgs } from './chromium.mjs';
+import { bundleRows } from './bundle-sizes.mjs';
+
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const executablePath = ensureChromium();
+const server = await createServer({ logLevel: 'error', server: { host: '127.0.0.1', port: 0 } });
+await server.listen();
+const url = server.resolvedUrls.local[0];
+const browser = await chromium.launch({ executablePath, args: [...chromiumArgs, '--enable-unsafe-webgpu'] });
+let results;
+try {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error.message));
+  await page.goto(`${url}bench/index.html${only ? `?only=${only}` : ''}`);
+  await page.waitForFunction(() => window.__bench, null, { timeout: 15 * 60_000, polling: 500 });
+  results = await page.evaluate(() => window.__bench);
+} finally {
+  await browser.close();
+  await server.close();
+}
+if (!only || only === 'bundle') results.rows.push(...(await bundleRows()));
+printTable(results.rows);
+for (const failure of results.failures) console.error(`suite failed: ${failure}`);
+process.exit(results.failures.length ? 1 : 0);
+
+function printTable(rows) {
+  const fmt = (value, unit) => (value === undefined ? '' : unit === 'bytes' ? `${(value / 1024).toFixed(1)} KiB` : `${value < 10 ? value.toFixed(3) : value.toFixed(1)} ${unit}`);
+  const table = rows.map((row) => ({
+    group: row.group,
+    benchmark: row.name,
+    median: fmt(row.median, row.unit),
+    p95: fmt(row.p95, row.unit),
+    peer: row.peer ? `${row.peer.name}: ${fmt(row.peer.median, row.unit)}` : '',
+    ratio: row.peer && row.peer.median ? (row.median / row.peer.median).toFixed(2) : '',
+    target: row.target ?? '',
+    note: row.note ?? '',
+  }));
+  const headers = Object.keys(table[0] ?? { group: '' });
+  const widths = headers.map((h) => Math.max(h.length, ...table.map((r) => String(r[h]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of table) console.log(line(headers.map((h) => row[h])));
+}
