@@ -4,11 +4,11 @@ import { build } from 'vite';
 import { readFileSync, rmSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { pageBuilds, workerBuild, webllmMarkersIn } from './library-builds.mjs';
+import { pageBuilds, workerBuilds, webllmMarkersIn } from './library-builds.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 rmSync(resolve(root, 'dist'), { recursive: true, force: true });
-for (const config of [...pageBuilds(), workerBuild()]) await build(config);
+for (const config of [...pageBuilds(), ...workerBuilds()]) await build(config);
 
 for (const file of ['inpage-agent.js', 'inpage-agent.iife.js']) {
   const found = webllmMarkersIn(readFileSync(resolve(root, 'dist', file), 'utf8'));

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pageBuilds, workerBuild } from './library-builds.mjs';
+import { pageBuilds, workerBuilds } from './library-builds.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -24,7 +24,7 @@ async function buildEntry(dir, name, source) {
 export async function bundleRows() {
   const dir = mkdtempSync(join(tmpdir(), 'inpage-bundles-'));
   try {
-    for (const config of [...pageBuilds(join(dir, 'dist')), workerBuild(join(dir, 'dist'))]) {
+    for (const config of [...pageBuilds(join(dir, 'dist')), ...workerBuilds(join(dir, 'dist'))]) {
       await build({ ...config, logLevel: 'silent', build: { ...config.build, sourcemap: false } });
     }
     const gz = (file) => gzipSync(readFileSync(join(dir, 'dist', file))).length;

@@ -35,8 +35,11 @@ export function pageBuilds(outDir = 'dist') {
   ];
 }
 
-export function workerBuild(outDir = 'dist') {
-  return libraryBuild({ entry: 'src/worker/worker-entry.ts', fileName: 'inpage-agent.worker.js', format: 'es', outDir });
+export function workerBuilds(outDir = 'dist') {
+  return [
+    libraryBuild({ entry: 'src/worker/worker-entry.ts', fileName: 'inpage-agent.worker.js', format: 'es', outDir }),
+    libraryBuild({ entry: 'src/worker/shared-worker-entry.ts', fileName: 'inpage-agent.shared-worker.js', format: 'es', outDir }),
+  ];
 }
 
 /** Strings that only web-llm's code contains; a page build holding any of them is a defect. */

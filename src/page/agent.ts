@@ -131,12 +131,13 @@ export class Agent extends EventTarget {
   }
 
   /** The worker, for tests and tools that need to reach it (e.g. to simulate a crash). */
-  get worker(): Worker {
+  get worker(): Worker | undefined {
     return this.connection.worker;
   }
 
   private async boot(): Promise<void> {
-    this.connection = new WorkerConnection(this.options.workerUrl);
+    this.connection = new WorkerConnection({ workerUrl: this.options.workerUrl, share: this.options.share });
+    if (this.connection.notice) this.setStatus('starting', this.connection.notice);
     const connection = this.connection;
     connection.dead.catch((error: AgentError) => this.onDeath(connection, error));
     const config = this.sessionId ? { ...this.config, sessionId: this.sessionId } : this.config;

@@ -6,34 +6,60 @@ import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
 import type { AgentHostApi } from '../worker/protocol';
 import { installErrorTransfer } from '../worker/error-transfer';
-import { startDefaultWorker } from './worker-url';
+import { startDefaultSharedWorker, startDefaultWorker } from './worker-url';
 
-type WorkerApi = AgentHostApi & { holdLifeline(name: string): Promise<void> };
+type WorkerApi = AgentHostApi;
+
+export interface ConnectionOptions {
+  workerUrl?: string | URL;
+  sharedWorkerUrl?: string | URL;
+  /** 'tabs': one SharedWorker per origin holds the model for every tab. */
+  share?: 'tabs';
+}
+
+/** The name every tab uses, so that they all reach the same SharedWorker. */
+const SHARED_NAME = 'inpage-agent';
 
 export class WorkerConnection {
-  readonly worker: Worker;
+  /** The dedicated worker; undefined when connected to a SharedWorker. */
+  readonly worker?: Worker;
+  readonly shared?: SharedWorker;
+  /** Said when share: 'tabs' was asked for but this browser has no SharedWorker. */
+  readonly notice?: string;
   readonly remote: Comlink.Remote<WorkerApi>;
   /** Rejects with worker-crashed (or worker-failed) when the worker dies; never resolves. */
   readonly dead: Promise<never>;
   private closing = false;
   private die!: (error: AgentError) => void;
 
-  constructor(workerUrl?: string | URL) {
+  constructor(options: ConnectionOptions = {}) {
     installErrorTransfer();
     const name = `inpage-agent-${crypto.randomUUID()}`;
-    this.worker = workerUrl ? new Worker(workerUrl, { type: 'module', name }) : startDefaultWorker(name);
     this.dead = new Promise<never>((_, reject) => {
       this.die = reject;
     });
     this.dead.catch(() => undefined);
-    this.remote = Comlink.wrap<WorkerApi>(this.worker);
-    this.worker.addEventListener('error', (event) => {
+    let target: Worker | SharedWorker;
+    if (options.share === 'tabs' && typeof SharedWorker === 'function') {
+      this.shared = options.sharedWorkerUrl
+        ? new SharedWorker(options.sharedWorkerUrl, { type: 'module', name: SHARED_NAME })
+        : startDefaultSharedWorker(SHARED_NAME);
+      target = this.shared;
+      this.remote = Comlink.wrap<WorkerApi>(this.shared.port);
+    } else {
+      if (options.share === 'tabs') this.notice = 'This browser has no SharedWorker: the model runs in a worker of this tab only.';
+      this.worker = options.workerUrl ? new Worker(options.workerUrl, { type: 'module', name }) : startDefaultWorker(name);
+      target = this.worker;
+      this.remote = Comlink.wrap<WorkerApi>(this.worker);
+    }
+    target.addEventListener('error', (event) => {
       // A script that fails to load or evaluate fires `error` on the Worker object.
       event.preventDefault();
+      const message = event instanceof ErrorEvent ? event.message : '';
       this.die(
         new AgentError(
           'worker-failed',
-          `The agent's worker could not start (${event.message || 'its script failed to load'}). Check that inpage-agent.worker.js is served next to the page bundle, or pass createAgent({ workerUrl }).`,
+          `The agent's worker could not start (${message || 'its script failed to load'}). Check that inpage-agent.worker.js is served next to the page bundle, or pass createAgent({ workerUrl }).`,
         ),
       );
     });
@@ -62,7 +88,9 @@ export class WorkerConnection {
   terminate(): void {
     this.closing = true;
     this.remote[Comlink.releaseProxy]();
-    this.worker.terminate();
+    // A SharedWorker serves other tabs too: only our port closes.
+    this.worker?.terminate();
+    this.shared?.port.close();
     this.die(new AgentError('closed', 'The agent was closed.'));
   }
 

@@ -12,14 +12,15 @@ import { withSessionLock } from '../session/session-lock';
 import { publishEvent } from '../session/broadcast';
 import { exportSession, importSession } from '../session/jsonl';
 import type { ModelEngine } from '../model/engine';
-import { createEngine } from '../model/create-engine';
 import type { ToolDeclaration } from '../tools/declaration';
 import { DEFAULT_AGENT_NAME } from '../flow/agents';
 import { openApprovalRequest } from '../flow/approval';
 import { runInvocation, type InvocationStart } from '../flow/run-invocation';
 import { sessionStats } from '../flow/stats';
 import type { AgentSpec, FlowHooks, Invocation, ToolRunner } from '../flow/types';
+import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
+import { holdLifeline } from './lifeline';
 import type { AgentHostApi, AgentStats, HostConfig, HostInfo, ImportProgress, PageApi, RunInput, SessionView } from './protocol';
 import { createToolkitBinding, type ToolkitBinding } from './toolkit-binding';
 
@@ -28,6 +29,7 @@ interface Ready {
   page: PageApi;
   store: SessionStore;
   engine: ModelEngine;
+  releaseEngine(): Promise<void>;
   session: Session;
   info: HostInfo;
   toolkit: ToolkitBinding;
@@ -37,6 +39,14 @@ export class AgentHost implements AgentHostApi {
   private ready?: Ready;
   private readonly tools = new Map<string, ToolDeclaration>();
   private readonly runs = new Map<string, AbortController>();
+
+  /** `engines` is shared by every host of a SharedWorker, so each tab reuses loaded weights. */
+  constructor(private readonly engines: EnginePool = new EnginePool()) {}
+
+  /** Holds a Web Lock for as long as this worker lives (see lifeline.ts). */
+  holdLifeline(name: string): Promise<void> {
+    return holdLifeline(name);
+  }
 
   async init(config: HostConfig, page: PageApi): Promise<HostInfo> {
     page.status('starting');
@@ -49,11 +59,10 @@ export class AgentHost implements AgentHostApi {
     for (const tool of config.tools) this.tools.set(tool.name, tool);
 
     page.status('loading-model');
-    const engine = createEngine(config.model);
-    await engine.load((progress) => page.progress(progress));
+    const { engine, release } = await this.engines.acquire(config.model, (progress) => void page.progress(progress));
     const toolkit = await createToolkitBinding(config);
     const info: HostInfo = { sessionId: session.id, model: engine.info, storage: store.kind, storageNotice: notice };
-    this.ready = { config, page, store, engine, session, info, toolkit };
+    this.ready = { config, page, store, engine, releaseEngine: release, session, info, toolkit };
     page.status('ready');
     return info;
   }
@@ -171,7 +180,7 @@ export class AgentHost implements AgentHostApi {
     const ready = this.ready;
     this.ready = undefined;
     if (!ready) return;
-    await ready.engine.dispose();
+    await ready.releaseEngine();
     ready.store.close();
     ready.page.status('closed');
   }

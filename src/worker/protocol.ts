@@ -53,6 +53,8 @@ export interface RunInput {
 
 /** The worker's side, exposed with comlink. */
 export interface AgentHostApi {
+  /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
+  holdLifeline(name: string): Promise<void>;
   init(config: HostConfig, page: PageApi): Promise<HostInfo>;
   /** Starts an invocation; its events stream back, the last one carries an endReason. */
   run(input: RunInput): Promise<ReadableStream<AgentEvent>>;
