@@ -83,5 +83,11 @@ export type ModelOptions =
       cacheBackend?: 'cache' | 'indexeddb' | 'opfs';
       contextWindow?: number;
       onProgress?: (progress: ModelProgress) => void;
+      /** Resolves relative URLs in appConfig; the page passes its own address (the worker's differs). */
+      baseUrl?: string;
+      /** Use web-llm's native function calling for the Hermes ids (default true). */
+      nativeToolCalls?: boolean;
+      /** The constraint for models without native calls (default 'structural-tag'). */
+      grammar?: 'structural-tag' | 'json';
     }
   | { engine: 'scripted'; turns: ScriptedTurn[]; contextWindow?: number; onProgress?: (progress: ModelProgress) => void };

@@ -1,9 +1,17 @@
 /**
  * Replays given turns instead of running a model: for tests, benchmarks and
  * the demo's no-WebGPU tour. Labelled as scripted wherever it shows.
+ *
+ * A turn is either structured (`{ text, toolCalls }`, given to the loop as is)
+ * or `{ raw }`: text as a local model would write it, which goes through the
+ * same tool-call parser as a web-llm model's output. So the protocol (formats,
+ * repair, unknown tools, errors the model can correct from) runs end to end
+ * without weights.
  */
 import { AgentError } from '../errors';
-import type { ModelDelta, ModelEngine, ModelInfo, ModelRequest, ScriptedTurn } from './engine';
+import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ScriptedTurn } from './engine';
+import { ToolCallStream } from './stream-tool-calls';
+import { estimateTokens } from './token-estimate';
 
 export class ScriptedEngine implements ModelEngine {
   readonly info: ModelInfo;
@@ -13,11 +21,11 @@ export class ScriptedEngine implements ModelEngine {
     this.info = { engine: 'scripted', modelId: 'scripted', label: 'Scripted (no model)', contextWindow, nativeToolCalls: true };
   }
 
-  async load(onProgress?: (p: { progress: number; text: string }) => void): Promise<void> {
+  async load(onProgress?: (p: ModelProgress) => void): Promise<void> {
     onProgress?.({ progress: 1, text: 'Scripted engine ready (no model weights).' });
   }
 
-  async *generate(_request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
     const turn = this.turns[this.next];
     if (!turn) {
       throw new AgentError(
@@ -27,21 +35,42 @@ export class ScriptedEngine implements ModelEngine {
     }
     this.next += 1;
     if (turn.delayMs) await sleep(turn.delayMs, signal);
-    if ('raw' in turn) throw new AgentError('model-failed', 'Raw scripted turns need the tool-call protocol parser.');
+    if ('raw' in turn) {
+      yield* rawTurn(turn.raw, request.tools.map((tool) => tool.name));
+      return;
+    }
     if (turn.text) yield { type: 'text', text: turn.text };
     for (const call of turn.toolCalls ?? []) yield { type: 'tool-call', call: { ...call } };
     yield { type: 'finish', reason: turn.toolCalls?.length ? 'tool-calls' : 'stop' };
   }
 
   countTokens(text: string): number {
-    return Math.ceil(text.length / 4);
+    return estimateTokens(text);
   }
 
   async dispose(): Promise<void> {}
 }
 
+/** A raw turn as a model would stream it, split in small pieces so the streaming parser is exercised too. */
+function* rawTurn(raw: string, toolNames: string[]): Generator<ModelDelta> {
+  const stream = new ToolCallStream(toolNames);
+  for (let i = 0; i < raw.length; i += 7) {
+    const visible = stream.push(raw.slice(i, i + 7));
+    if (visible) yield { type: 'text', text: visible };
+  }
+  const rest = stream.end();
+  if (rest.text) yield { type: 'text', text: rest.text };
+  for (const call of rest.calls) yield { type: 'tool-call', call };
+  for (const error of rest.errors) yield { type: 'tool-call-error', ...error };
+  yield { type: 'finish', reason: rest.calls.length || rest.errors.length ? 'tool-calls' : 'stop' };
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new AgentError('aborted', 'The run was aborted.'));
+      return;
+    }
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => {
       clearTimeout(timer);

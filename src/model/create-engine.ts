@@ -1,0 +1,83 @@
+/**
+ * The engine a ModelOptions asks for. web-llm (about 6 MB) is imported only
+ * when a webllm engine loads, so a worker that runs the scripted engine (tests,
+ * the demo without WebGPU) never fetches or parses it.
+ */
+import { AgentError } from '../errors';
+import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
+import { ScriptedEngine } from './scripted-engine';
+import { estimateTokens } from './token-estimate';
+import type { WebLLMEngine, WebLLMEngineOptions } from './webllm-engine';
+
+export function createEngine(options: ModelOptions): ModelEngine {
+  if (!options || typeof options !== 'object') {
+    throw new AgentError('invalid-options', 'model must be { engine: "webllm", modelId } or { engine: "scripted", turns }.');
+  }
+  if (options.engine === 'scripted') {
+    if (!Array.isArray(options.turns)) throw new AgentError('invalid-options', 'model.turns must be an array of scripted turns for the scripted engine.');
+    return new ScriptedEngine(options.turns, options.contextWindow);
+  }
+  if (options.engine === 'webllm') {
+    if (typeof options.modelId !== 'string' || !options.modelId) {
+      throw new AgentError('invalid-options', 'model.modelId must name a web-llm model, e.g. "Qwen2.5-0.5B-Instruct-q4f32_1-MLC".');
+    }
+    const { onProgress: _onProgress, engine: _engine, ...rest } = options;
+    return new LazyWebLLMEngine(rest);
+  }
+  throw new AgentError('invalid-options', `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm" or "scripted".`);
+}
+
+/** The Hermes ids web-llm 0.2.86 calls tools for natively (its functionCallingModelIds). */
+const NATIVE_PREFIXES = ['Hermes-2-Pro-', 'Hermes-3-'];
+
+/** Stands in for the web-llm engine until load() has imported it. */
+class LazyWebLLMEngine implements ModelEngine {
+  private engine?: WebLLMEngine;
+  private readonly preliminary: ModelInfo;
+
+  constructor(private readonly options: WebLLMEngineOptions) {
+    this.preliminary = {
+      engine: 'webllm',
+      modelId: options.modelId,
+      label: `${options.modelId} (web-llm, on this device)`,
+      contextWindow: options.contextWindow ?? 4096,
+      nativeToolCalls: (options.nativeToolCalls ?? true) && NATIVE_PREFIXES.some((prefix) => options.modelId.startsWith(prefix)),
+    };
+  }
+
+  get info(): ModelInfo {
+    return this.engine?.info ?? this.preliminary;
+  }
+
+  private async real(): Promise<WebLLMEngine> {
+    if (!this.engine) {
+      const { WebLLMEngine } = await import('./webllm-engine');
+      this.engine = new WebLLMEngine(this.options);
+    }
+    return this.engine;
+  }
+
+  async load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void> {
+    await (await this.real()).load(onProgress, signal);
+  }
+
+  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    yield* (await this.real()).generate(request, signal);
+  }
+
+  countTokens(text: string): number {
+    return this.engine ? this.engine.countTokens(text) : estimateTokens(text);
+  }
+
+  async isCached(): Promise<boolean> {
+    return (await this.real()).isCached();
+  }
+
+  async deleteCache(): Promise<void> {
+    await (await this.real()).deleteCache();
+  }
+
+  async dispose(): Promise<void> {
+    await this.engine?.dispose();
+  }
+}

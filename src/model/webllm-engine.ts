@@ -1,0 +1,165 @@
+/**
+ * A local model through @mlc-ai/web-llm, run in the current thread (our
+ * worker): MLCEngine, not a second worker. What it adds to web-llm:
+ * a WebGPU check before any download, errors that say what to do, abort for
+ * loading and decoding, progress with byte counts, and the tool-call protocol
+ * for models without native function calling.
+ */
+import {
+  MLCEngine,
+  deleteModelAllInfoInCache,
+  functionCallingModelIds,
+  hasModelInCache,
+  type AppConfig,
+  type InitProgressReport,
+  type MLCEngineInterface,
+  type ModelRecord,
+} from '@mlc-ai/web-llm';
+import { AgentError } from '../errors';
+import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest } from './engine';
+import { estimateTokens } from './token-estimate';
+import { findRecord, resolveAppConfig, type CacheBackend } from './webllm-app-config';
+import { modelNotFound, shaderF16Missing, toAgentError, webgpuUnavailable, type ProbeResult } from './webllm-errors';
+import { describeAdapter, probeWebGPU, type GpuReport } from './webllm-gpu';
+import { parseProgress } from './webllm-progress';
+import { toWebLLMRequest, type GrammarForm } from './webllm-request';
+import { toModelDeltas } from './webllm-stream';
+
+/** The part of web-llm's engine we use; a test may hand in a stand-in implementing it. */
+export type WebLLMEngineLike = Pick<MLCEngineInterface, 'reload' | 'chatCompletion' | 'interruptGenerate' | 'unload' | 'setInitProgressCallback'>;
+
+export interface WebLLMEngineOptions {
+  modelId: string;
+  /** web-llm's AppConfig; `model` and `model_lib` may be relative to the page. Absent: web-llm's prebuilt list. */
+  appConfig?: unknown;
+  cacheBackend?: CacheBackend;
+  /** Overrides the context window the model record declares. */
+  contextWindow?: number;
+  /** Resolves relative URLs in appConfig; defaults to the current location. */
+  baseUrl?: string;
+  /** Use web-llm's native function calling where the model has it (the Hermes ids). Default true. */
+  nativeToolCalls?: boolean;
+  /** The constraint for models without native calls. Default 'structural-tag'. */
+  grammar?: GrammarForm;
+  /** Builds the web-llm engine; default `new MLCEngine({ appConfig })` in this thread. */
+  createEngine?: (appConfig: AppConfig) => WebLLMEngineLike | Promise<WebLLMEngineLike>;
+  /** Finds the GPU; default navigator.gpu. */
+  probeGpu?: () => Promise<GpuReport>;
+  /** Asks the server for a file again after a failure; default fetch. */
+  probeUrl?: (url: string) => Promise<ProbeResult>;
+}
+
+const DEFAULT_CONTEXT_WINDOW = 4096;
+
+export class WebLLMEngine implements ModelEngine {
+  readonly info: ModelInfo;
+  /** What the GPU check found, once load() ran it. */
+  gpu?: GpuReport;
+  private readonly appConfig: AppConfig;
+  private readonly record?: ModelRecord;
+  private engine?: WebLLMEngineLike;
+  private loaded = false;
+  private busy = false;
+
+  constructor(private readonly options: WebLLMEngineOptions) {
+    this.appConfig = resolveAppConfig(options.appConfig, { baseUrl: options.baseUrl, cacheBackend: options.cacheBackend });
+    this.record = findRecord(this.appConfig, options.modelId);
+    const native = (options.nativeToolCalls ?? true) && functionCallingModelIds.includes(options.modelId);
+    const declared = Number(this.record?.overrides?.context_window_size);
+    const contextWindow = options.contextWindow ?? (declared > 0 ? declared : DEFAULT_CONTEXT_WINDOW);
+    this.info = { engine: 'webllm', modelId: options.modelId, label: `${options.modelId} (web-llm, on this device)`, contextWindow, nativeToolCalls: native };
+  }
+
+  private get knownIds(): string[] {
+    return this.appConfig.model_list.map((record) => record.model_id);
+  }
+
+  async load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void> {
+    if (this.loaded) return;
+    if (signal?.aborted) throw new AgentError('aborted', 'Loading the model was aborted.');
+    // Fail fast, before anything is downloaded.
+    if (!this.record) throw modelNotFound(this.options.modelId, this.knownIds);
+    const gpu = await (this.options.probeGpu ?? probeWebGPU)();
+    this.gpu = gpu;
+    if (!gpu.available) throw webgpuUnavailable(gpu);
+    if (this.record.required_features?.includes('shader-f16') && !gpu.shaderF16) throw shaderF16Missing(this.options.modelId, this.knownIds, gpu);
+    onProgress?.({ progress: 0, text: `Found WebGPU: ${describeAdapter(gpu)}. Loading ${this.options.modelId}…` });
+
+    const engine = await (this.options.createEngine ?? defaultEngine)(this.appConfig);
+    this.engine = engine;
+    engine.setInitProgressCallback((report: InitProgressReport) => onProgress?.(parseProgress(report)));
+    const onAbort = () => void engine.unload();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await engine.reload(this.options.modelId);
+    } catch (error) {
+      throw await toAgentError(error, { modelId: this.options.modelId, record: this.record, knownIds: this.knownIds, probe: this.options.probeUrl });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    // web-llm's reload() returns quietly when unload() aborted it.
+    if (signal?.aborted) throw new AgentError('aborted', 'Loading the model was aborted.');
+    this.loaded = true;
+  }
+
+  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    const engine = this.engine;
+    if (!engine || !this.loaded) throw new AgentError('model-failed', `The model ${this.options.modelId} is not loaded yet; call load() first.`);
+    if (this.busy) throw new AgentError('model-failed', 'The model is already answering another request; web-llm runs one at a time.');
+    if (signal?.aborted) {
+      yield { type: 'finish', reason: 'abort' };
+      return;
+    }
+    const plan = toWebLLMRequest(request, { native: this.info.nativeToolCalls, grammar: this.options.grammar ?? 'structural-tag' });
+    this.busy = true;
+    const onAbort = () => void engine.interruptGenerate();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const chunks = await engine.chatCompletion(plan.request);
+      yield* toModelDeltas(chunks, plan);
+    } catch (error) {
+      throw await toAgentError(error, { modelId: this.options.modelId, record: this.record, knownIds: this.knownIds, probe: this.options.probeUrl });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.busy = false;
+    }
+  }
+
+  countTokens(text: string): number {
+    return this.tokenizerCount(text) ?? estimateTokens(text);
+  }
+
+  /**
+   * web-llm keeps the tokenizer private (pipeline.tokenizer); we read it when
+   * it is there and fall back to the estimate when a later version moves it.
+   */
+  private tokenizerCount(text: string): number | undefined {
+    try {
+      const pipelines = (this.engine as { loadedModelIdToPipeline?: Map<string, { tokenizer?: { encode(text: string): ArrayLike<number> } }> } | undefined)?.loadedModelIdToPipeline;
+      const tokenizer = pipelines?.get(this.options.modelId)?.tokenizer;
+      return tokenizer ? tokenizer.encode(text).length : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async isCached(): Promise<boolean> {
+    if (!this.record) return false;
+    return hasModelInCache(this.options.modelId, this.appConfig);
+  }
+
+  async deleteCache(): Promise<void> {
+    if (!this.record) return;
+    await deleteModelAllInfoInCache(this.options.modelId, this.appConfig);
+  }
+
+  async dispose(): Promise<void> {
+    this.loaded = false;
+    await this.engine?.unload();
+    this.engine = undefined;
+  }
+}
+
+function defaultEngine(appConfig: AppConfig): WebLLMEngineLike {
+  return new MLCEngine({ appConfig });
+}
