@@ -10,6 +10,7 @@ import { callModel } from './call-model';
 import { handleFunctionCalls, type CallsOutcome } from './handle-function-calls';
 import { record } from './record';
 import { buildRequest } from './request-processors';
+import { processResponse } from './response-processors';
 import type { Invocation } from './types';
 
 export type InvocationStart =
@@ -43,16 +44,10 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
   if (inv.signal.aborted) throw new AgentError('aborted', 'The run was aborted.');
   const agentName = currentAgent(inv.history, inv.agents, inv.rootAgent);
   const agent = inv.agents.get(agentName)!;
-  const { request, trimmed } = await buildRequest(inv, agent);
+  const { request, trimmed } = await buildRequest(inv, agent, inv.requestProcessors);
   const response = await callModel(inv, agentName, request);
 
-  const calls: FunctionCall[] = response.toolCalls.map((call) => ({ id: call.id || newId('call'), name: call.name, args: call.args ?? {} }));
-  const unreadable = new Map<string, string>();
-  for (const bad of response.callErrors) {
-    const id = bad.id || newId('call');
-    unreadable.set(id, bad.message);
-    calls.push({ id, name: bad.name ?? 'unreadable_tool_call', args: { raw: bad.raw } });
-  }
+  const { calls, unreadable } = processResponse(inv, response, inv.responseProcessors);
 
   const parts: Part[] = [];
   if (response.text) parts.push({ text: response.text });

@@ -7,6 +7,8 @@ import type { SessionStore } from '../session/store';
 import type { ModelEngine, ModelRequest, ModelToolCall } from '../model/engine';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
+import type { RequestProcessor } from './request-processors';
+import type { ResponseProcessor } from './response-processors';
 
 export interface AgentSpec {
   name: string;
@@ -85,6 +87,9 @@ export interface Invocation {
   runner: ToolRunner;
   hooks: FlowHooks;
   selector?: ToolSelector;
+  /** The worker's composition of the step; defaults when absent. */
+  requestProcessors?: readonly RequestProcessor[];
+  responseProcessors?: readonly ResponseProcessor[];
   limits: FlowLimits;
   signal: AbortSignal;
   /** The session's events so far; the loop appends to it as it stores events. */
