@@ -66,7 +66,8 @@ export function parseToolCalls(output: string, options: ParseToolCallsOptions = 
   // Llama 3.1 built-in and JSON tools: everything after <|python_tag|> is calls.
   text = text.replace(/<\|python_tag\|>([\s\S]*)$/, (raw, body: string) => {
     const trimmed = body.trim();
-    if (trimmed.startsWith('{') || trimmed.startsWith('[')) readJsonCalls(result, raw, trimmed, options, take);
+    const pythonic = /^\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(trimmed);
+    if (!pythonic && (trimmed.startsWith('{') || trimmed.startsWith('['))) readJsonCalls(result, raw, trimmed, options, take);
     else readPythonCalls(result, raw, trimmed, options);
     return '';
   });

@@ -11,6 +11,8 @@ import {
   functionCallingModelIds,
   hasModelInCache,
   type AppConfig,
+  type ChatCompletionChunk,
+  type ChatCompletionRequestStreaming,
   type InitProgressReport,
   type MLCEngineInterface,
   type ModelRecord,
@@ -26,7 +28,10 @@ import { toWebLLMRequest, type GrammarForm } from './webllm-request';
 import { toModelDeltas } from './webllm-stream';
 
 /** The part of web-llm's engine we use; a test may hand in a stand-in implementing it. */
-export type WebLLMEngineLike = Pick<MLCEngineInterface, 'reload' | 'chatCompletion' | 'interruptGenerate' | 'unload' | 'setInitProgressCallback'>;
+export interface WebLLMEngineLike extends Pick<MLCEngineInterface, 'reload' | 'interruptGenerate' | 'unload' | 'setInitProgressCallback'> {
+  /** We only ever stream. */
+  chatCompletion(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>>;
+}
 
 export interface WebLLMEngineOptions {
   modelId: string;
@@ -82,7 +87,7 @@ export class WebLLMEngine implements ModelEngine {
     const gpu = await (this.options.probeGpu ?? probeWebGPU)();
     this.gpu = gpu;
     if (!gpu.available) throw webgpuUnavailable(gpu);
-    if (this.record.required_features?.includes('shader-f16') && !gpu.shaderF16) throw shaderF16Missing(this.options.modelId, this.knownIds, gpu);
+    if (needsShaderF16(this.record) && !gpu.shaderF16) throw shaderF16Missing(this.options.modelId, this.knownIds, gpu);
     onProgress?.({ progress: 0, text: `Found WebGPU: ${describeAdapter(gpu)}. Loading ${this.options.modelId}…` });
 
     const engine = await (this.options.createEngine ?? defaultEngine)(this.appConfig);
@@ -158,6 +163,15 @@ export class WebLLMEngine implements ModelEngine {
     await this.engine?.unload();
     this.engine = undefined;
   }
+}
+
+/**
+ * Models quantized with 16-bit floats (q4f16_1, q0f16) need shader-f16 even
+ * where the prebuilt record does not declare it (Qwen2.5's do not); without
+ * it web-llm would download the weights and fail compiling shaders.
+ */
+export function needsShaderF16(record: ModelRecord): boolean {
+  return Boolean(record.required_features?.includes('shader-f16')) || /q\df16/.test(record.model_id);
 }
 
 function defaultEngine(appConfig: AppConfig): WebLLMEngineLike {
