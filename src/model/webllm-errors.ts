@@ -19,7 +19,7 @@ export interface FailureContext {
   probe?: (url: string) => Promise<ProbeResult>;
 }
 
-export type ProbeResult = { url: string; status: number; ok: boolean; bytes?: number } | { url: string; error: string };
+export type ProbeResult = { url: string; status: number; ok: boolean; bytes?: number; contentType?: string } | { url: string; error: string };
 
 const SCRIPTED_HINT = 'Without WebGPU you can still try the agent with the scripted engine (model: { engine: "scripted", turns }).';
 
@@ -83,7 +83,7 @@ export async function toAgentError(error: unknown, context: FailureContext): Pro
     return new AgentError('download-failed', `A model file did not match its integrity hash: ${message} The server holds other files than the model record expects; fix the files or the record's integrity.`, { cause: error });
   }
   const isWasmFailure = name === 'CompileError' || name === 'LinkError' || /WebAssembly|BufferSource|wasm|magic word/i.test(message);
-  const isFetchFailure = /Failed to fetch|NetworkError|Request failed|Cannot fetch|failed to fetch|Load failed|'add' on 'Cache'|HTTP|status/i.test(message) || name === 'TypeError';
+  const isFetchFailure = /Failed to fetch|NetworkError|Request failed|Cannot fetch|failed to fetch|Load failed|'add' on 'Cache'|HTTP|status/i.test(message) || name === 'TypeError' || name === 'SyntaxError';
 
   if (isWasmFailure || isFetchFailure) {
     const urls = context.record ? (isWasmFailure ? [context.record.model_lib] : [configUrlOf(context.record), context.record.model_lib]) : [];
@@ -94,6 +94,10 @@ export async function toAgentError(error: unknown, context: FailureContext): Pro
       }
       if (!result.ok) {
         return new AgentError('download-failed', `Could not download ${url}: HTTP ${result.status}. Check the URL in model.appConfig (model and model_lib) and that the file is on the server.`, { cause: error, details: result });
+      }
+      if (result.contentType?.includes('text/html') && !/\.html?$/.test(new URL(url).pathname)) {
+        // Single-page-app servers answer a missing file with their index page and status 200.
+        return new AgentError('download-failed', `Could not download ${url}: the server answered HTTP ${result.status} with an HTML page instead of the file, which is how many servers answer for a missing file. Check the URL in model.appConfig (model and model_lib) and that the file is on the server.`, { cause: error, details: result });
       }
     }
     if (isWasmFailure && context.record) {
@@ -114,7 +118,8 @@ export async function probeUrl(url: string): Promise<ProbeResult> {
   try {
     const response = await fetch(url, { cache: 'no-store' });
     const bytes = response.ok ? (await response.arrayBuffer()).byteLength : undefined;
-    return bytes === undefined ? { url, status: response.status, ok: response.ok } : { url, status: response.status, ok: response.ok, bytes };
+    const contentType = response.headers.get('content-type') ?? undefined;
+    return { url, status: response.status, ok: response.ok, ...(bytes !== undefined && { bytes }), ...(contentType && { contentType }) };
   } catch (error) {
     return { url, error: messageOf(error) };
   }
