@@ -53,10 +53,19 @@ export function callOrAnswerSchema(tools: readonly ToolDeclaration[]): JsonSchem
   return { anyOf: [...tools.map(callSchema), answer] };
 }
 
+/** web-llm's `response_format` with the structural tag. */
+export function structuralTagResponseFormat(tools: readonly ToolDeclaration[]) {
+  return { type: 'structural_tag' as const, structural_tag: toolCallStructuralTag(tools) };
+}
+
+/** web-llm's `response_format` with the JSON fallback (web-llm takes the schema as a string). */
+export function jsonResponseFormat(tools: readonly ToolDeclaration[]) {
+  return { type: 'json_object' as const, schema: JSON.stringify(callOrAnswerSchema(tools)) };
+}
+
 /** web-llm's `response_format` for a step: the structural tag, or the JSON fallback. */
 export function toolResponseFormat(tools: readonly ToolDeclaration[], form: 'structural-tag' | 'json' = 'structural-tag') {
-  if (form === 'json') return { type: 'json_object' as const, schema: JSON.stringify(callOrAnswerSchema(tools)) };
-  return { type: 'structural_tag' as const, structural_tag: toolCallStructuralTag(tools) };
+  return form === 'json' ? jsonResponseFormat(tools) : structuralTagResponseFormat(tools);
 }
 
 /** A tool's parameter schema as the grammar needs it: an object, without keys that only cost compile time. */

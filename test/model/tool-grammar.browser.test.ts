@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Grammar, Testings } from '@mlc-ai/web-xgrammar';
-import { toolResponseFormat } from '../../src/model/tool-grammar';
+import { jsonResponseFormat, structuralTagResponseFormat } from '../../src/model/tool-grammar';
 import { tools } from './tools-fixture';
 
 const call = (name: string, args: unknown) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
@@ -15,7 +15,7 @@ describe('the structural-tag grammar (what web-llm receives for a model without 
   const accepts = (output: string) => Testings.isGrammarAcceptString(grammar, output);
 
   beforeAll(async () => {
-    const format = toolResponseFormat(tools, 'structural-tag');
+    const format = structuralTagResponseFormat(tools);
     grammar = await Grammar.fromStructuralTag(format.structural_tag);
   });
 
@@ -62,7 +62,7 @@ describe('the JSON-schema fallback (json_object with a union of calls and an ans
   const accepts = (output: string) => Testings.isGrammarAcceptString(grammar, output);
 
   beforeAll(async () => {
-    const format = toolResponseFormat(tools, 'json');
+    const format = jsonResponseFormat(tools);
     grammar = await Grammar.fromJSONSchema(format.schema);
   });
 
