@@ -13,6 +13,8 @@ export class ToolCallStream {
   private output = '';
   private shown = 0;
   private holding = false;
+  /** Something other than whitespace has been shown, so the answer is not bare JSON. */
+  private textShown = false;
 
   constructor(private readonly toolNames?: readonly string[]) {}
 
@@ -22,7 +24,7 @@ export class ToolCallStream {
     if (this.holding) return '';
     const rest = this.output.slice(this.shown);
     // An answer that opens with JSON is a bare call, or our grammar's {"answer": …}: hold it all.
-    if (this.output.trimStart().match(/^[[{]/) && !this.output.slice(0, this.shown).trim()) {
+    if (!this.textShown && /^\s*[[{]/.test(this.output)) {
       this.holding = true;
       return '';
     }
@@ -36,7 +38,9 @@ export class ToolCallStream {
     }
     if (!this.holding) cut = rest.length - partialMarkerLength(rest);
     this.shown += cut;
-    return rest.slice(0, cut);
+    const visible = rest.slice(0, cut);
+    if (visible.trim()) this.textShown = true;
+    return visible;
   }
 
   /** The model stopped: parses what was held back. `text` is only the part not shown yet. */
