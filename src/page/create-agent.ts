@@ -34,6 +34,8 @@ function hostConfig(options: AgentOptions): HostConfig {
     throw invalid(`rootAgent "${options.rootAgent}" is not one of agents (${agents.map((agent) => agent.name).join(', ') || 'none given'}).`);
   }
   const { onProgress: _onProgress, ...modelConfig } = model;
+  // Relative model URLs in appConfig mean "from this page's origin"; the worker cannot know the page's base.
+  if (modelConfig.engine === 'webllm' && !modelConfig.baseUrl && typeof document !== 'undefined') modelConfig.baseUrl = document.baseURI;
   return {
     appName: options.appName ?? (typeof location !== 'undefined' ? location.origin : 'inpage-agent'),
     userId: options.userId ?? 'local',

@@ -23,7 +23,7 @@ export interface AgentOptions {
   model: ModelOptions;
   instructions?: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  tools?: Tool<any, any>[];
+  tools?: Tool<any>[];
   sessionId?: string;
   appName?: string;
   userId?: string;

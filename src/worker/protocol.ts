@@ -8,7 +8,10 @@ import type { AgentErrorData } from '../errors';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Session, SessionSummary } from '../session/store';
 import type { ToolDeclaration } from '../tools/declaration';
-import type { ModelInfo, ModelProgress, ScriptedTurn } from '../model/engine';
+import type { ModelInfo, ModelOptions, ModelProgress } from '../model/engine';
+
+/** The model options without the page-side progress callback, which cannot be cloned. */
+export type HostModelOptions = ModelOptions extends infer M ? (M extends unknown ? Omit<M, 'onProgress'> : never) : never;
 import type { ToolOutcome } from '../tools/invoke-tool';
 import type { AgentSpec, AgentStats, CallbackKind, CallbackPayload, ToolCallRequest } from '../flow/types';
 
@@ -22,9 +25,7 @@ export interface HostConfig {
   storage: 'indexeddb' | 'memory' | 'auto';
   sessionId?: string;
   instructions: string;
-  model:
-    | { engine: 'webllm'; modelId: string; appConfig?: unknown; cacheBackend?: 'cache' | 'indexeddb' | 'opfs'; contextWindow?: number }
-    | { engine: 'scripted'; turns: ScriptedTurn[]; contextWindow?: number };
+  model: HostModelOptions;
   tools: ToolDeclaration[];
   maxSteps: number;
   maxToolCallsPerStep: number;
