@@ -1,0 +1,38 @@
+/**
+ * toDeclaration: what the worker, the model and the toolkit graph know of a
+ * tool. Everything in it survives structured cloning (postMessage, IndexedDB):
+ * no zod schema, no function. The page keeps those.
+ */
+import type { ToolDeclaration } from './declaration';
+import type { Tool } from './define-tool';
+
+export function toDeclaration(tool: Tool): ToolDeclaration {
+  const declaration: ToolDeclaration = {
+    name: tool.name,
+    description: tool.description,
+    ...(tool.whenToUse !== undefined && { whenToUse: tool.whenToUse }),
+    ...(tool.displayName !== undefined && { displayName: tool.displayName }),
+    ...(tool.displayDescription !== undefined && { displayDescription: tool.displayDescription }),
+    // Copied, not shared: the worker's copy must not change with the page's.
+    parameters: structuredClone(tool.schema.jsonParameters),
+    ...(tool.schema.jsonReturns !== undefined && { returns: structuredClone(tool.schema.jsonReturns) }),
+    annotations: { ...tool.annotations },
+    needsApproval: approvalRule(tool),
+    returnDirect: tool.returnDirect,
+    longRunning: tool.longRunning,
+    timeoutMs: tool.timeoutMs,
+    source: tool.source,
+  };
+  return declaration;
+}
+
+/**
+ * A function cannot cross to the worker, so it becomes 'dynamic' and the
+ * worker asks the page per call. Without an explicit rule a destructive tool
+ * asks: the safe default for actions a person may regret.
+ */
+function approvalRule(tool: Tool): ToolDeclaration['needsApproval'] {
+  if (typeof tool.needsApproval === 'function') return 'dynamic';
+  if (typeof tool.needsApproval === 'boolean') return tool.needsApproval;
+  return tool.annotations.destructive === true;
+}
