@@ -1,0 +1,157 @@
+/**
+ * Runs one call of a page tool, after RAGFlow's ToolBase.invoke: time it,
+ * catch what it throws, and always answer with an outcome. On top of that:
+ *
+ * - arguments are validated first; invalid ones never reach `execute`;
+ * - `timeoutMs` and the run's abort signal end the call at once, even when
+ *   `execute` ignores its signal (its promise is left to settle on its own;
+ *   ctx.signal tells a well-behaved tool to stop);
+ * - the result must survive structured cloning, since it crosses to the
+ *   worker; a DOM node or a function becomes a clear error that says where.
+ *
+ * It never throws and never rejects.
+ */
+import { AgentError, type AgentErrorData } from '../errors';
+import type { Tool, ToolContext } from './define-tool';
+import { findUncloneable } from './find-uncloneable';
+import { copyPlainData } from './plain-copy';
+import { collectToolOutput, type ToolResult } from './tool-result';
+import { validateToolArgs } from './validate-args';
+
+export type ToolOutcome = { ok: true; result: ToolResult; ms: number } | { ok: false; error: AgentErrorData; ms: number };
+
+export interface InvokeOptions {
+  /** The run's signal: aborting it ends the call with 'aborted'. */
+  signal?: AbortSignal;
+  /** Overrides the tool's own timeoutMs for this call. */
+  timeoutMs?: number;
+  /** Everything the tool's ctx holds except `signal`, which invokeTool makes. */
+  context?: Partial<Omit<ToolContext, 'signal'>>;
+  /** Each streamed chunk, already checked to be cloneable. */
+  onChunk?: (chunk: unknown) => void;
+}
+
+/** Thrown inside, to tell our own stops apart from the tool's errors. */
+class Stop extends Error {
+  constructor(readonly error: AgentError) {
+    super(error.message);
+  }
+}
+
+export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOptions = {}): Promise<ToolOutcome> {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  const fail = (error: AgentError): ToolOutcome => ({ ok: false, error: error.toJSON(), ms: elapsed() });
+
+  const outer = options.signal;
+  if (outer?.aborted) return fail(abortedError(tool));
+
+  const timeoutMs = validTimeout(options.timeoutMs) ?? tool.timeoutMs;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onOuterAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    const stop = (error: AgentError) => {
+      controller.abort(error);
+      reject(new Stop(error));
+    };
+    onOuterAbort = () => stop(abortedError(tool));
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    timer = setTimeout(() => stop(timeoutError(tool, timeoutMs)), timeoutMs);
+  });
+  stopped.catch(() => undefined);
+
+  try {
+    const valid = await Promise.race([validateToolArgs(tool, rawArgs), stopped]);
+    if (!valid.ok) return fail(valid.error);
+
+    const context: ToolContext = {
+      sessionId: '',
+      invocationId: '',
+      callId: '',
+      agentName: '',
+      state: {},
+      setState: () => undefined,
+      ...options.context,
+      signal: controller.signal,
+    };
+    let chunkIndex = 0;
+    const onChunk = (chunk: unknown) => {
+      const problem = findUncloneable(chunk);
+      if (problem) throw new Stop(notCloneableError(tool, `chunk ${chunkIndex}${problem.path ? `.${problem.path}` : ''}`, problem.what));
+      chunkIndex++;
+      try {
+        const sent: unknown = options.onChunk?.(chunk);
+        // A comlink proxy answers with a promise; a lost chunk must not fail the call.
+        if (sent instanceof Promise) sent.catch(() => undefined);
+      } catch {
+        // Streaming is a courtesy to the UI; the final result is what counts.
+      }
+    };
+    const work = (async () => collectToolOutput(tool.execute(valid.value, context), { onChunk, signal: controller.signal }))();
+    // If a stop wins the race, the tool's late rejection must not go unhandled.
+    work.catch(() => undefined);
+    const result = await Promise.race([work, stopped]);
+    return crossable(tool, result, elapsed);
+  } catch (error) {
+    if (error instanceof Stop) return fail(error.error);
+    // A tool that honoured its signal and threw because of it: report the stop, not the throw.
+    if (controller.signal.aborted && controller.signal.reason instanceof AgentError) return fail(controller.signal.reason);
+    return fail(
+      new AgentError('tool-failed', `Tool "${tool.name}" failed: ${messageOfThrow(error)}`, {
+        details: { tool: tool.name, ...(error instanceof Error && error.name !== 'Error' && { name: error.name }) },
+      }),
+    );
+  } finally {
+    clearTimeout(timer);
+    if (onOuterAbort) outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** The result as it will arrive in the worker: a structured clone, checked here. */
+function crossable(tool: Tool, result: ToolResult, elapsed: () => number): ToolOutcome {
+  let copy: ToolResult;
+  try {
+    copy = structuredClone(result);
+  } catch {
+    const problem = findUncloneable(result) ?? { path: '', what: 'a value that cannot be copied' };
+    return { ok: false, error: notCloneableError(tool, problem.path || 'the result', problem.what).toJSON(), ms: elapsed() };
+  }
+  // The delta is merged into session state: no key of it may reach a prototype.
+  if (copy.stateDelta !== undefined) copy.stateDelta = copyPlainData(copy.stateDelta);
+  return { ok: true, result: copy, ms: elapsed() };
+}
+
+function validTimeout(value: number | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.min(value, 2_147_483_647) : undefined;
+}
+
+function abortedError(tool: Tool): AgentError {
+  return new AgentError('aborted', `Tool "${tool.name}" was stopped because the run was aborted.`, { details: { tool: tool.name } });
+}
+
+function timeoutError(tool: Tool, timeoutMs: number): AgentError {
+  return new AgentError(
+    'tool-timeout',
+    `Tool "${tool.name}" did not finish within ${timeoutMs} ms (its timeoutMs). If it needs longer, raise timeoutMs in its definition, e.g. defineTool({ ..., timeoutMs: ${Math.max(timeoutMs * 4, 60_000)} }); the call was stopped and ctx.signal aborted.`,
+    { details: { tool: tool.name, timeoutMs } },
+  );
+}
+
+function notCloneableError(tool: Tool, where: string, what: string): AgentError {
+  return new AgentError(
+    'tool-result-not-cloneable',
+    `Tool "${tool.name}" returned something that cannot be sent to the worker: ${where} is ${what}. Return plain data instead (strings, numbers, booleans, null, arrays, plain objects, Dates): e.g. an element's text or id rather than the element, a value rather than a function.`,
+    { details: { tool: tool.name, path: where, what } },
+  );
+}
+
+function messageOfThrow(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
