@@ -203,11 +203,15 @@ function checkString(schema: JsonSchema, value: string, path: IssuePath, issues:
       issues.push({ path, message: `must be at most ${plural(maxLength, 'character')} long` });
     }
   }
+  const knownFormat = typeof format === 'string' && FORMATS[format] !== undefined;
+  let patternFailed = false;
   if (typeof pattern === 'string') {
     const regex = compilePattern(pattern);
-    if (regex && !regex.test(value)) issues.push({ path, message: `must match the pattern /${pattern}/` });
+    patternFailed = regex !== null && !regex.test(value);
+    // z.toJSONSchema writes a format's strict regex as its pattern: name the format, not the regex.
+    if (patternFailed && !knownFormat) issues.push({ path, message: `must match the pattern /${pattern}/` });
   }
-  if (typeof format === 'string' && !matchesFormat(format, value)) {
+  if (typeof format === 'string' && (patternFailed && knownFormat ? true : !matchesFormat(format, value))) {
     issues.push({ path, message: formatPhrase(format) });
   }
 }
