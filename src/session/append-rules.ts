@@ -1,0 +1,41 @@
+/**
+ * What both stores do to an event as it is appended, so that memory and
+ * IndexedDB agree: refuse partial events, number it, drop temp: keys from its
+ * delta, and name an untitled session after its first user words.
+ */
+import { AgentError } from '../errors';
+import type { AgentEvent, NewEvent } from './event';
+import { storableDelta } from './state';
+
+export interface SessionHead {
+  id: string;
+  title?: string;
+  lastSeq: number;
+}
+
+export function numberEvent(session: SessionHead, event: NewEvent): AgentEvent {
+  if (event.partial) {
+    throw new AgentError('invalid-options', 'Partial (streamed) events are never stored; append the complete event instead.');
+  }
+  const stored: AgentEvent = { ...event, sessionId: session.id, seq: session.lastSeq + 1 };
+  const delta = storableDelta(event.actions?.stateDelta);
+  if (event.actions?.stateDelta) {
+    const { stateDelta: _dropped, ...actions } = event.actions;
+    stored.actions = delta ? { ...actions, stateDelta: delta } : actions;
+    if (!delta && Object.keys(actions).length === 0) delete stored.actions;
+  }
+  return stored;
+}
+
+const TITLE_LENGTH = 60;
+
+export function titleFrom(event: AgentEvent): string | undefined {
+  if (event.author !== 'user' || event.content?.role !== 'user') return undefined;
+  const text = event.content.parts.map((part) => ('text' in part ? part.text : '')).join(' ').replace(/\s+/g, ' ').trim();
+  if (!text) return undefined;
+  return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
+}
+
+export function sessionNotFound(id: string): AgentError {
+  return new AgentError('session-not-found', `There is no session "${id}" in this store. List them with agent.sessions.list(), or create an agent without sessionId to start a new one.`);
+}

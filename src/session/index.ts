@@ -1,0 +1,11 @@
+export * from './event';
+export type * from './store';
+export { openAgentDatabase, DB_VERSION } from './database';
+export { IdbSessionStore, openIdbSessionStore } from './idb-store';
+export { MemorySessionStore } from './memory-store';
+export { openSessionStore } from './open-store';
+export { exportSession, importSession, SESSION_FORMAT } from './jsonl';
+export { interruptedCalls, repairInterrupted, INTERRUPTED } from './repair';
+export { withSessionLock } from './session-lock';
+export { publishEvent, subscribeSession } from './broadcast';
+export { splitDelta, mergedState, foldSessionState } from './state';

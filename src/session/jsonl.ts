@@ -1,0 +1,143 @@
+/**
+ * Sessions as JSONL: the first line is the session's header, then one line
+ * per event in order. Import checks every line before it writes anything,
+ * then writes the whole session in one transaction under a new id.
+ */
+import { AgentError } from '../errors';
+import { newId, type AgentEvent } from './event';
+import type { Session, SessionStore } from './store';
+import { foldSessionState } from './state';
+import { sessionNotFound } from './append-rules';
+
+export const SESSION_FORMAT = 'inpage-agent/session@1';
+
+export interface SessionHeader {
+  type: 'session';
+  format: typeof SESSION_FORMAT;
+  id: string;
+  appName: string;
+  userId: string;
+  title?: string;
+  createdAt: number;
+  updatedAt: number;
+  eventCount: number;
+}
+
+export async function exportSession(store: SessionStore, id: string): Promise<string> {
+  const session = await store.get(id);
+  if (!session) throw sessionNotFound(id);
+  const events = await store.events(id);
+  const header: SessionHeader = {
+    type: 'session',
+    format: SESSION_FORMAT,
+    id: session.id,
+    appName: session.appName,
+    userId: session.userId,
+    ...(session.title ? { title: session.title } : {}),
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    eventCount: events.length,
+  };
+  return [header, ...events].map((line) => JSON.stringify(line)).join('\n') + '\n';
+}
+
+export interface ImportOptions {
+  onProgress?: (progress: { linesDone: number; linesTotal: number }) => void;
+  /** The imported session's id; a new one when absent. */
+  newId?: string;
+}
+
+const PROGRESS_EVERY = 500;
+
+export async function importSession(store: SessionStore, jsonl: string, options: ImportOptions = {}): Promise<string> {
+  if (typeof jsonl !== 'string') throw importError(0, 'the input is not text; pass the JSONL file\'s contents as a string');
+  const lines = jsonl.split(/\r?\n/);
+  while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
+  const total = lines.length;
+  if (total === 0) throw importError(0, 'the file is empty; expected a session header line and its events');
+  const header = parseHeader(lines[0]!);
+  const id = options.newId ?? newId('s');
+  const events: AgentEvent[] = [];
+  for (let i = 1; i < total; i++) {
+    events.push(parseEvent(lines[i]!, i + 1, events.length + 1, id));
+    if (i % PROGRESS_EVERY === 0) {
+      options.onProgress?.({ linesDone: i, linesTotal: total });
+      // Let the page breathe during a large import.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+  if (header.eventCount !== undefined && header.eventCount !== events.length) {
+    throw importError(1, `the header says ${header.eventCount} events but the file has ${events.length}; the file is cut short or was edited`);
+  }
+  const last = events[events.length - 1];
+  const session: Session = {
+    id,
+    appName: header.appName,
+    userId: header.userId,
+    ...(header.title ? { title: header.title } : {}),
+    createdAt: header.createdAt,
+    updatedAt: last?.timestamp ?? header.updatedAt,
+    // Only session keys are imported; another app's or user's app:/user: keys stay in the events only.
+    state: foldSessionState(events.map((event) => event.actions?.stateDelta)),
+    lastSeq: events.length,
+  };
+  await store.put(session, events);
+  options.onProgress?.({ linesDone: total, linesTotal: total });
+  return id;
+}
+
+function parseHeader(line: string): SessionHeader & { eventCount?: number } {
+  const value = parseLine(line, 1);
+  if (!isObject(value) || value.type !== 'session') throw importError(1, 'the first line must be the session header ({"type":"session",…}); is this an inpage-agent session export?');
+  if (value.format !== SESSION_FORMAT) throw importError(1, `unknown format ${JSON.stringify(value.format)}; this version reads ${SESSION_FORMAT}`);
+  for (const key of ['appName', 'userId'] as const) if (typeof value[key] !== 'string') throw importError(1, `the header's "${key}" must be a string`);
+  for (const key of ['createdAt', 'updatedAt'] as const) if (typeof value[key] !== 'number') throw importError(1, `the header's "${key}" must be a number`);
+  return value as unknown as SessionHeader;
+}
+
+function parseEvent(line: string, lineNo: number, expectedSeq: number, sessionId: string): AgentEvent {
+  const value = parseLine(line, lineNo);
+  if (!isObject(value)) throw importError(lineNo, 'expected an event object');
+  const fail = (reason: string) => importError(lineNo, reason);
+  if (typeof value.id !== 'string' || !value.id) throw fail('"id" must be a non-empty string');
+  if (value.seq !== expectedSeq) throw fail(`"seq" is ${JSON.stringify(value.seq)} but ${expectedSeq} was expected (events must be complete and in order)`);
+  if (typeof value.author !== 'string') throw fail('"author" must be a string');
+  if (typeof value.timestamp !== 'number') throw fail('"timestamp" must be a number');
+  if (typeof value.invocationId !== 'string') throw fail('"invocationId" must be a string');
+  if (value.partial) throw fail('partial (streamed) events are never stored, so they cannot be imported');
+  if (value.content !== undefined) checkContent(value.content, fail);
+  if (value.actions !== undefined && !isObject(value.actions)) throw fail('"actions" must be an object');
+  if (isObject(value.actions) && value.actions.stateDelta !== undefined && !isObject(value.actions.stateDelta)) throw fail('"actions.stateDelta" must be an object');
+  return { ...(value as unknown as AgentEvent), sessionId };
+}
+
+function checkContent(content: unknown, fail: (reason: string) => AgentError): void {
+  if (!isObject(content)) throw fail('"content" must be an object');
+  if (!['user', 'model', 'tool'].includes(content.role as string)) throw fail(`"content.role" must be user, model or tool (got ${JSON.stringify(content.role)})`);
+  if (!Array.isArray(content.parts)) throw fail('"content.parts" must be an array');
+  content.parts.forEach((part, i) => {
+    const ok =
+      isObject(part) &&
+      (typeof part.text === 'string' ||
+        (isObject(part.functionCall) && typeof part.functionCall.id === 'string' && typeof part.functionCall.name === 'string') ||
+        (isObject(part.functionResponse) && typeof part.functionResponse.id === 'string' && typeof part.functionResponse.name === 'string'));
+    if (!ok) throw fail(`"content.parts[${i}]" must be {text}, {functionCall:{id,name,args}} or {functionResponse:{id,name,response}}`);
+  });
+}
+
+function parseLine(line: string, lineNo: number): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw importError(lineNo, `not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> & { [key: string]: any } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function importError(line: number, reason: string): AgentError {
+  const where = line > 0 ? `line ${line}: ` : '';
+  return new AgentError('import-invalid', `Nothing was imported. ${where}${reason}.`, { details: { line, reason } });
+}

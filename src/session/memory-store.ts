@@ -1,0 +1,80 @@
+/** SessionStore in memory: same rules as IndexedDB, gone with the worker. */
+import type { AgentEvent, NewEvent } from './event';
+import { newId } from './event';
+import type { Session, SessionInit, SessionStore, SessionSummary } from './store';
+import { mergedState, splitDelta } from './state';
+import { numberEvent, sessionNotFound, titleFrom } from './append-rules';
+
+interface Entry {
+  session: Omit<Session, 'state'> & { state: Record<string, unknown> };
+  events: AgentEvent[];
+}
+
+export class MemorySessionStore implements SessionStore {
+  readonly kind = 'memory' as const;
+  private readonly sessions = new Map<string, Entry>();
+  private readonly appState = new Map<string, Record<string, unknown>>();
+  private readonly userState = new Map<string, Record<string, unknown>>();
+
+  async create(init: SessionInit): Promise<Session> {
+    const now = Date.now();
+    const id = init.id ?? newId('s');
+    if (this.sessions.has(id)) throw new Error(`A session "${id}" already exists.`);
+    const session = { id, appName: init.appName, userId: init.userId, createdAt: now, updatedAt: now, state: {}, lastSeq: 0, ...(init.title ? { title: init.title } : {}) };
+    this.sessions.set(id, { session, events: [] });
+    return this.view(session);
+  }
+
+  async get(id: string): Promise<Session | undefined> {
+    const entry = this.sessions.get(id);
+    return entry && this.view(entry.session);
+  }
+
+  async events(id: string, options: { afterSeq?: number } = {}): Promise<AgentEvent[]> {
+    const after = options.afterSeq ?? 0;
+    return structuredClone((this.sessions.get(id)?.events ?? []).filter((event) => event.seq > after));
+  }
+
+  async append(sessionId: string, event: NewEvent): Promise<AgentEvent> {
+    const entry = this.sessions.get(sessionId);
+    if (!entry) throw sessionNotFound(sessionId);
+    // Cloned as IndexedDB would, so that callers never share objects with the store.
+    const stored = structuredClone(numberEvent(entry.session, event));
+    const delta = splitDelta(stored.actions?.stateDelta);
+    const { appName, userId } = entry.session;
+    if (Object.keys(delta.app).length) this.appState.set(appName, { ...this.appState.get(appName), ...delta.app });
+    if (Object.keys(delta.user).length) this.userState.set(userKey(appName, userId), { ...this.userState.get(userKey(appName, userId)), ...delta.user });
+    const title = entry.session.title ?? titleFrom(stored);
+    entry.session = { ...entry.session, ...(title ? { title } : {}), state: { ...entry.session.state, ...delta.session }, lastSeq: stored.seq, updatedAt: stored.timestamp };
+    entry.events.push(stored);
+    return structuredClone(stored);
+  }
+
+  async list(filter: { appName?: string; userId?: string } = {}): Promise<SessionSummary[]> {
+    return [...this.sessions.values()]
+      .map((entry) => entry.session)
+      .filter((s) => (!filter.appName || s.appName === filter.appName) && (!filter.userId || s.userId === filter.userId))
+      .sort((a, b) => b.updatedAt - a.updatedAt)
+      .map(({ id, title, createdAt, updatedAt, lastSeq }) => ({ id, title, createdAt, updatedAt, eventCount: lastSeq }));
+  }
+
+  async delete(id: string): Promise<void> {
+    this.sessions.delete(id);
+  }
+
+  async put(session: Session, events: AgentEvent[]): Promise<void> {
+    if (this.sessions.has(session.id)) throw new Error(`A session "${session.id}" already exists.`);
+    this.sessions.set(session.id, { session: { ...structuredClone(session), state: splitDelta(session.state).session }, events: structuredClone(events) });
+  }
+
+  close(): void {}
+
+  private view(session: Entry['session']): Session {
+    const state = mergedState(this.appState.get(session.appName) ?? {}, this.userState.get(userKey(session.appName, session.userId)) ?? {}, session.state);
+    return structuredClone({ ...session, state });
+  }
+}
+
+function userKey(appName: string, userId: string): string {
+  return JSON.stringify([appName, userId]);
+}
