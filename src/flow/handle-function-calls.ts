@@ -248,43 +248,12 @@ async function runTool(inv: Invocation, agentName: string, declaration: ToolDecl
       if (error instanceof AgentError && error.code === 'worker-crashed') throw error;
       return { ok: false, ms: performance.now() - t0, error: { code: 'tool-failed', message: `${call.name} failed: ${messageOf(error)}` } };
     });
-  lateWatch(inv, agentName, call, run);
   try {
     return await Promise.race([run, guard]);
   } finally {
     clearTimeout(timer);
     inv.signal.removeEventListener('abort', onAbort);
   }
-}
-
-/** A tool that answers after its call ended (abort): its answer is recorded as late and never used. */
-function lateWatch(inv: Invocation, agentName: string, call: FunctionCall, run: Promise<Outcome>): void {
-  if (!inv.onLate) return;
-  const onLate = inv.onLate;
-  inv.signal.addEventListener(
-    'abort',
-    () => {
-      run.then(
-        (outcome) => {
-          const response: FunctionResponse = outcome.ok
-            ? { id: call.id, name: call.name, response: outcome.result.content }
-            : { id: call.id, name: call.name, response: null, error: outcome.error.message };
-          onLate({
-            id: '',
-            seq: 0,
-            sessionId: inv.sessionId,
-            invocationId: inv.invocationId,
-            author: agentName,
-            timestamp: Date.now(),
-            late: true,
-            content: { role: 'tool', parts: [{ functionResponse: response }] },
-          });
-        },
-        () => undefined,
-      );
-    },
-    { once: true },
-  );
 }
 
 function builtinAnswer(inv: Invocation, agentName: string, call: FunctionCall, t0: number): Answer {

@@ -8,22 +8,25 @@ import { newId, type EndReason, type FunctionCall, type Part } from '../session/
 import { currentAgent } from './agents';
 import { callModel } from './call-model';
 import { handleFunctionCalls, type CallsOutcome } from './handle-function-calls';
-import { record } from './record';
+import { record, type EventDraft } from './record';
 import { buildRequest } from './request-processors';
 import { processResponse } from './response-processors';
 import type { Invocation } from './types';
 
 export type InvocationStart =
   | { kind: 'user'; text: string }
-  /** Continue a turn whose calls were waiting (approvals decided, or a long-running call resolved). */
-  | { kind: 'calls'; agentName: string; calls: FunctionCall[] }
-  | { kind: 'continue' };
+  /** Continue a turn whose calls waited for approval, once `before` (the last decision) is recorded. */
+  | { kind: 'calls'; agentName: string; calls: FunctionCall[]; before?: EventDraft[] }
+  /** Continue the conversation once `before` (e.g. a long-running call's answer) is recorded. */
+  | { kind: 'continue'; before?: EventDraft[] };
 
 export async function runInvocation(inv: Invocation, start: InvocationStart): Promise<EndReason> {
   try {
     if (start.kind === 'user') {
       await record(inv, { author: 'user', content: { role: 'user', parts: [{ text: start.text }] } });
-    } else if (start.kind === 'calls') {
+    }
+    for (const draft of start.kind === 'user' ? [] : (start.before ?? [])) await record(inv, draft);
+    if (start.kind === 'calls') {
       const outcome = await handleFunctionCalls(inv, start.agentName, start.calls);
       if (outcome.kind === 'end') return outcome.reason;
     }

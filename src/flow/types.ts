@@ -98,8 +98,6 @@ export interface Invocation {
   state: Record<string, unknown>;
   /** Receives every event: stored ones after they are stored, partial ones at once. */
   emit(event: AgentEvent): void;
-  /** Called when a late tool answer arrives after its call ended. */
-  onLate?(event: AgentEvent): void;
 }
 
 export interface ToolStats {

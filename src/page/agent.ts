@@ -35,7 +35,9 @@ export class Agent extends EventTarget {
   readonly model: { isCached(): Promise<boolean>; deleteCache(): Promise<void> };
 
   private connection!: WorkerConnection;
-  private readonly toolHost = new ToolHost();
+  private readonly toolHost = new ToolHost((request, outcome) => {
+    void this.call((remote) => remote.recordLate(request, outcome)).catch(() => undefined);
+  });
   private starting?: Promise<void>;
   private closed = false;
 

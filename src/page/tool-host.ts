@@ -13,6 +13,9 @@ export class ToolHost {
   readonly tools = new Map<string, Tool>();
   private readonly running = new Map<string, AbortController>();
 
+  /** @param onLate receives what a stopped tool returned after all (see invokeTool). */
+  constructor(private readonly onLate?: (request: ToolCallRequest, outcome: ToolOutcome) => void) {}
+
   async callTool(request: ToolCallRequest, onChunk?: (chunk: unknown) => void): Promise<ToolOutcome> {
     const tool = this.tools.get(request.name);
     if (!tool) {
@@ -27,6 +30,7 @@ export class ToolHost {
       const outcome = await invokeTool(tool, request.args, {
         signal: controller.signal,
         onChunk,
+        onLate: this.onLate && ((outcome) => this.onLate!(request, outcome)),
         context: {
           sessionId: request.sessionId,
           invocationId: request.invocationId,

@@ -29,6 +29,11 @@ export interface InvokeOptions {
   context?: Partial<Omit<ToolContext, 'signal'>>;
   /** Each streamed chunk, already checked to be cloneable. */
   onChunk?: (chunk: unknown) => void;
+  /**
+   * A tool that ignored its stop (timeout, abort) may still finish: its late
+   * outcome comes here, so that it can be recorded as late and never used.
+   */
+  onLate?: (outcome: ToolOutcome) => void;
 }
 
 /** Thrown inside, to tell our own stops apart from the tool's errors. */
@@ -60,6 +65,7 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
     timer = setTimeout(() => stop(timeoutError(tool, timeoutMs)), timeoutMs);
   });
   stopped.catch(() => undefined);
+  let work: Promise<ToolResult> | undefined;
 
   try {
     const valid = await Promise.race([validateToolArgs(tool, rawArgs), stopped]);
@@ -88,13 +94,16 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
         // Streaming is a courtesy to the UI; the final result is what counts.
       }
     };
-    const work = (async () => collectToolOutput(tool.execute(valid.value, context), { onChunk, signal: controller.signal }))();
+    work = (async () => collectToolOutput(tool.execute(valid.value, context), { onChunk, signal: controller.signal }))();
     // If a stop wins the race, the tool's late rejection must not go unhandled.
     work.catch(() => undefined);
     const result = await Promise.race([work, stopped]);
     return crossable(tool, result, elapsed);
   } catch (error) {
-    if (error instanceof Stop) return fail(error.error);
+    if (error instanceof Stop) {
+      if (work && options.onLate) reportLate(tool, work, started, options.onLate);
+      return fail(error.error);
+    }
     // A tool that honoured its signal and threw because of it: report the stop, not the throw.
     if (controller.signal.aborted && controller.signal.reason instanceof AgentError) return fail(controller.signal.reason);
     return fail(
@@ -106,6 +115,14 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
     clearTimeout(timer);
     if (onOuterAbort) outer?.removeEventListener('abort', onOuterAbort);
   }
+}
+
+function reportLate(tool: Tool, work: Promise<ToolResult>, started: number, onLate: (outcome: ToolOutcome) => void): void {
+  const elapsed = () => performance.now() - started;
+  work.then(
+    (result) => onLate(crossable(tool, result, elapsed)),
+    (error) => onLate({ ok: false, error: new AgentError('tool-failed', `Tool "${tool.name}" failed late: ${messageOfThrow(error)}`).toJSON(), ms: elapsed() }),
+  );
 }
 
 /** The result as it will arrive in the worker: a structured clone, checked here. */

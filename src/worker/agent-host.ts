@@ -4,7 +4,8 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { AgentEvent, FunctionCall } from '../session/event';
+import type { AgentEvent, FunctionCall, FunctionResponse } from '../session/event';
+import type { ToolOutcome } from '../tools/invoke-tool';
 import type { Session, SessionStore } from '../session/store';
 import { openSessionStore } from '../session/open-store';
 import { repairInterrupted } from '../session/repair';
@@ -21,7 +22,7 @@ import type { AgentSpec, FlowHooks, Invocation, ToolRunner } from '../flow/types
 import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
 import { holdLifeline } from './lifeline';
-import type { AgentHostApi, AgentStats, HostConfig, HostInfo, ImportProgress, PageApi, RunInput, SessionView } from './protocol';
+import type { AgentHostApi, AgentStats, HostConfig, HostInfo, ImportProgress, PageApi, RunInput, SessionView, ToolCallRequest } from './protocol';
 import { createToolkitBinding, type ToolkitBinding } from './toolkit-binding';
 
 interface Ready {
@@ -85,18 +86,21 @@ export class AgentHost implements AgentHostApi {
     if (!open || !open.undecided.includes(callId)) {
       throw new AgentError('not-pending', `No call "${callId}" is waiting for approval in session ${ready.session.id}.`);
     }
-    const decision = await ready.store.append(ready.session.id, {
-      id: crypto.randomUUID(),
-      sessionId: ready.session.id,
-      invocationId: open.request.invocationId,
-      author: 'user',
-      timestamp: Date.now(),
-      actions: { approval: { callId, granted, ...(reason ? { reason } : {}) } },
-    });
-    publishEvent(ready.config.dbName, decision);
-    if (open.undecided.length > 1) return streamOf(decision);
+    const decision = { author: 'user', actions: { approval: { callId, granted, ...(reason ? { reason } : {}) } } };
+    if (open.undecided.length > 1) {
+      // Other calls of that turn still wait: record this decision and stop there.
+      const stored = await ready.store.append(ready.session.id, {
+        ...decision,
+        id: crypto.randomUUID(),
+        sessionId: ready.session.id,
+        invocationId: open.request.invocationId,
+        timestamp: Date.now(),
+      });
+      publishEvent(ready.config.dbName, stored);
+      return streamOf(stored);
+    }
     const calls = functionCalls(open.modelEvent);
-    return this.invoke(runId, 'wait', { kind: 'calls', agentName: open.modelEvent.author, calls }, open.request.invocationId);
+    return this.invoke(runId, 'wait', { kind: 'calls', agentName: open.modelEvent.author, calls, before: [decision] }, open.request.invocationId);
   }
 
   async resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>> {
@@ -108,16 +112,11 @@ export class AgentHost implements AgentHostApi {
     if (!waiting || !call || answered) {
       throw new AgentError('not-pending', `No long-running call "${callId}" is waiting for a result in session ${ready.session.id}.`);
     }
-    const response = await ready.store.append(ready.session.id, {
-      id: crypto.randomUUID(),
-      sessionId: ready.session.id,
-      invocationId: waiting.invocationId,
+    const response = {
       author: waiting.author,
-      timestamp: Date.now(),
-      content: { role: 'tool', parts: [{ functionResponse: { id: callId, name: call.name, response: result } }] },
-    });
-    publishEvent(ready.config.dbName, response);
-    return this.invoke(runId, 'wait', { kind: 'continue' }, waiting.invocationId);
+      content: { role: 'tool' as const, parts: [{ functionResponse: { id: callId, name: call.name, response: result } }] },
+    };
+    return this.invoke(runId, 'wait', { kind: 'continue', before: [response] }, waiting.invocationId);
   }
 
   async pendingApprovals() {
@@ -125,6 +124,25 @@ export class AgentHost implements AgentHostApi {
     const open = openApprovalRequest(await ready.store.events(ready.session.id));
     if (!open) return [];
     return (open.request.actions?.requestApproval ?? []).filter((call) => open.undecided.includes(call.callId));
+  }
+
+  /** A tool that finished after its call was stopped: kept in the log as late, never used. */
+  async recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void> {
+    const ready = this.need();
+    const response: FunctionResponse = outcome.ok
+      ? { id: request.callId, name: request.name, response: outcome.result.content }
+      : { id: request.callId, name: request.name, response: null, error: outcome.error.message };
+    const stored = await ready.store.append(request.sessionId, {
+      id: crypto.randomUUID(),
+      sessionId: request.sessionId,
+      invocationId: request.invocationId,
+      author: request.agentName,
+      timestamp: Date.now(),
+      late: true,
+      content: { role: 'tool', parts: [{ functionResponse: response }] },
+      toolTimings: { [request.callId]: outcome.ms },
+    });
+    publishEvent(ready.config.dbName, stored);
   }
 
   async registerTools(tools: ToolDeclaration[]): Promise<void> {
@@ -224,9 +242,6 @@ export class AgentHost implements AgentHostApi {
         emit: (event) => {
           channel.push(event);
           if (!event.partial) publishEvent(config.dbName, event);
-        },
-        onLate: (event) => {
-          void store.append(sessionId, event).then((stored) => publishEvent(config.dbName, stored), () => undefined);
         },
       };
       await runInvocation(inv, start);

@@ -63,6 +63,7 @@ export interface AgentHostApi {
   decideApproval(runId: string, callId: string, granted: boolean, reason?: string): Promise<ReadableStream<AgentEvent>>;
   resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>>;
   pendingApprovals(): Promise<ApprovalRequest[]>;
+  recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void>;
   registerTools(tools: ToolDeclaration[]): Promise<void>;
   unregisterTool(name: string): Promise<void>;
   listSessions(): Promise<SessionSummary[]>;
