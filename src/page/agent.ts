@@ -40,6 +40,8 @@ export class Agent extends EventTarget {
   });
   private starting?: Promise<void>;
   private closed = false;
+  /** Model steps this agent has seen recorded; a restarted scripted engine resumes after them. */
+  private modelSteps = 0;
 
   constructor(private readonly options: AgentOptions, private readonly config: HostConfig) {
     super();
@@ -142,9 +144,15 @@ export class Agent extends EventTarget {
     if (this.connection.notice) this.setStatus('starting', this.connection.notice);
     const connection = this.connection;
     connection.dead.catch((error: AgentError) => this.onDeath(connection, error));
-    const config = this.sessionId ? { ...this.config, sessionId: this.sessionId } : this.config;
+    const config = this.sessionId ? { ...this.config, sessionId: this.sessionId, model: this.resumedModel() } : this.config;
     this.info = await connection.call((remote) => remote.init(config, Comlink.proxy(this.pageApi())));
     this.sessionId = this.info.sessionId;
+  }
+
+  /** After a restart, a scripted engine continues with the turns it has not played yet. */
+  private resumedModel(): HostConfig['model'] {
+    const { model } = this.config;
+    return model.engine === 'scripted' ? { ...model, turns: model.turns.slice(this.modelSteps) } : model;
   }
 
   private onDeath(connection: WorkerConnection, error: AgentError): void {
@@ -189,6 +197,7 @@ export class Agent extends EventTarget {
   }
 
   private notify(event: AgentEvent): void {
+    if (!event.partial && event.content?.role === 'model') this.modelSteps += 1;
     const onEvent = this.options.callbacks?.onEvent;
     if (onEvent) void runCallbacks(onEvent, [event]).catch(() => undefined);
     this.dispatchEvent(new CustomEvent('event', { detail: event }));

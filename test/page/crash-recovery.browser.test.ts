@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createAgent, defineTool, z, type Agent, type AgentStatus } from '../../src/index';
+import { responses, uniqueDb } from './helpers';
+
+const agents: Agent[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+
+/** Settles with the promise's outcome, or fails the test if it is still pending after `ms` (a hang check, not a speed check). */
+function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms))]);
+}
+
+function statuses(agent: Agent): AgentStatus[] {
+  const seen: AgentStatus[] = [];
+  agent.addEventListener('status', (event) => seen.push((event as CustomEvent<{ status: AgentStatus }>).detail.status));
+  return seen;
+}
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe('a worker that dies', () => {
+  test('killed during a model step: the pending run rejects with worker-crashed, the agent restarts, and the next run works on the same session', async () => {
+    const dbName = uniqueDb('crash-model');
+    let stepStarted = gate();
+    let release = gate();
+    const agent = await createAgent({
+      model: { engine: 'scripted', turns: [{ text: 'Back again.' }] },
+      dbName,
+      callbacks: {
+        // Holds the model step open until the test says so.
+        beforeModel: async () => {
+          stepStarted.open();
+          await release.opened;
+          return undefined;
+        },
+      },
+    });
+    agents.push(agent);
+    const seen = statuses(agent);
+    const sessionId = agent.sessionId;
+    const run = agent.send('hello');
+    await stepStarted.opened;
+    agent.worker!.terminate();
+    await expect(settlesWithin(run, 3000)).rejects.toMatchObject({ code: 'worker-crashed' });
+    expect(seen).toContain('crashed');
+
+    stepStarted = gate();
+    release = gate();
+    release.open();
+    const { text, events } = await agent.send('are you there?');
+    expect(text).toBe('Back again.');
+    expect(agent.sessionId).toBe(sessionId);
+    const stored = (await agent.sessions.get(sessionId))!.events;
+    // Nothing lost: the first user message is still there, before the second run.
+    expect(stored[0]!.content!.parts).toEqual([{ text: 'hello' }]);
+    expect(stored.map((event) => event.seq)).toEqual(stored.map((_, i) => i + 1));
+    expect(events[0]!.content!.parts).toEqual([{ text: 'are you there?' }]);
+    expect(seen.at(-1)).toBe('ready');
+  });
+
+  test('killed during a tool call: the call is answered "interrupted" on restart, tools are re-registered, and the next run uses them', async () => {
+    const dbName = uniqueDb('crash-tool');
+    const toolStarted = gate();
+    let calls = 0;
+    const slow = defineTool({
+      name: 'slow_save',
+      description: 'Saves slowly.',
+      parameters: z.object({ text: z.string() }),
+      execute: async ({ text }) => {
+        calls += 1;
+        if (calls === 1) {
+          toolStarted.open();
+          await new Promise(() => undefined);
+        }
+        return `saved ${text}`;
+      },
+    });
+    const agent = await createAgent({
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'slow_save', args: { text: 'a' }, id: 'first' }] }, { toolCalls: [{ name: 'slow_save', args: { text: 'b' }, id: 'second' }] }, { text: 'Saved b.' }],
+      },
+      tools: [slow],
+      dbName,
+    });
+    agents.push(agent);
+    const run = agent.send('save a');
+    await toolStarted.opened;
+    agent.worker!.terminate();
+    await expect(settlesWithin(run, 3000)).rejects.toMatchObject({ code: 'worker-crashed' });
+
+    const { text, events } = await agent.send('save b then');
+    expect(text).toBe('Saved b.');
+    expect(responses(events).map((r) => r.response)).toEqual(['saved b']);
+    const stored = (await agent.sessions.get(agent.sessionId))!.events;
+    expect(responses(stored).find((r) => r.id === 'first')).toMatchObject({ error: 'interrupted' });
+    expect(calls).toBe(2);
+  });
+
+  test("with restart: 'never' the agent stays crashed and says so", async () => {
+    const release = gate();
+    const agent = await createAgent({
+      model: { engine: 'scripted', turns: [{ text: 'never' }] },
+      storage: 'memory',
+      restart: 'never',
+      callbacks: { beforeModel: () => release.opened.then(() => undefined) },
+    });
+    agents.push(agent);
+    const run = agent.send('hi');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    agent.worker!.terminate();
+    await expect(settlesWithin(run, 3000)).rejects.toMatchObject({ code: 'worker-crashed' });
+    expect(agent.status).toBe('crashed');
+    await expect(settlesWithin(agent.send('again'), 3000)).rejects.toMatchObject({ code: 'worker-crashed' });
+  });
+
+  test('a worker file that cannot load fails createAgent with a message naming the fix', async () => {
+    await expect(createAgent({ model: { engine: 'scripted', turns: [] }, storage: 'memory', workerUrl: '/no-such-worker.js' })).rejects.toMatchObject({
+      code: 'worker-failed',
+    });
+  });
+});
