@@ -8,7 +8,9 @@ import { bundleRows } from './bundle-sizes.mjs';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const executablePath = ensureChromium();
-const server = await createServer({ logLevel: 'error', server: { host: '127.0.0.1', port: 0 } });
+// Cross-origin isolation gives performance.now() microsecond resolution instead of 100 µs.
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+const server = await createServer({ logLevel: 'error', server: { host: '127.0.0.1', port: 0, headers: isolation } });
 await server.listen();
 const url = server.resolvedUrls.local[0];
 const browser = await chromium.launch({ executablePath, args: [...chromiumArgs, '--enable-unsafe-webgpu'] });

@@ -212,7 +212,7 @@ export class Agent extends EventTarget {
   private pageApi(): PageApi {
     const { options, toolHost } = this;
     return {
-      callTool: (request, onChunk) => toolHost.callTool(request, onChunk),
+      callTool: (request) => toolHost.callTool(request, (chunk) => void this.connection.remote.toolChunk(request.callId, chunk)),
       abortTool: (callId) => toolHost.abort(callId),
       needsApproval: async (name, args) => toolHost.needsApproval(name, args),
       approve: async (call) => (await options.onApproval?.(call)) === true,

@@ -40,6 +40,7 @@ export class AgentHost implements AgentHostApi {
   private ready?: Ready;
   private readonly tools = new Map<string, ToolDeclaration>();
   private readonly runs = new Map<string, AbortController>();
+  private readonly chunkSinks = new Map<string, (chunk: unknown) => void>();
 
   /** `engines` is shared by every host of a SharedWorker, so each tab reuses loaded weights. */
   constructor(private readonly engines: EnginePool = new EnginePool()) {}
@@ -143,6 +144,10 @@ export class AgentHost implements AgentHostApi {
       toolTimings: { [request.callId]: outcome.ms },
     });
     publishEvent(ready.config.dbName, stored);
+  }
+
+  toolChunk(callId: string, chunk: unknown): void {
+    this.chunkSinks.get(callId)?.(chunk);
   }
 
   async registerTools(tools: ToolDeclaration[]): Promise<void> {
@@ -269,9 +274,14 @@ export class AgentHost implements AgentHostApi {
 
   private toolRunner(page: PageApi): ToolRunner {
     return {
-      run: (request, { signal, onChunk }) => {
+      run: async (request, { signal, onChunk }) => {
         signal.addEventListener('abort', () => page.abortTool(request.callId), { once: true });
-        return page.callTool(request, onChunk ? Comlink.proxy(onChunk) : undefined);
+        if (onChunk) this.chunkSinks.set(request.callId, onChunk);
+        try {
+          return await page.callTool(request);
+        } finally {
+          this.chunkSinks.delete(request.callId);
+        }
       },
       cancel: (callId) => page.abortTool(callId),
     };

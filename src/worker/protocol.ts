@@ -64,6 +64,8 @@ export interface AgentHostApi {
   resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>>;
   pendingApprovals(): Promise<ApprovalRequest[]>;
   recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void>;
+  /** A streamed piece of a running call's output (sent by the page, so no channel is opened per call). */
+  toolChunk(callId: string, chunk: unknown): void;
   registerTools(tools: ToolDeclaration[]): Promise<void>;
   unregisterTool(name: string): Promise<void>;
   listSessions(): Promise<SessionSummary[]>;
@@ -91,7 +93,8 @@ export interface ImportProgress {
 
 /** The page's side, handed to the worker as a comlink proxy. */
 export interface PageApi {
-  callTool(request: ToolCallRequest, onChunk?: (chunk: unknown) => void): Promise<ToolOutcome>;
+  /** Runs a page tool; streamed chunks come back through AgentHostApi.toolChunk. */
+  callTool(request: ToolCallRequest): Promise<ToolOutcome>;
   abortTool(callId: string): void;
   /** For tools whose needsApproval is a function of the arguments. */
   needsApproval(name: string, args: unknown): Promise<boolean>;

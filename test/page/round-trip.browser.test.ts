@@ -121,6 +121,32 @@ describe('page → worker → page tool round trip', () => {
     expect(events[0]!.seq).toBe(5);
   });
 
+  test("a tool's async-iterable output streams as partial events before the final response is recorded", async () => {
+    const countdown = defineTool({
+      name: 'countdown',
+      description: 'Counts down.',
+      parameters: z.object({ from: z.number().int() }),
+      execute: async function* ({ from }) {
+        for (let n = from; n > 0; n--) yield `${n} `;
+      },
+    });
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'countdown', args: { from: 3 } }] }, { text: 'Lift-off.' }] },
+      tools: [countdown],
+      storage: 'memory',
+    });
+    const partial: unknown[] = [];
+    let final: unknown;
+    for await (const event of agent.run('count down')) {
+      const part = event.content?.parts[0];
+      if (!part || !('functionResponse' in part)) continue;
+      if (event.partial) partial.push(part.functionResponse.response);
+      else final = part.functionResponse.response;
+    }
+    expect(partial).toEqual(['3 ', '2 ', '1 ']);
+    expect(final).toBe('3 2 1 ');
+  });
+
   test('when the scripted turns run out, the run ends with an error event that says so', async () => {
     const agent = await start({ model: { engine: 'scripted', turns: [] }, storage: 'memory' });
     const { events, endReason, error } = await agent.send('hello');

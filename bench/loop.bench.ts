@@ -1,0 +1,82 @@
+/**
+ * Loop overhead per step: a scripted engine that answers at once, one page
+ * tool through the worker boundary, events stored in IndexedDB; beside the
+ * AI SDK's generateText with its mock model and the same tool, in this page.
+ * Both run 10 conversations of 100 tool-calling steps; a step's time is the
+ * gap between two consecutive steps finishing.
+ */
+import { generateText, isStepCount, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { z as zod } from 'zod';
+import { createAgent, defineTool, z } from '../src/index';
+import { summarize, type BenchRow, type BenchSuite } from './harness';
+
+const CONVERSATIONS = 10;
+const STEPS = 100;
+
+async function ours(storage: 'indexeddb' | 'memory'): Promise<number[]> {
+  const gaps: number[] = [];
+  let counter = 0;
+  const echo = defineTool({
+    name: 'count',
+    description: 'Counts up.',
+    parameters: z.object({ by: z.number() }),
+    execute: ({ by }) => ({ value: (counter += by) }),
+  });
+  for (let c = 0; c < CONVERSATIONS; c++) {
+    const turns = [...Array.from({ length: STEPS - 1 }, () => ({ toolCalls: [{ name: 'count', args: { by: 1 } }] })), { text: 'done' }];
+    const agent = await createAgent({ model: { engine: 'scripted', turns, contextWindow: 1_000_000 }, tools: [echo], storage, dbName: `bench-loop-${crypto.randomUUID()}`, maxSteps: STEPS + 1 });
+    let last: number | undefined;
+    for await (const event of agent.run('count')) {
+      if (event.partial || event.content?.role !== 'model') continue;
+      const now = performance.now();
+      if (last !== undefined) gaps.push(now - last);
+      last = now;
+    }
+    await agent.close();
+  }
+  return gaps;
+}
+
+async function aiSdk(): Promise<number[]> {
+  const gaps: number[] = [];
+  let counter = 0;
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  for (let c = 0; c < CONVERSATIONS; c++) {
+    let step = 0;
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => {
+        step += 1;
+        return step < STEPS
+          ? { content: [{ type: 'tool-call', toolCallId: `c${step}`, toolName: 'count', input: '{"by":1}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] }
+          : { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      },
+    } as ConstructorParameters<typeof MockLanguageModelV4>[0]);
+    let last: number | undefined;
+    await generateText({
+      model,
+      prompt: 'count',
+      tools: { count: tool({ description: 'Counts up.', inputSchema: zod.object({ by: zod.number() }), execute: async ({ by }) => ({ value: (counter += by) }) }) },
+      stopWhen: isStepCount(STEPS + 1),
+      onStepFinish: () => {
+        const now = performance.now();
+        if (last !== undefined) gaps.push(now - last);
+        last = now;
+      },
+    });
+  }
+  return gaps;
+}
+
+const suite: BenchSuite = async () => {
+  const peer = summarize(await aiSdk());
+  const stored = summarize(await ours('indexeddb'));
+  const memory = summarize(await ours('memory'));
+  const peerRow = { name: 'AI SDK generateText + MockLanguageModelV4', median: peer.median };
+  const rows: BenchRow[] = [
+    { group: 'loop', name: 'step: scripted model + page tool via worker, IndexedDB', median: stored.median, p95: stored.p95, unit: 'ms', peer: peerRow, target: 'ratio ≤ 2', note: `${stored.samples.length} steps` },
+    { group: 'loop', name: 'step: same, memory storage (boundary only)', median: memory.median, p95: memory.p95, unit: 'ms', peer: peerRow, note: 'isolates the worker round trips from IndexedDB' },
+  ];
+  return rows;
+};
+export default suite;
