@@ -23,7 +23,7 @@ function libraryBuild({ entry, fileName, format, name, alias = [], outDir = 'dis
       minify: true,
       target: 'es2022',
       lib: { entry: resolve(root, entry), formats: [format], name, fileName: () => fileName },
-      rollupOptions: { output: { inlineDynamicImports: true } },
+      rolldownOptions: { output: { codeSplitting: false } },
     },
   };
 }
