@@ -131,6 +131,7 @@ export class Agent extends EventTarget {
       // A dead worker has nothing left to close.
     }
     this.connection.terminate();
+    this.releaseTabLock?.();
     this.setStatus('closed');
   }
 
@@ -139,12 +140,28 @@ export class Agent extends EventTarget {
     return this.connection.worker;
   }
 
+  /** Held while this agent lives, so that a shared worker notices when the tab is gone. */
+  private readonly tabLock = `inpage-agent/tab/${crypto.randomUUID()}`;
+  private releaseTabLock?: () => void;
+
+  private async holdTabLock(): Promise<void> {
+    if (this.releaseTabLock) return;
+    await new Promise<void>((held) => {
+      void navigator.locks.request(this.tabLock, () => {
+        held();
+        return new Promise<void>((release) => (this.releaseTabLock = release));
+      });
+    });
+  }
+
   private async boot(): Promise<void> {
+    await this.holdTabLock();
     this.connection = new WorkerConnection({ workerUrl: this.options.workerUrl, share: this.options.share });
     if (this.connection.notice) this.setStatus('starting', this.connection.notice);
     const connection = this.connection;
     connection.dead.catch((error: AgentError) => this.onDeath(connection, error));
-    const config = this.sessionId ? { ...this.config, sessionId: this.sessionId, model: this.resumedModel() } : this.config;
+    const base = { ...this.config, tabLock: this.tabLock };
+    const config = this.sessionId ? { ...base, sessionId: this.sessionId, model: this.resumedModel() } : base;
     this.info = await connection.call((remote) => remote.init(config, Comlink.proxy(this.pageApi())));
     this.sessionId = this.info.sessionId;
   }

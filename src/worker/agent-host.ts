@@ -61,11 +61,20 @@ export class AgentHost implements AgentHostApi {
     for (const tool of config.tools) this.tools.set(tool.name, tool);
 
     page.status('loading-model');
-    const { engine, release } = await this.engines.acquire(config.model, (progress) => void page.progress(progress));
+    const { engine, release, reused } = await this.engines.acquire(config.model, (progress) => void page.progress(progress));
     const toolkit = await createToolkitBinding(config);
-    const info: HostInfo = { sessionId: session.id, model: engine.info, storage: store.kind, storageNotice: notice };
+    const info: HostInfo = {
+      sessionId: session.id,
+      model: engine.info,
+      storage: store.kind,
+      storageNotice: notice,
+      modelShared: reused,
+      host: 'SharedWorkerGlobalScope' in self ? 'shared-worker' : 'worker',
+    };
     this.ready = { config, page, store, engine, releaseEngine: release, session, info, toolkit };
     page.status('ready');
+    // In a SharedWorker, a closed tab never says goodbye: its lock's release does.
+    if (config.tabLock) void navigator.locks.request(config.tabLock, () => this.close());
     return info;
   }
 

@@ -19,9 +19,13 @@ export class EnginePool {
   private readonly entries = new Map<string, Entry>();
 
   /** An engine for this model config, loaded; `release` when the host is done with it. */
-  async acquire(model: HostConfig['model'], onProgress: (progress: ModelProgress) => void): Promise<{ engine: ModelEngine; release(): Promise<void> }> {
+  async acquire(
+    model: HostConfig['model'],
+    onProgress: (progress: ModelProgress) => void,
+  ): Promise<{ engine: ModelEngine; reused: boolean; release(): Promise<void> }> {
     const key = JSON.stringify(model);
     let entry = this.entries.get(key);
+    const reused = entry !== undefined;
     if (!entry) {
       const engine = createEngine(model);
       const listeners = new Set<(progress: ModelProgress) => void>();
@@ -50,6 +54,7 @@ export class EnginePool {
     onProgress({ progress: 1, text: `${current.engine.info.label} is ready.` });
     return {
       engine: this.serialized(current),
+      reused,
       release: async () => {
         current.users -= 1;
         if (current.users > 0) return;

@@ -36,6 +36,8 @@ export interface HostConfig {
   agents: AgentSpec[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
+  /** A Web Lock the page holds while it lives; a shared host frees the tab's share when it is released. */
+  tabLock?: string;
 }
 
 export interface HostInfo {
@@ -44,6 +46,10 @@ export interface HostInfo {
   storage: 'indexeddb' | 'memory';
   /** Said when storage fell back to memory ('auto'). */
   storageNotice?: string;
+  /** True when another tab had already loaded this model in the shared worker. */
+  modelShared: boolean;
+  /** 'shared-worker' (one model for every tab) or 'worker' (this tab's own). */
+  host: 'shared-worker' | 'worker';
 }
 
 export interface RunInput {
