@@ -3,6 +3,7 @@
  * adding one thing (after ADK's request processors). Adding behaviour is
  * adding a function to the list, not editing the loop.
  */
+import { AgentError } from '../errors';
 import type { ChatMessage, ModelRequest } from '../model/engine';
 import { fitToContextWindow } from '../model/context-window';
 import type { ToolDeclaration } from '../tools/declaration';
@@ -56,6 +57,12 @@ export const contextWindowProcessor: RequestProcessor = (inv, request) => {
     countTokens: (text) => inv.engine.countTokens(text),
     reserveForAnswer: Math.min(1024, Math.floor(contextWindow / 4)),
   });
+  if (!fitted.fits) {
+    throw new AgentError(
+      'context-overflow',
+      `This step does not fit the model's context window (${contextWindow} tokens) even after dropping the oldest turns: the instructions, tool descriptions and the newest turn alone are too long. Shorten the instructions or tool descriptions, offer fewer tools (a toolkit graph), or use a model with a larger window.`,
+    );
+  }
   request.messages = fitted.messages;
   request.trimmed = fitted.dropped;
 };

@@ -35,13 +35,16 @@ export class ScriptedEngine implements ModelEngine {
     }
     this.next += 1;
     if (turn.delayMs) await sleep(turn.delayMs, signal);
+    // No model counts tokens here: usage is the same estimate the context guard uses, so telemetry has figures.
+    const promptTokens = estimateTokens(JSON.stringify(request.messages)) + estimateTokens(JSON.stringify(request.tools));
     if ('raw' in turn) {
-      yield* rawTurn(turn.raw, request.tools.map((tool) => tool.name));
+      yield* rawTurn(turn.raw, request.tools.map((tool) => tool.name), { promptTokens, completionTokens: estimateTokens(turn.raw) });
       return;
     }
     if (turn.text) yield { type: 'text', text: turn.text };
     for (const call of turn.toolCalls ?? []) yield { type: 'tool-call', call: { ...call } };
-    yield { type: 'finish', reason: turn.toolCalls?.length ? 'tool-calls' : 'stop' };
+    const completionTokens = estimateTokens((turn.text ?? '') + JSON.stringify(turn.toolCalls ?? []));
+    yield { type: 'finish', reason: turn.toolCalls?.length ? 'tool-calls' : 'stop', usage: { promptTokens, completionTokens } };
   }
 
   countTokens(text: string): number {
@@ -52,7 +55,7 @@ export class ScriptedEngine implements ModelEngine {
 }
 
 /** A raw turn as a model would stream it, split in small pieces so the streaming parser is exercised too. */
-function* rawTurn(raw: string, toolNames: string[]): Generator<ModelDelta> {
+function* rawTurn(raw: string, toolNames: string[], usage: { promptTokens: number; completionTokens: number }): Generator<ModelDelta> {
   const stream = new ToolCallStream(toolNames);
   for (let i = 0; i < raw.length; i += 7) {
     const visible = stream.push(raw.slice(i, i + 7));
@@ -62,7 +65,7 @@ function* rawTurn(raw: string, toolNames: string[]): Generator<ModelDelta> {
   if (rest.text) yield { type: 'text', text: rest.text };
   for (const call of rest.calls) yield { type: 'tool-call', call };
   for (const error of rest.errors) yield { type: 'tool-call-error', ...error };
-  yield { type: 'finish', reason: rest.calls.length || rest.errors.length ? 'tool-calls' : 'stop' };
+  yield { type: 'finish', reason: rest.calls.length || rest.errors.length ? 'tool-calls' : 'stop', usage };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

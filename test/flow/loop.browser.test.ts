@@ -361,6 +361,25 @@ describe('abort', () => {
   });
 });
 
+describe('the context window', () => {
+  test('old turns are trimmed to fit, and the model event says how many were left out', async () => {
+    const long = 'lorem ipsum dolor sit amet '.repeat(40);
+    const agent = await start({ model: { engine: 'scripted', turns: Array.from({ length: 6 }, () => ({ text: long })), contextWindow: 1200 }, storage: 'memory' });
+    for (let i = 0; i < 5; i++) await agent.send(`question ${i}: ${long}`);
+    const { events } = await agent.send('last question');
+    const model = events.find((event) => event.content?.role === 'model')!;
+    expect(model.contextTrimmed).toBeGreaterThan(0);
+  });
+
+  test('a step that cannot fit even after trimming ends with context-overflow and what to do', async () => {
+    const agent = await start({ model: { engine: 'scripted', turns: [{ text: 'never' }], contextWindow: 64 }, instructions: 'be brief '.repeat(200), storage: 'memory' });
+    const { endReason, error } = await agent.send('hi');
+    expect(endReason).toBe('error');
+    expect(error?.code).toBe('context-overflow');
+    expect(error?.message).toMatch(/Shorten the instructions/);
+  });
+});
+
 describe('telemetry', () => {
   test('model and tool events carry timing, model events usage and offered tools; stats() sums up per tool', async () => {
     const log: string[] = [];
@@ -373,6 +392,8 @@ describe('telemetry', () => {
     const { events } = await agent.send('go');
     const model = events.find((event) => event.content?.role === 'model')!;
     expect(model.timing!.ms).toBeGreaterThanOrEqual(0);
+    expect(model.usage!.promptTokens).toBeGreaterThan(0);
+    expect(model.usage!.completionTokens).toBeGreaterThan(0);
     expect(model.offeredTools).toEqual(['add_todo', 'a']);
     expect(events.find((event) => event.content?.role === 'tool')!.timing).toBeDefined();
     const stats = await agent.stats();

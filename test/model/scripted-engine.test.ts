@@ -27,15 +27,15 @@ describe('scripted engine', () => {
     const error = first.find((d) => d.type === 'tool-call-error') as { name: string; message: string };
     expect(error.name).toBe('nope');
     expect(error.message).toContain('add_todo, set_volume, get_time');
-    expect(first.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls' });
+    expect(first.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } });
 
     expect(await collect(engine.generate(request))).toEqual([
       { type: 'tool-call', call: { name: 'set_volume', args: { level: 3 } } },
-      { type: 'finish', reason: 'tool-calls' },
+      { type: 'finish', reason: 'tool-calls', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } },
     ]);
     const last = await collect(engine.generate(request));
     expect(last.map((d) => (d.type === 'text' ? d.text : '')).join('')).toBe('All done.');
-    expect(last.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+    expect(last.at(-1)).toEqual({ type: 'finish', reason: 'stop', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } });
   });
 
   it('checks raw calls against the tools offered in that step', async () => {
@@ -49,7 +49,7 @@ describe('scripted engine', () => {
     expect(await collect(engine.generate(request))).toEqual([
       { type: 'text', text: 'Hi' },
       { type: 'tool-call', call: { id: 'c1', name: 'get_time', args: {} } },
-      { type: 'finish', reason: 'tool-calls' },
+      { type: 'finish', reason: 'tool-calls', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } },
     ]);
   });
 
