@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createAgent, defineTool, z, type Agent, type AgentEvent } from '../../src/index';
+import { createAgent, defineTool, fromMCPTool, z, type Agent, type AgentEvent } from '../../src/index';
 import { calls, responses, todoList, uniqueDb } from '../page/helpers';
 
 const agents: Agent[] = [];
@@ -263,6 +263,58 @@ describe('approval', () => {
     expect(responses(events)[0]!.error).toMatch(/I still need those/);
     expect(text).toBe('OK, not clearing.');
     expect(log).toEqual([]);
+  });
+});
+
+describe('approval rules', () => {
+  test('needsApproval as a function asks only for the calls it flags', async () => {
+    const spent: number[] = [];
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pays an amount.',
+      parameters: z.object({ amount: z.number() }),
+      needsApproval: ({ amount }) => amount > 100,
+      execute: ({ amount }) => void spent.push(amount),
+    });
+    const asked: string[] = [];
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'pay', args: { amount: 5 } }, { name: 'pay', args: { amount: 500 } }] }, { text: 'ok' }] },
+      tools: [pay],
+      storage: 'memory',
+      onApproval: (call) => {
+        asked.push(JSON.stringify(call.args));
+        return false;
+      },
+    });
+    await agent.send('pay both');
+    expect(asked).toEqual(['{"amount":500}']);
+    expect(spent).toEqual([5]);
+  });
+
+  test("an MCP tool without hints is destructive by MCP's defaults, so it waits for approval", async () => {
+    const ran: unknown[] = [];
+    const remote = fromMCPTool(
+      { name: 'delete_file', description: 'Deletes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+      async (args) => void ran.push(args),
+    );
+    const agent = await start({ model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'delete_file', args: { path: '/tmp/x' }, id: 'd1' }] }] }, tools: [remote], storage: 'memory' });
+    const { endReason } = await agent.send('delete it');
+    expect(endReason).toBe('awaiting-approval');
+    expect(ran).toEqual([]);
+    expect(await agent.pendingApprovals()).toEqual([{ callId: 'd1', name: 'delete_file', args: { path: '/tmp/x' } }]);
+  });
+
+  test('tools registered and unregistered at run time are offered from the next step on', async () => {
+    const todo = todoList();
+    const agent = await start({ model: { engine: 'scripted', turns: [{ text: 'one' }, { toolCalls: [{ name: 'add_todo', args: { text: 'late' } }] }, { text: 'two' }, { text: 'three' }] }, storage: 'memory' });
+    const first = await agent.send('hi');
+    expect(first.events.find((event) => event.content?.role === 'model')!.offeredTools).toEqual([]);
+    await agent.registerTool(todo.addTodo);
+    await agent.send('add');
+    expect(todo.items()).toEqual(['late']);
+    await agent.unregisterTool('add_todo');
+    const last = await agent.send('bye');
+    expect(last.events.find((event) => event.content?.role === 'model')!.offeredTools).toEqual([]);
   });
 });
 
