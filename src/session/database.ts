@@ -7,20 +7,12 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { AgentError, messageOf } from '../errors';
 import type { AgentEvent } from './event';
+import type { Session } from './store';
 
 export const DB_VERSION = 2;
 
-export interface StoredSession {
-  id: string;
-  appName: string;
-  userId: string;
-  title?: string;
-  createdAt: number;
-  updatedAt: number;
-  /** Session-scoped keys only; app: and user: keys live in their own stores. */
-  state: Record<string, unknown>;
-  lastSeq: number;
-}
+/** A session as stored: like Session, but `state` holds the session's own keys only (app: and user: keys live in their own stores). */
+export type StoredSession = Session;
 
 export interface AgentDB extends DBSchema {
   sessions: { key: string; value: StoredSession; indexes: { byUpdated: number; byOwner: [string, string] } };

@@ -11,17 +11,12 @@ import { sessionNotFound } from './append-rules';
 
 export const SESSION_FORMAT = 'inpage-agent/session@1';
 
-export interface SessionHeader {
+/** The first line of an export: the session without its state (which the events' deltas rebuild). */
+export type SessionHeader = Omit<Session, 'state' | 'lastSeq'> & {
   type: 'session';
   format: typeof SESSION_FORMAT;
-  id: string;
-  appName: string;
-  userId: string;
-  title?: string;
-  createdAt: number;
-  updatedAt: number;
   eventCount: number;
-}
+};
 
 export async function exportSession(store: SessionStore, id: string): Promise<string> {
   const session = await store.get(id);
