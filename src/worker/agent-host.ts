@@ -55,6 +55,18 @@ export class AgentHost implements AgentHostApi {
     const { store, notice } = await openSessionStore({ storage: config.storage, dbName: config.dbName, appName: config.appName });
     let session = config.sessionId ? await store.get(config.sessionId) : undefined;
     if (!session) session = await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId });
+    if (notice) {
+      // storage: 'auto' fell back to memory: say so in the session itself, where every UI looks.
+      const said = await store.append(session.id, {
+        id: crypto.randomUUID(),
+        sessionId: session.id,
+        invocationId: 'storage',
+        author: 'system',
+        timestamp: Date.now(),
+        error: { code: 'storage-unavailable', message: notice },
+      });
+      publishEvent(config.dbName, said);
+    }
     // A crash or reload between a call and its answer leaves the call open; answer it 'interrupted' (never re-run it).
     const repaired = await repairInterrupted(store, session.id);
     for (const event of repaired) publishEvent(config.dbName, event);
