@@ -6,6 +6,11 @@ import type { AgentEvent, FunctionResponse, Part } from '../session/event';
 import type { ChatMessage, ModelToolCall } from '../model/engine';
 
 export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] {
+  const answered = new Set<string>();
+  for (const event of events) {
+    if (event.late) continue;
+    for (const part of event.content?.parts ?? []) if ('functionResponse' in part) answered.add(part.functionResponse.id);
+  }
   const messages: ChatMessage[] = [];
   for (const event of events) {
     if (event.partial || event.late || !event.content) continue;
@@ -19,6 +24,10 @@ export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] 
       const text = textOf(parts);
       if (!text && toolCalls.length === 0) continue;
       messages.push(toolCalls.length ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
+      // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
+      for (const call of toolCalls) {
+        if (!answered.has(call.id!)) messages.push({ role: 'tool', toolCallId: call.id!, name: call.name, content: 'Pending: no result yet.' });
+      }
     } else {
       for (const part of parts) {
         if ('functionResponse' in part) {

@@ -14,7 +14,8 @@ import { processResponse } from './response-processors';
 import type { Invocation } from './types';
 
 export type InvocationStart =
-  | { kind: 'user'; text: string }
+  /** A new user message; `before` answers what the session still had open (e.g. undecided approvals). */
+  | { kind: 'user'; text: string; before?: EventDraft[] }
   /** Continue a turn whose calls waited for approval, once `before` (the last decision) is recorded. */
   | { kind: 'calls'; agentName: string; calls: FunctionCall[]; before?: EventDraft[] }
   /** Continue the conversation once `before` (e.g. a long-running call's answer) is recorded. */
@@ -22,10 +23,10 @@ export type InvocationStart =
 
 export async function runInvocation(inv: Invocation, start: InvocationStart): Promise<EndReason> {
   try {
+    for (const draft of start.before ?? []) await record(inv, draft);
     if (start.kind === 'user') {
       await record(inv, { author: 'user', content: { role: 'user', parts: [{ text: start.text }] } });
     }
-    for (const draft of start.kind === 'user' ? [] : (start.before ?? [])) await record(inv, draft);
     if (start.kind === 'calls') {
       const outcome = await handleFunctionCalls(inv, start.agentName, start.calls);
       if (outcome.kind === 'end') return outcome.reason;

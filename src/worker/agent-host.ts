@@ -17,6 +17,7 @@ import type { ToolDeclaration } from '../tools/declaration';
 import { DEFAULT_AGENT_NAME } from '../flow/agents';
 import { openApprovalRequest } from '../flow/approval';
 import { runInvocation, type InvocationStart } from '../flow/run-invocation';
+import type { EventDraft } from '../flow/record';
 import { sessionStats } from '../flow/stats';
 import type { AgentSpec, FlowHooks, Invocation, ToolRunner } from '../flow/types';
 import { EnginePool } from './engine-pool';
@@ -94,7 +95,9 @@ export class AgentHost implements AgentHostApi {
     if (typeof input.text !== 'string' || !input.text.trim()) {
       throw new AgentError('invalid-options', 'agent.run(text) needs a non-empty text.');
     }
-    return this.invoke(input.runId, input.ifBusy, { kind: 'user', text: input.text });
+    const ready = this.need();
+    const open = openApprovalRequest(await ready.store.events(ready.session.id));
+    return this.invoke(input.runId, input.ifBusy, { kind: 'user', text: input.text, before: open ? supersede(open) : undefined });
   }
 
   abort(runId: string): void {
@@ -307,6 +310,26 @@ export class AgentHost implements AgentHostApi {
       cancel: (callId) => page.abortTool(callId),
     };
   }
+}
+
+/**
+ * A new message while calls still wait for approval moves on without them:
+ * each undecided call is rejected and every call of that turn is answered, so
+ * the history stays well formed and nothing runs behind the person's back.
+ */
+function supersede(open: NonNullable<ReturnType<typeof openApprovalRequest>>): EventDraft[] {
+  const reason = 'the user sent a new message instead of deciding';
+  const decisions: EventDraft[] = open.undecided.map((callId) => ({ author: 'user', actions: { approval: { callId, granted: false, reason } } }));
+  const responses: EventDraft = {
+    author: open.modelEvent.author,
+    content: {
+      role: 'tool',
+      parts: functionCalls(open.modelEvent).map((call) => ({
+        functionResponse: { id: call.id, name: call.name, response: null, error: `Not run: ${reason}.` },
+      })),
+    },
+  };
+  return [...decisions, responses];
 }
 
 function agentsOf(config: HostConfig): Map<string, AgentSpec> {

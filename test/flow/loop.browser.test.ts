@@ -318,6 +318,24 @@ describe('approval rules', () => {
   });
 });
 
+describe('moving on', () => {
+  test('a new message while a call waits for approval rejects that call, which never runs, and the conversation goes on', async () => {
+    const log: string[] = [];
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'clear_all', args: {}, id: 'c' }] }, { text: 'Never mind then.' }] },
+      tools: [clearAll(log)],
+      storage: 'memory',
+    });
+    expect((await agent.send('clear')).endReason).toBe('awaiting-approval');
+    const { events, text } = await agent.send('actually, keep everything');
+    expect(responses(events)).toEqual([{ id: 'c', name: 'clear_all', response: null, error: expect.stringMatching(/Not run/) }]);
+    expect(text).toBe('Never mind then.');
+    expect(log).toEqual([]);
+    expect(await agent.pendingApprovals()).toEqual([]);
+    await expect(agent.approve('c')).rejects.toMatchObject({ code: 'not-pending' });
+  });
+});
+
 describe('long-running tools', () => {
   test('the run ends with the call pending; resolveTool later answers it and the conversation continues', async () => {
     const ask = defineTool({
