@@ -6,6 +6,7 @@ export const TOOLKIT_METHODS = [
   'getAction',
   'removeTool',
   'removeAction',
+  'setScore',
   'recommend',
   'recommendToolsActions',
   'render',

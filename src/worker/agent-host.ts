@@ -75,7 +75,7 @@ export class AgentHost implements AgentHostApi {
 
     page.status('loading-model');
     const { engine, release, reused } = await this.engines.acquire(config.model, (progress) => void page.progress(progress));
-    const toolkit = await createToolkitBinding(config);
+    const toolkit = await createToolkitBinding(config, store);
     const info: HostInfo = {
       sessionId: session.id,
       model: engine.info,
@@ -207,7 +207,7 @@ export class AgentHost implements AgentHostApi {
   }
 
   async toolkitCall(method: string, args: unknown[]): Promise<unknown> {
-    return this.need().toolkit.call(method, args, () => this.need().store);
+    return this.need().toolkit.call(method, args);
   }
 
   async modelCall(method: 'isCached' | 'deleteCache'): Promise<unknown> {

@@ -1,0 +1,10 @@
+export { ToolkitGraph, TOOLKIT_FORMAT } from './graph';
+export type { Action, ToolGroup, ToolVertex, Vertex, Edge, EdgeKind, ToolkitJSON } from './graph';
+export { recommendIds, recommendSubgraph } from './recommend';
+export { Toolkit, type Connection } from './toolkit';
+export { createToolSelector, type StepSelector } from './selector';
+export { renderSvg, escapeXml } from './render-svg';
+export { toMermaid } from './mermaid';
+export { learnFromEvents } from './learn';
+export { addMCPToolGroup } from './mcp-group';
+export { loadToolkit, saveToolkit } from './idb-toolkit-store';
