@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createAgent, defineTool, z, type Agent } from '../../src/index';
+import { foldSessionState } from '../../src/session/state';
+import { uniqueDb } from '../page/helpers';
+
+const agents: Agent[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** The moments a worker is killed at, each reached through a real run. */
+const moments = ['after the user event', 'during the model step', 'during a tool call', 'after the tool answered'] as const;
+
+describe('a worker killed in the middle of a run', () => {
+  test.each(moments)('killed %s: the stored events are a prefix whose folded state is the stored state, and the next agent runs on', async (moment) => {
+    const dbName = uniqueDb('prefix');
+    const reached = gate();
+    const hold = new Promise<void>(() => undefined);
+    const save = defineTool({
+      name: 'save',
+      description: 'Saves and records it in state.',
+      parameters: z.object({ text: z.string() }),
+      execute: async ({ text }) => {
+        if (moment === 'during a tool call') {
+          reached.open();
+          await hold;
+        }
+        return { content: `saved ${text}`, stateDelta: { saved: text, 'user:count': 1 } };
+      },
+    });
+    let steps = 0;
+    const agent = await createAgent({
+      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'save', args: { text: 'a' } }] }, { text: 'Saved.' }] },
+      tools: [save],
+      dbName,
+      restart: 'never',
+      callbacks: {
+        beforeModel: async () => {
+          steps += 1;
+          if (moment === 'during the model step' && steps === 1) {
+            reached.open();
+            await hold;
+          }
+          if (moment === 'after the tool answered' && steps === 2) {
+            reached.open();
+            await hold;
+          }
+          return undefined;
+        },
+        onEvent: (event) => {
+          if (moment === 'after the user event' && event.author === 'user' && !event.partial) reached.open();
+        },
+      },
+    });
+    agents.push(agent);
+    const sessionId = agent.sessionId;
+    const run = agent.send('save a').catch((error) => error);
+    await reached.opened;
+    agent.worker!.terminate();
+    expect(await run).toMatchObject({ code: 'worker-crashed' });
+
+    const next = await createAgent({ model: { engine: 'scripted', turns: [{ text: 'Still here.' }] }, tools: [save], dbName, sessionId });
+    agents.push(next);
+    const { events, session } = (await next.sessions.get(sessionId))!;
+    // A prefix: numbered 1..n without gaps, starting with the user's words.
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events[0]!.content!.parts).toEqual([{ text: 'save a' }]);
+    const sessionKeys = Object.fromEntries(Object.entries(session.state).filter(([key]) => !key.includes(':')));
+    expect(sessionKeys).toEqual(foldSessionState(events.map((e) => e.actions?.stateDelta)));
+    // Every call has exactly one answer (a real one, or "interrupted").
+    const callIds = events.flatMap((e) => e.content?.parts.flatMap((p) => ('functionCall' in p ? [p.functionCall.id] : [])) ?? []);
+    const answerIds = events.flatMap((e) => e.content?.parts.flatMap((p) => ('functionResponse' in p ? [p.functionResponse.id] : [])) ?? []);
+    expect(answerIds.sort()).toEqual(callIds.sort());
+    expect((await next.send('are you there?')).text).toBe('Still here.');
+  });
+});
+
+describe('two agents on one session', () => {
+  test('their invocations never interleave, and ifBusy "fail" refuses clearly', async () => {
+    const dbName = uniqueDb('two-agents');
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Takes a moment.',
+      parameters: z.object({}),
+      execute: () => new Promise((resolve) => setTimeout(() => resolve('ok'), 80)),
+    });
+    const turns = [{ toolCalls: [{ name: 'slow', args: {} }] }, { text: 'done' }, { toolCalls: [{ name: 'slow', args: {} }] }, { text: 'done' }];
+    const first = await createAgent({ model: { engine: 'scripted', turns }, tools: [slow], dbName });
+    agents.push(first);
+    const second = await createAgent({ model: { engine: 'scripted', turns }, tools: [slow], dbName, sessionId: first.sessionId });
+    agents.push(second);
+    const [a, b] = await Promise.all([first.send('one'), second.send('two')]);
+    expect(a.text).toBe('done');
+    expect(b.text).toBe('done');
+    const { events } = (await first.sessions.get(first.sessionId))!;
+    const order = events.map((e) => e.invocationId);
+    const runs = order.filter((id, i) => id !== order[i - 1]);
+    expect(runs).toHaveLength(2);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+
+    const busy = first.send('three');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(second.send('four', { ifBusy: 'fail' })).resolves.toMatchObject({ endReason: 'error', error: { code: 'session-busy' } });
+    await busy;
+  });
+});
