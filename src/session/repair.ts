@@ -7,6 +7,7 @@
  */
 import type { AgentEvent, FunctionCall } from './event';
 import type { SessionStore } from './store';
+import { recentEvents } from './recent-events';
 
 export const INTERRUPTED = 'interrupted';
 
@@ -33,7 +34,7 @@ export function interruptedCalls(events: readonly AgentEvent[]): OpenCall[] {
 
 /** Appends one 'interrupted' response per model event with open calls; returns what it appended. */
 export async function repairInterrupted(store: SessionStore, sessionId: string): Promise<AgentEvent[]> {
-  const open = interruptedCalls(await store.events(sessionId));
+  const open = interruptedCalls(await recentEvents(store, sessionId));
   const byEvent = new Map<AgentEvent, FunctionCall[]>();
   for (const { call, event } of open) byEvent.set(event, [...(byEvent.get(event) ?? []), call]);
   const appended: AgentEvent[] = [];

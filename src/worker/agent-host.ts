@@ -11,6 +11,7 @@ import { openSessionStore } from '../session/open-store';
 import { repairInterrupted } from '../session/repair';
 import { withSessionLock } from '../session/session-lock';
 import { publishEvent } from '../session/broadcast';
+import { recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
 import type { ModelEngine } from '../model/engine';
 import type { ToolDeclaration } from '../tools/declaration';
@@ -96,7 +97,7 @@ export class AgentHost implements AgentHostApi {
       throw new AgentError('invalid-options', 'agent.run(text) needs a non-empty text.');
     }
     const ready = this.need();
-    const open = openApprovalRequest(await ready.store.events(ready.session.id));
+    const open = openApprovalRequest(await recentEvents(ready.store, ready.session.id));
     return this.invoke(input.runId, input.ifBusy, { kind: 'user', text: input.text, before: open ? supersede(open) : undefined });
   }
 
@@ -106,7 +107,7 @@ export class AgentHost implements AgentHostApi {
 
   async decideApproval(runId: string, callId: string, granted: boolean, reason?: string): Promise<ReadableStream<AgentEvent>> {
     const ready = this.need();
-    const history = await ready.store.events(ready.session.id);
+    const history = await recentEvents(ready.store, ready.session.id);
     const open = openApprovalRequest(history);
     if (!open || !open.undecided.includes(callId)) {
       throw new AgentError('not-pending', `No call "${callId}" is waiting for approval in session ${ready.session.id}.`);
@@ -130,7 +131,7 @@ export class AgentHost implements AgentHostApi {
 
   async resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>> {
     const ready = this.need();
-    const history = await ready.store.events(ready.session.id);
+    const history = await recentEvents(ready.store, ready.session.id);
     const waiting = [...history].reverse().find((event) => event.longRunningToolIds?.includes(callId));
     const answered = history.some((event) => event.content?.parts.some((part) => 'functionResponse' in part && part.functionResponse.id === callId && !event.late));
     const call = waiting && findCall(history, callId);
@@ -146,7 +147,7 @@ export class AgentHost implements AgentHostApi {
 
   async pendingApprovals() {
     const ready = this.need();
-    const open = openApprovalRequest(await ready.store.events(ready.session.id));
+    const open = openApprovalRequest(await recentEvents(ready.store, ready.session.id));
     if (!open) return [];
     return (open.request.actions?.requestApproval ?? []).filter((call) => open.undecided.includes(call.callId));
   }
@@ -249,7 +250,7 @@ export class AgentHost implements AgentHostApi {
     void withSessionLock(sessionId, { ifBusy, signal: controller.signal }, async () => {
       page.status('running');
       // Another tab may have added events since we last looked: read the log under the lock.
-      const history = await store.events(sessionId);
+      const history = await recentEvents(store, sessionId);
       const session = (await store.get(sessionId)) ?? ready.session;
       const inv: Invocation = {
         sessionId,
