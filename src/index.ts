@@ -5,6 +5,8 @@ export type { AgentOptions, AgentCallbacks, RunOptions, RunResult } from './page
 export { defineTool } from './tools/define-tool';
 export type { Tool, ToolSpec, ToolContext } from './tools/define-tool';
 export { fromMCPTool, toMCPTool } from './tools/mcp';
+export { exposeToWebMCP, importWebMCPTools, findModelContext } from './page/webmcp';
+export type { ModelContextLike, WebMCPTool } from './page/webmcp';
 export type { ToolResult } from './tools/tool-result';
 export type { ToolDeclaration, ToolAnnotations } from './tools/declaration';
 export { buildReferences, formatReferences } from './tools/references';

@@ -15,6 +15,7 @@ import type { ModelProgress } from '../model/engine';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import { runCallbacks } from './run-callbacks';
 import { ToolHost } from './tool-host';
+import { exposeToWebMCP, findModelContext, type ModelContextLike } from './webmcp';
 import { WorkerConnection } from './worker-connection';
 import { TOOLKIT_METHODS, type ToolkitApi } from './toolkit-api';
 
@@ -116,6 +117,11 @@ export class Agent extends EventTarget {
     this.toolHost.tools.delete(name);
     this.config.tools = this.config.tools.filter((tool) => tool.name !== name);
     await this.call((remote) => remote.unregisterTool(name));
+  }
+
+  /** Offers this agent's page tools to the browser's WebMCP registry, where it has one. */
+  exposeToWebMCP(modelContext?: ModelContextLike): { exposed: string[]; unregister(): void } {
+    return exposeToWebMCP([...this.toolHost.tools.values()], modelContext ?? findModelContext());
   }
 
   stats(): Promise<AgentStats> {
