@@ -4,13 +4,13 @@ import { build } from 'vite';
 import { readFileSync, rmSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { pageBuilds, workerBuilds, webllmMarkersIn } from './library-builds.mjs';
+import { extensionBuilds, pageBuilds, workerBuilds, webllmMarkersIn } from './library-builds.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 rmSync(resolve(root, 'dist'), { recursive: true, force: true });
-for (const config of [...pageBuilds(), ...workerBuilds()]) await build(config);
+for (const config of [...pageBuilds(), ...workerBuilds(), ...extensionBuilds()]) await build(config);
 
-for (const file of ['inpage-agent.js', 'inpage-agent.iife.js']) {
+for (const file of ['inpage-agent.js', 'inpage-agent.iife.js', 'inpage-agent-extension.js', 'inpage-agent-content.js']) {
   const found = webllmMarkersIn(readFileSync(resolve(root, 'dist', file), 'utf8'));
   if (found.length) {
     console.error(`dist/${file} contains web-llm (${found.join(', ')}): the page bundle must never import it. Find the import that pulls src/model/webllm* into the page side.`);

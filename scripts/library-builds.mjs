@@ -35,6 +35,14 @@ export function pageBuilds(outDir = 'dist') {
   ];
 }
 
+/** The extension entry (an extension page imports it) and the content-script build (a classic script). */
+export function extensionBuilds(outDir = 'dist') {
+  return [
+    libraryBuild({ entry: 'src/extension/index.ts', fileName: 'inpage-agent-extension.js', format: 'es', alias: [workerLocator('esm')], outDir }),
+    libraryBuild({ entry: 'src/extension/content-entry.ts', fileName: 'inpage-agent-content.js', format: 'iife', name: 'InpageAgentContent', outDir }),
+  ];
+}
+
 export function workerBuilds(outDir = 'dist') {
   return [
     libraryBuild({ entry: 'src/worker/worker-entry.ts', fileName: 'inpage-agent.worker.js', format: 'es', outDir }),

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+// @ts-expect-error: a plain .mjs module without types
+import { buildExtension } from '../../scripts/build-extension.mjs';
+import { serveStatic, type StaticServer } from './built-files';
+
+const quiet = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+let context: BrowserContext;
+let server: StaticServer;
+let extensionId: string;
+
+beforeAll(async () => {
+  const dir: string = await buildExtension(mkdtempSync(join(tmpdir(), 'inpage-extension-')), { quiet: true });
+  server = await serveStatic({ '/pages/': resolve(import.meta.dirname, 'pages/extension') });
+  context = await chromium.launchPersistentContext('', {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [...quiet, `--disable-extensions-except=${dir}`, `--load-extension=${dir}`],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  extensionId = new URL(worker.url()).host;
+});
+
+afterAll(async () => {
+  await context?.close();
+  await server?.close();
+});
+
+describe('the example extension, loaded into Chromium', () => {
+  test("the extension's agent calls a tool that the content script defines on the visited page", async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/pages/visited.html`);
+    await page.evaluate(() => window.dispatchEvent(new CustomEvent('inpage-agent-example:ask', { detail: 'What is this page about?' })));
+    await page.waitForFunction(() => document.documentElement.dataset.agentReply, null, { timeout: 30_000 });
+    const reply = JSON.parse((await page.getAttribute('html', 'data-agent-reply'))!);
+    expect(reply.results).toEqual(['Quarterly report']);
+    expect(reply.answer).toMatch(/Scripted/);
+    // The tool ran in the page: it marked the heading.
+    expect(await page.getAttribute('h1', 'data-read-by-agent')).toBe('true');
+    await page.screenshot({ path: 'test-results/extension-visited-page.png' });
+    await page.close();
+  });
+
+  test('a web page that connects to the extension to offer tools is refused', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/pages/visited.html`);
+    const outcome = await page.evaluate(
+      (id) =>
+        new Promise<string>((resolve) => {
+          const runtime = (globalThis as unknown as { chrome?: { runtime?: { connect(id: string, info: { name: string }): { onDisconnect: { addListener(f: () => void): void }; postMessage(m: unknown): void } } } }).chrome?.runtime;
+          if (!runtime) return resolve('no chrome.runtime on the page');
+          const port = runtime.connect(id, { name: 'inpage-agent/tools' });
+          port.onDisconnect.addListener(() => resolve('disconnected'));
+          setTimeout(() => resolve('still connected'), 5000);
+        }),
+      extensionId,
+    );
+    expect(outcome).toBe('disconnected');
+    // The refusal is on record in the host, and no tool came of it: ask again and look.
+    await page.evaluate(() => window.dispatchEvent(new CustomEvent('inpage-agent-example:ask', { detail: 'again' })));
+    await page.waitForFunction(() => document.documentElement.dataset.agentReply, null, { timeout: 30_000 });
+    const reply = JSON.parse((await page.getAttribute('html', 'data-agent-reply'))!);
+    expect(reply.refused.some((message: string) => /outside this extension/.test(message))).toBe(true);
+    await page.close();
+  });
+});
