@@ -5,7 +5,7 @@
  */
 import { build } from 'vite';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 // @ts-expect-error: a plain .mjs module without types
@@ -17,6 +17,7 @@ let built: Promise<string> | undefined;
 export function builtLibrary(): Promise<string> {
   built ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'inpage-dist-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     for (const config of [...pageBuilds(dir), ...workerBuilds(dir)]) {
       await build({ ...config, logLevel: 'silent', build: { ...config.build, sourcemap: false, minify: false } });
     }

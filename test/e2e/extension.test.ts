@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 // @ts-expect-error: a plain .mjs module without types
@@ -14,6 +14,7 @@ let extensionId: string;
 
 beforeAll(async () => {
   const dir: string = await buildExtension(mkdtempSync(join(tmpdir(), 'inpage-extension-')), { quiet: true });
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   server = await serveStatic({ '/pages/': resolve(import.meta.dirname, 'pages/extension') });
   context = await chromium.launchPersistentContext('', {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
