@@ -4,7 +4,7 @@
  * runs with its timeout and the run's abort signal, passes the after-tool
  * callbacks, and all responses are recorded as one merged event.
  */
-import { AgentError, messageOf } from '../errors';
+import { AgentError, messageOf, type AgentErrorData } from '../errors';
 import type { AgentEvent, EndReason, FunctionCall, FunctionResponse } from '../session/event';
 import type { ToolDeclaration } from '../tools/declaration';
 import { validateWithJsonSchema } from '../tools/validate-args';
@@ -26,6 +26,8 @@ interface Answer {
   escalate?: boolean;
   final?: boolean;
   longRunning?: boolean;
+  /** The tool said going on makes no sense: the run ends after recording the answers. */
+  fatal?: AgentErrorData;
 }
 
 /** Worker-side slack over a tool's own timeout, for a page that never answers. */
@@ -92,7 +94,8 @@ export async function handleFunctionCalls(
   const transfer = answers.find((a) => a.transferTo);
   const longRunning = answers.filter((a) => a.longRunning).map((a) => a.response.id);
   const final = answers.some((a) => a.final);
-  const endReason: EndReason | undefined = final ? 'return-direct' : undefined;
+  const fatal = answers.find((a) => a.fatal)?.fatal;
+  const endReason: EndReason | undefined = fatal ? 'error' : final ? 'return-direct' : undefined;
 
   const answered = answers.filter((a) => !a.longRunning);
   if (answered.length) {
@@ -107,8 +110,10 @@ export async function handleFunctionCalls(
       artifacts: Object.keys(artifacts).length ? artifacts : undefined,
       toolTimings: Object.fromEntries(answers.map((a) => [a.response.id, a.ms])),
       timing: { startedAt, ms: performance.now() - t0 },
-      endReason: longRunning.length ? undefined : endReason,
+      endReason: longRunning.length && !fatal ? undefined : endReason,
+      ...(fatal ? { error: { code: fatal.code, message: `A tool stopped the run: ${fatal.message}` } } : {}),
     });
+    if (fatal) return { kind: 'end', reason: 'error' };
   }
   for (const a of answers) if (!a.response.error && !isBuiltin(a.response.name)) inv.selector?.afterCall(a.response.name);
   if (longRunning.length) {
@@ -203,7 +208,10 @@ async function answerCall(inv: Invocation, agentName: string, call: FunctionCall
     );
     if (after !== undefined) outcome = { ok: true, result: { content: after }, ms: outcome.ms };
   }
-  if (!outcome.ok) return { ...fail(outcome.error.message), ms: outcome.ms };
+  if (!outcome.ok) {
+    const fatal = (outcome.error.details as { fatal?: boolean } | undefined)?.fatal ? outcome.error : undefined;
+    return { ...fail(outcome.error.message), ms: outcome.ms, fatal };
+  }
   const { result } = outcome;
   return {
     response: { id: call.id, name: call.name, response: result.content },

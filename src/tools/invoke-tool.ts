@@ -108,13 +108,22 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
     if (controller.signal.aborted && controller.signal.reason instanceof AgentError) return fail(controller.signal.reason);
     return fail(
       new AgentError('tool-failed', `Tool "${tool.name}" failed: ${messageOfThrow(error)}`, {
-        details: { tool: tool.name, ...(error instanceof Error && error.name !== 'Error' && { name: error.name }) },
+        details: {
+          tool: tool.name,
+          ...(error instanceof Error && error.name !== 'Error' && { name: error.name }),
+          // A tool marks an error fatal when going on makes no sense (e.g. the page left the state the agent works on).
+          ...(isFatal(error) && { fatal: true }),
+        },
       }),
     );
   } finally {
     clearTimeout(timer);
     if (onOuterAbort) outer?.removeEventListener('abort', onOuterAbort);
   }
+}
+
+function isFatal(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { fatal?: unknown }).fatal === true;
 }
 
 function reportLate(tool: Tool, work: Promise<ToolResult>, started: number, onLate: (outcome: ToolOutcome) => void): void {

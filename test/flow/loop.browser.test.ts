@@ -151,6 +151,25 @@ describe('function calls', () => {
   });
 });
 
+describe('a fatal tool error', () => {
+  test('a tool that throws an error marked fatal ends the run with that error after its answer is recorded', async () => {
+    const checkout = defineTool({
+      name: 'checkout',
+      description: 'Pays for the cart.',
+      parameters: z.object({}),
+      execute: () => {
+        throw Object.assign(new Error('the cart was emptied in another tab'), { fatal: true });
+      },
+    });
+    const agent = await start({ model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'checkout', args: {} }] }, { text: 'never' }] }, tools: [checkout], storage: 'memory' });
+    const { events, endReason, error } = await agent.send('pay');
+    expect(endReason).toBe('error');
+    expect(error?.message).toMatch(/A tool stopped the run: .*cart was emptied/);
+    expect(responses(events)[0]!.error).toMatch(/cart was emptied/);
+    expect(events.filter((event) => event.content?.role === 'model')).toHaveLength(1);
+  });
+});
+
 describe('callbacks', () => {
   test('beforeModel may answer instead of the model; afterModel may replace the answer', async () => {
     const first = await start({
