@@ -21,7 +21,7 @@ import { TOOLKIT_METHODS, type ToolkitApi } from './toolkit-api';
 
 export class Agent extends EventTarget {
   status: AgentStatus = 'starting';
-  /** What the last status change said, e.g. that tabs could not share a model here. */
+  /** What the last status change said, e.g. why the worker crashed. (Whether tabs share a model: info.host.) */
   statusDetail?: string;
   /** Set when the agent started; the same across worker restarts. */
   sessionId = '';
@@ -231,7 +231,7 @@ export class Agent extends EventTarget {
   private setStatus(status: AgentStatus, detail?: string): void {
     if (this.status === 'closed') return;
     this.status = status;
-    if (detail !== undefined || status === 'starting') this.statusDetail = detail ?? this.statusDetail;
+    this.statusDetail = detail;
     this.dispatchEvent(new CustomEvent('status', { detail: { status, detail } }));
   }
 
