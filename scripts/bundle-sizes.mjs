@@ -1,9 +1,8 @@
 // Bundle sizes for the benchmark table: our page build beside the AI SDK's
 // generateText bundled the same way, and our worker beside web-llm alone.
 import { build } from 'vite';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pageBuilds, workerBuilds } from './library-builds.mjs';
 
@@ -22,7 +21,10 @@ async function buildEntry(dir, name, source) {
 }
 
 export async function bundleRows() {
-  const dir = mkdtempSync(join(tmpdir(), 'inpage-bundles-'));
+  // Inside the project, so that the peers' entries resolve their packages from node_modules.
+  const cache = join(root, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'inpage-bundles-'));
   try {
     for (const config of [...pageBuilds(join(dir, 'dist')), ...workerBuilds(join(dir, 'dist'))]) {
       await build({ ...config, logLevel: 'silent', build: { ...config.build, sourcemap: false } });
