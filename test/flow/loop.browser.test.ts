@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { createAgent, defineTool, fromMCPTool, z, type Agent, type AgentEvent } from '../../src/index';
-import { calls, responses, todoList, uniqueDb } from '../page/helpers';
+import { describe, expect, test } from 'vitest';
+import { defineTool, fromMCPTool, z, type AgentEvent } from '../../src/index';
+import { agentsClosedAfterEach, calls, responses, todoList, uniqueDb } from '../page/helpers';
 
-const agents: Agent[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((agent) => agent.close()));
-});
-async function start(options: Parameters<typeof createAgent>[0]) {
-  const agent = await createAgent(options);
-  agents.push(agent);
-  return agent;
-}
-
+const start = agentsClosedAfterEach();
 function readOnlyProbe(name: string, log: string[], delayMs = 50) {
   return defineTool({
     name,

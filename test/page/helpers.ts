@@ -1,5 +1,6 @@
 /** Shared by the browser tests: unique databases, a DOM to-do list, event lookups. */
-import { defineTool, z, type AgentEvent } from '../../src/index';
+import { afterEach } from 'vitest';
+import { createAgent, defineTool, z, type Agent, type AgentEvent } from '../../src/index';
 
 export function uniqueDb(label: string): string {
   return `test-${label}-${crypto.randomUUID()}`;
@@ -34,4 +35,17 @@ export function responses(events: AgentEvent[]) {
 
 export function calls(events: AgentEvent[]) {
   return events.flatMap((event) => (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : [])));
+}
+
+/** createAgent for a test file: every agent it makes is closed after each test. */
+export function agentsClosedAfterEach(): (options: Parameters<typeof createAgent>[0]) => Promise<Agent> {
+  const agents: Agent[] = [];
+  afterEach(async () => {
+    await Promise.all(agents.splice(0).map((agent) => agent.close()));
+  });
+  return async (options) => {
+    const agent = await createAgent(options);
+    agents.push(agent);
+    return agent;
+  };
 }

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { createAgent, defineTool, z, type Agent } from '../../src/index';
-import { calls, responses, todoList, uniqueDb } from './helpers';
+import { describe, expect, test } from 'vitest';
+import { defineTool, z } from '../../src/index';
+import { agentsClosedAfterEach, calls, responses, todoList, uniqueDb } from './helpers';
 
-const agents: Agent[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((agent) => agent.close()));
-});
-
-async function start(options: Parameters<typeof createAgent>[0]) {
-  const agent = await createAgent(options);
-  agents.push(agent);
-  return agent;
-}
+const start = agentsClosedAfterEach();
 
 describe('page → worker → page tool round trip', () => {
   test('a scripted model calls a page tool in the page, the DOM changes, and the answer comes back', async () => {
