@@ -15,7 +15,7 @@ import type { ModelProgress } from '../model/engine';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import { runCallbacks } from './run-callbacks';
 import { ToolHost } from './tool-host';
-import { exposeToWebMCP, findModelContext, type ModelContextLike } from './webmcp';
+import { exposeToWebMCP, findModelContext, type ExposeToWebMCPOptions, type ModelContextLike, type WebMCPExposure } from './webmcp';
 import { WorkerConnection } from './worker-connection';
 import { TOOLKIT_METHODS, type ToolkitApi } from './toolkit-api';
 
@@ -122,8 +122,8 @@ export class Agent extends EventTarget {
   }
 
   /** Offers this agent's page tools to the browser's WebMCP registry, where it has one. */
-  exposeToWebMCP(modelContext?: ModelContextLike): { exposed: string[]; unregister(): void } {
-    return exposeToWebMCP([...this.toolHost.tools.values()], modelContext ?? findModelContext());
+  exposeToWebMCP(modelContext?: ModelContextLike, options?: ExposeToWebMCPOptions): Promise<WebMCPExposure> {
+    return exposeToWebMCP([...this.toolHost.tools.values()], modelContext ?? findModelContext(), options);
   }
 
   stats(): Promise<AgentStats> {

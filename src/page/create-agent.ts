@@ -9,8 +9,14 @@ import type { AgentOptions } from './options';
 
 export async function createAgent(options: AgentOptions): Promise<Agent> {
   const agent = new Agent(options, hostConfig(options));
+  const { signal } = options;
+  if (signal?.aborted) throw new AgentError('aborted', 'createAgent was aborted before it started.');
+  const cancelled = new Promise<never>((_, reject) =>
+    signal?.addEventListener('abort', () => reject(new AgentError('aborted', 'Starting the agent was cancelled; its worker (and any model download) was stopped.')), { once: true }),
+  );
+  cancelled.catch(() => undefined);
   try {
-    await agent.start();
+    await Promise.race([agent.start(), cancelled]);
   } catch (error) {
     await agent.close().catch(() => undefined);
     throw error;
@@ -34,6 +40,7 @@ function hostConfig(options: AgentOptions): HostConfig {
     throw invalid(`rootAgent "${options.rootAgent}" is not one of agents (${agents.map((agent) => agent.name).join(', ') || 'none given'}).`);
   }
   const { onProgress: _onProgress, ...modelConfig } = model;
+  // The start signal stays on the page; it cannot cross to the worker.
   // Relative model URLs in appConfig mean "from this page's origin"; the worker cannot know the page's base.
   if (modelConfig.engine === 'webllm' && !modelConfig.baseUrl && typeof document !== 'undefined') modelConfig.baseUrl = document.baseURI;
   return {

@@ -39,6 +39,8 @@ export interface AgentOptions {
   workerUrl?: string | URL;
   share?: 'tabs';
   restart?: 'auto' | 'never';
+  /** Aborting it while the agent starts (e.g. a model download) stops the start and its worker. */
+  signal?: AbortSignal;
 }
 
 export interface RunOptions {
