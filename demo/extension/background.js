@@ -1,7 +1,12 @@
 // A service worker cannot start the agent's Web Worker, so the agent lives in an offscreen document.
+// In a browser with WebGPU, set MODEL to a web-llm model id (e.g. 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
+// left empty, the offscreen page plays scripted turns (model weights cannot be downloaded everywhere).
+const MODEL = '';
+
 async function ensureOffscreen() {
   if (await chrome.offscreen.hasDocument()) return;
-  await chrome.offscreen.createDocument({ url: 'offscreen.html', reasons: ['WORKERS'], justification: 'Runs the local model in a Web Worker.' });
+  const url = MODEL ? `offscreen.html?model=${encodeURIComponent(MODEL)}` : 'offscreen.html';
+  await chrome.offscreen.createDocument({ url, reasons: ['WORKERS'], justification: 'Runs the local model in a Web Worker.' });
 }
 chrome.runtime.onInstalled.addListener(ensureOffscreen);
 chrome.runtime.onStartup.addListener(ensureOffscreen);

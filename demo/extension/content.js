@@ -13,9 +13,12 @@ const readHeading = defineTool({
   },
 });
 
-const connection = exposePageTools([readHeading]);
+// The status shows on the page (connecting, connected, gave-up), so a reload of the host is visible.
+const connection = exposePageTools([readHeading], {
+  onStatus: (status) => (document.documentElement.dataset.agentTools = status),
+});
 
-// The page (or a test) asks the model with a DOM event; the answer comes back as another.
+// The page (or a test) asks the model with a DOM event; the answer comes back on the page.
 window.addEventListener('inpage-agent-example:ask', async (event) => {
   await connection.ready;
   const port = chrome.runtime.connect({ name: 'example/ask' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +11,7 @@ const quiet = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
 let context: BrowserContext;
 let server: StaticServer;
 let extensionId: string;
+let background: Worker;
 
 beforeAll(async () => {
   const dir: string = await buildExtension(mkdtempSync(join(tmpdir(), 'inpage-extension-')), { quiet: true });
@@ -21,14 +22,28 @@ beforeAll(async () => {
     headless: true,
     args: [...quiet, `--disable-extensions-except=${dir}`, `--load-extension=${dir}`],
   });
-  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-  extensionId = new URL(worker.url()).host;
+  background = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  extensionId = new URL(background.url()).host;
 });
 
 afterAll(async () => {
   await context?.close();
   await server?.close();
 });
+
+/** Asks the extension's agent from a tab (the example's content script listens for this event) and waits for the reply. */
+async function ask(page: Page, text: string) {
+  await page.evaluate((question) => {
+    delete document.documentElement.dataset.agentReply;
+    window.dispatchEvent(new CustomEvent('inpage-agent-example:ask', { detail: question }));
+  }, text);
+  await page.waitForFunction(() => document.documentElement.dataset.agentReply, null, { timeout: 30_000 });
+  return JSON.parse((await page.getAttribute('html', 'data-agent-reply'))!) as { answer?: string; results?: unknown[]; refused: string[]; error?: string };
+}
+
+async function toolsStatus(page: Page, status: string) {
+  await page.waitForFunction((wanted) => document.documentElement.dataset.agentTools === wanted, status, { timeout: 15_000 });
+}
 
 describe('the example extension, loaded into Chromium', () => {
   test("the extension's agent calls a tool that the content script defines on the visited page", async () => {
@@ -65,6 +80,40 @@ describe('the example extension, loaded into Chromium', () => {
     await page.waitForFunction(() => document.documentElement.dataset.agentReply, null, { timeout: 30_000 });
     const reply = JSON.parse((await page.getAttribute('html', 'data-agent-reply'))!);
     expect(reply.refused.some((message: string) => /outside this extension/.test(message))).toBe(true);
+    await page.close();
+  });
+
+  test('two tabs offer the same tool: the newest tab answers, and once it closes the first one does again', async () => {
+    const first = await context.newPage();
+    await first.goto(`${server.url}/pages/visited.html`);
+    await toolsStatus(first, 'connected');
+    const second = await context.newPage();
+    await second.goto(`${server.url}/pages/other.html`);
+    await toolsStatus(second, 'connected');
+    expect((await ask(second, 'What is the heading?')).results).toEqual(['Release notes']);
+    expect(await second.getAttribute('h1', 'data-read-by-agent')).toBe('true');
+    expect(await first.getAttribute('h1', 'data-read-by-agent')).toBeNull();
+    await second.close();
+    const reply = await ask(first, 'And now?');
+    expect(reply.results).toEqual(['Quarterly report']);
+    expect(await first.getAttribute('h1', 'data-read-by-agent')).toBe('true');
+    await first.close();
+  });
+
+  test('when the offscreen document is closed and made again, the tab offers its tool to the new agent', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/pages/visited.html`);
+    await toolsStatus(page, 'connected');
+    await background.evaluate(() => (globalThis as unknown as { chrome: { offscreen: { closeDocument(): Promise<void> } } }).chrome.offscreen.closeDocument());
+    await toolsStatus(page, 'connecting');
+    await background.evaluate(() =>
+      (globalThis as unknown as { chrome: { offscreen: { createDocument(o: object): Promise<void> } } }).chrome.offscreen.createDocument({ url: 'offscreen.html', reasons: ['WORKERS'], justification: 'test: a new host' }),
+    );
+    await toolsStatus(page, 'connected');
+    const reply = await ask(page, 'Still there?');
+    expect(reply.results).toEqual(['Quarterly report']);
+    // A new agent: the earlier test's refusal is not in its record.
+    expect(reply.refused).toEqual([]);
     await page.close();
   });
 });
