@@ -12,17 +12,22 @@ let context: BrowserContext;
 let server: StaticServer;
 let extensionId: string;
 let background: Worker;
+let foreignBackground: Worker;
 
 beforeAll(async () => {
   const dir: string = await buildExtension(mkdtempSync(join(tmpdir(), 'inpage-extension-')), { quiet: true });
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   server = await serveStatic({ '/pages/': resolve(import.meta.dirname, 'pages/extension') });
+  const foreign = resolve(import.meta.dirname, 'pages/foreign-extension');
   context = await chromium.launchPersistentContext('', {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: [...quiet, `--disable-extensions-except=${dir}`, `--load-extension=${dir}`],
+    args: [...quiet, `--disable-extensions-except=${dir},${foreign}`, `--load-extension=${dir},${foreign}`],
   });
-  background = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  while (context.serviceWorkers().length < 2) await context.waitForEvent('serviceworker');
+  const names = await Promise.all(context.serviceWorkers().map((worker) => worker.evaluate(() => (globalThis as unknown as { chrome: { runtime: { getManifest(): { name: string } } } }).chrome.runtime.getManifest().name)));
+  background = context.serviceWorkers()[names.findIndex((name) => !name.includes('foreign'))]!;
+  foreignBackground = context.serviceWorkers()[names.findIndex((name) => name.includes('foreign'))]!;
   extensionId = new URL(background.url()).host;
 });
 
@@ -114,6 +119,27 @@ describe('the example extension, loaded into Chromium', () => {
     expect(reply.results).toEqual(['Quarterly report']);
     // A new agent: the earlier test's refusal is not in its record.
     expect(reply.refused).toEqual([]);
+    await page.close();
+  });
+
+  test('another extension cannot open a tool port to the agent', async () => {
+    const outcome = await foreignBackground.evaluate(
+      (id) =>
+        new Promise<string>((resolve) => {
+          const runtime = (globalThis as unknown as { chrome: { runtime: { connect(id: string, info: { name: string }): { onDisconnect: { addListener(f: () => void): void } }; lastError?: { message?: string } } } }).chrome.runtime;
+          const port = runtime.connect(id, { name: 'inpage-agent/tools' });
+          port.onDisconnect.addListener(() => resolve(`disconnected: ${runtime.lastError?.message ?? ''}`));
+          setTimeout(() => resolve('still connected'), 5000);
+        }),
+      extensionId,
+    );
+    // The manifest's externally_connectable lists no extension ids, so Chromium ends it before the host sees it;
+    // the host's own check (sender.id, onConnectExternal) is the second line, tested with the web page above.
+    expect(outcome).toMatch(/^disconnected/);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/pages/visited.html`);
+    await toolsStatus(page, 'connected');
+    expect((await ask(page, 'Which tools?')).results).toEqual(['Quarterly report']);
     await page.close();
   });
 });

@@ -1,0 +1,1 @@
+// Empty: the test drives this extension's service worker.
