@@ -13,7 +13,7 @@ export { buildReferences, formatReferences } from './tools/references';
 export { z } from './tools/zod';
 export { AgentError, isAgentError } from './errors';
 export type { AgentErrorCode } from './errors';
-export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason } from './session/event';
+export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason, ApprovalRequest } from './session/event';
 export type { Session, SessionSummary } from './session/store';
 export type { ModelProgress, ScriptedTurn, ModelOptions } from './model/engine';
 export type { AgentStatus, AgentStats } from './worker/protocol';

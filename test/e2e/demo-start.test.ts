@@ -23,22 +23,48 @@ afterAll(async () => {
   await server?.close();
 });
 
-test('the demo page runs the round trip visibly: the scripted turn adds a to-do and the events are listed; a reload keeps both', async () => {
-  const page = await browser.newPage();
+test('the demo runs the scripted tour without WebGPU: a step adds to-dos, text stays text, a reload keeps the conversation, and the destructive step waits in a dialog until allowed', async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  page.on('dialog', (dialog) => errors.push(`unexpected dialog: ${dialog.message()}`));
   await page.goto(url);
-  await page.waitForFunction(() => document.querySelector('#model-label')?.textContent?.includes('Scripted'), null, { timeout: 30_000 });
-  await page.click('button[type=submit]');
-  await page.waitForFunction(() => document.querySelectorAll('#events li').length >= 4, null, { timeout: 30_000 });
-  expect(await page.locator('#todos li').allTextContents()).toEqual(['buy milk']);
-  expect(await page.locator('#log li').allTextContents()).toEqual(['You: Remember to buy milk', 'Agent: Added “buy milk” to your list.']);
-  await page.screenshot({ path: 'test-results/demo-round-trip.png' });
+  // Chromium runs here without --enable-unsafe-webgpu: the page says so, and labels the tour.
+  await page.waitForSelector('#gpu-panel:not([hidden])', { timeout: 30_000 });
+  expect(await page.textContent('#gpu-panel')).toMatch(/No WebGPU here/);
+  expect(await page.isVisible('#tour-label')).toBe(true);
+
+  await page.click('#next-step');
+  await page.waitForFunction(() => document.querySelectorAll('#todos li').length === 2, null, { timeout: 30_000 });
+  expect(await page.locator('#todos li span').allTextContents()).toEqual(['Buy milk', 'Call Ana']);
+  expect(await page.locator('#events li').count()).toBeGreaterThanOrEqual(4);
+
+  // Text from the person (or a model) is shown as text, never as HTML.
+  await page.fill('#prompt', '<img src=x onerror=alert(1)>');
+  await page.click('#send');
+  await page.waitForFunction(() => [...document.querySelectorAll('#log li.user')].some((li) => li.textContent === '<img src=x onerror=alert(1)>'), null, { timeout: 30_000 });
+  expect(await page.locator('#log img').count()).toBe(0);
+  await page.screenshot({ path: 'test-results/demo-tour.png', fullPage: true });
 
   await page.reload();
-  await page.waitForFunction(() => document.querySelectorAll('#events li').length >= 4, null, { timeout: 30_000 });
-  expect(await page.locator('#todos li').allTextContents()).toEqual(['buy milk']);
-  expect(await page.locator('#log li').count()).toBe(2);
+  await page.waitForFunction(() => document.querySelectorAll('#todos li').length === 2, null, { timeout: 30_000 });
+  expect(await page.locator('#log li.user').count()).toBe(2);
+
+  // The tour goes on where it was: sort, fill, list, then the destructive step, which waits in a dialog.
+  for (let step = 3; step <= 5; step++) {
+    await page.click('#next-step');
+    await page.waitForFunction((n) => document.querySelectorAll('#log li.user').length === n, step, { timeout: 30_000 });
+    await page.waitForFunction(() => !(document.querySelector('#send') as HTMLButtonElement).disabled);
+  }
+  expect(await page.locator('#products tbody td:first-child').allTextContents()).toEqual(['Grinder', 'Kettle', 'Teapot', 'Mug']);
+  expect(await page.inputValue('#form-email')).toBe('ana@example.org');
+  await page.click('#next-step');
+  await page.waitForSelector('#approval[open]', { timeout: 30_000 });
+  await page.waitForTimeout(200);
+  expect(await page.locator('#todos li').count()).toBe(2);
+  await page.screenshot({ path: 'test-results/demo-approval.png' });
+  await page.click('#approval-approve');
+  await page.waitForFunction(() => document.querySelectorAll('#todos li').length === 0, null, { timeout: 30_000 });
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -1,0 +1,121 @@
+// The sample app's tools: each reads or changes this page's DOM, as a real page's tools would.
+import { defineTool, z } from '../../src/index';
+
+const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
+
+function todoItems() {
+  return [...$('#todos').querySelectorAll('li')].map((li) => ({ id: li.dataset.id!, text: li.querySelector('span')!.textContent!, done: li.classList.contains('done') }));
+}
+
+export function addTodoItem(text: string): string {
+  const id = `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const item = document.createElement('li');
+  item.dataset.id = id;
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.setAttribute('aria-label', `Done: ${text}`);
+  box.addEventListener('change', () => item.classList.toggle('done', box.checked));
+  const label = document.createElement('span');
+  label.textContent = text;
+  item.append(box, label);
+  $('#todos').append(item);
+  return id;
+}
+
+export const addTodo = defineTool({
+  name: 'add_todo',
+  displayName: 'Add to-do',
+  description: 'Add an item to the to-do list on this page.',
+  whenToUse: 'When the user asks to remember a task.',
+  parameters: z.object({ text: z.string().min(1).max(200) }),
+  execute: ({ text }) => ({ id: addTodoItem(text) }),
+});
+
+export const completeTodo = defineTool({
+  name: 'complete_todo',
+  displayName: 'Complete to-do',
+  description: 'Mark the to-do whose text matches as done.',
+  parameters: z.object({ text: z.string().min(1) }),
+  annotations: { idempotent: true },
+  execute: ({ text }) => {
+    const item = [...$('#todos').querySelectorAll('li')].find((li) => li.querySelector('span')!.textContent!.toLowerCase().includes(text.toLowerCase()));
+    if (!item) throw new Error(`No to-do matches "${text}". Existing: ${todoItems().map((t) => t.text).join(', ') || 'none'}.`);
+    item.classList.add('done');
+    item.querySelector<HTMLInputElement>('input')!.checked = true;
+    return { done: item.querySelector('span')!.textContent };
+  },
+});
+
+export const listTodos = defineTool({
+  name: 'list_todos',
+  displayName: 'List to-dos',
+  description: 'Read the to-do list on this page.',
+  parameters: z.object({}),
+  annotations: { readOnly: true },
+  execute: () => todoItems(),
+});
+
+export const clearTodos = defineTool({
+  name: 'clear_todos',
+  displayName: 'Clear all to-dos',
+  description: 'Delete every item of the to-do list.',
+  parameters: z.object({}),
+  annotations: { destructive: true },
+  execute: () => {
+    const count = todoItems().length;
+    $('#todos').replaceChildren();
+    return { cleared: count };
+  },
+});
+
+export const addNote = defineTool({
+  name: 'add_note',
+  displayName: 'Add note',
+  description: 'Write a note on this page.',
+  parameters: z.object({ title: z.string().min(1), body: z.string() }),
+  execute: ({ title, body }) => {
+    const note = document.createElement('article');
+    const heading = document.createElement('h3');
+    heading.textContent = title;
+    const text = document.createElement('p');
+    text.textContent = body;
+    note.append(heading, text);
+    $('#notes').append(note);
+    return { notes: $('#notes').children.length };
+  },
+});
+
+export const sortTable = defineTool({
+  name: 'sort_table',
+  displayName: 'Sort table',
+  description: 'Sort the products table by a column, and optionally keep only rows whose name contains a text.',
+  parameters: z.object({ column: z.enum(['name', 'price', 'stock']), descending: z.boolean().optional(), filter: z.string().optional() }),
+  annotations: { idempotent: true },
+  execute: ({ column, descending, filter }) => {
+    const body = $<HTMLTableSectionElement>('#products tbody');
+    const index = { name: 0, price: 1, stock: 2 }[column];
+    const rows = [...body.rows];
+    const value = (row: HTMLTableRowElement) => row.cells[index]!.textContent!;
+    rows.sort((a, b) => (index === 0 ? value(a).localeCompare(value(b)) : Number(value(a)) - Number(value(b))) * (descending ? -1 : 1));
+    for (const row of rows) {
+      row.hidden = Boolean(filter) && !value(row).toLowerCase().includes(filter!.toLowerCase()) && !row.cells[0]!.textContent!.toLowerCase().includes(filter!.toLowerCase());
+      body.append(row);
+    }
+    return { order: rows.filter((row) => !row.hidden).map((row) => row.cells[0]!.textContent) };
+  },
+});
+
+export const fillForm = defineTool({
+  name: 'fill_form',
+  displayName: 'Fill the contact form',
+  description: 'Fill the contact form on this page (it is not sent; the person reviews and sends it).',
+  parameters: z.object({ name: z.string().min(1), email: z.email(), message: z.string().min(1) }),
+  execute: ({ name, email, message }) => {
+    $<HTMLInputElement>('#form-name').value = name;
+    $<HTMLInputElement>('#form-email').value = email;
+    $<HTMLTextAreaElement>('#form-message').value = message;
+    return { filled: ['name', 'email', 'message'] };
+  },
+});
+
+export const pageTools = [addTodo, completeTodo, listTodos, clearTodos, addNote, sortTable, fillForm];
