@@ -315,5 +315,8 @@ $<HTMLInputElement>('#import-file').addEventListener('change', async (event) => 
   }
 });
 
+// The built demo works offline after one visit (public/sw.js); the dev server does not need it.
+if (!import.meta.hot && 'serviceWorker' in navigator) void navigator.serviceWorker.register('./sw.js');
+
 await setUpModels();
 await start(currentModel);

@@ -18,4 +18,6 @@ for (const file of ['inpage-agent.js', 'inpage-agent.iife.js', 'inpage-agent-ext
   }
 }
 execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
-console.log('Built dist/inpage-agent.js, dist/inpage-agent.iife.js, dist/inpage-agent.worker.js and dist/types/.');
+// The static demo, for any static host: dist-demo/ (vite.config.ts).
+await build({ root, logLevel: 'warn' });
+console.log('Built dist/ (inpage-agent.js, .iife.js, .worker.js, .shared-worker.js, -extension.js, -content.js, types/) and the static demo in dist-demo/.');

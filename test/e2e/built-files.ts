@@ -51,7 +51,8 @@ export async function serveStatic(routes: Record<string, string>, headers: Recor
     const prefix = Object.keys(routes)
       .filter((route) => path.startsWith(route))
       .sort((a, b) => b.length - a.length)[0];
-    const file = prefix === undefined ? undefined : normalize(join(routes[prefix]!, path.slice(prefix.length)));
+    const rest = path.slice((prefix ?? '').length);
+    const file = prefix === undefined ? undefined : normalize(join(routes[prefix]!, rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest));
     if (!file || !file.startsWith(normalize(routes[prefix!]!)) || !existsSync(file) || statSync(file).isDirectory()) {
       response.writeHead(404, headers).end('not found');
       return;

@@ -1,0 +1,45 @@
+// The demo's service worker: after one visit, the app shell and every built file come from
+// the cache, so the page and its scripted tour run with the network off. Model weights are
+// cached by web-llm itself. Files are listed by vite's build manifest, so nothing is guessed.
+const CACHE = 'inpage-agent-demo-v1';
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  const manifest = await (await fetch('.vite/manifest.json', { cache: 'no-store' })).json();
+  const files = new Set(['./', 'index.html']);
+  for (const chunk of Object.values(manifest)) {
+    files.add(chunk.file);
+    for (const file of [...(chunk.css ?? []), ...(chunk.assets ?? [])]) files.add(file);
+  }
+  await cache.addAll([...files]);
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(precache().then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((name) => name.startsWith('inpage-agent-demo-') && name !== CACHE).map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+// Network first (so a new deploy shows), the cache when offline.
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET' || new URL(request.url).origin !== location.origin) return;
+  event.respondWith(
+    fetch(request)
+      .then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          void caches.open(CACHE).then((cache) => cache.put(request, copy));
+        }
+        return response;
+      })
+      .catch(() => caches.match(request, { ignoreSearch: true }).then((cached) => cached ?? caches.match('index.html'))),
+  );
+});
