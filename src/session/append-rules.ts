@@ -3,7 +3,7 @@
  * IndexedDB agree: refuse partial events, number it, drop temp: keys from its
  * delta, and name an untitled session after its first user words.
  */
-import { AgentError } from '../errors';
+import { AgentError, messageOf } from '../errors';
 import type { AgentEvent, NewEvent } from './event';
 import { storableDelta } from './state';
 
@@ -38,4 +38,17 @@ export function titleFrom(event: AgentEvent): string | undefined {
 
 export function sessionNotFound(id: string): AgentError {
   return new AgentError('session-not-found', `There is no session "${id}" in this store. List them with agent.sessions.list(), or create an agent without sessionId to start a new one.`);
+}
+
+export function sessionExists(id: string): AgentError {
+  return new AgentError('invalid-options', `A session "${id}" already exists in this store. Open it with createAgent({ sessionId }) instead of creating it, or choose another id.`);
+}
+
+/** A DataCloneError from either store: the caller's data, not the storage, is at fault. */
+export function unstorableValue(error: unknown, doing: string): AgentError {
+  return new AgentError(
+    'invalid-options',
+    `Nothing was saved while ${doing}: the data holds a value the browser cannot store (a function, a DOM node, a class instance…): ${messageOf(error)}. Keep events and state deltas to plain data (strings, numbers, arrays, objects).`,
+    { cause: error },
+  );
 }

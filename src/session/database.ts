@@ -8,6 +8,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { AgentError, messageOf } from '../errors';
 import type { AgentEvent } from './event';
 import type { Session } from './store';
+import { unstorableValue } from './append-rules';
 
 export const DB_VERSION = 2;
 
@@ -89,6 +90,8 @@ export function storageError(error: unknown, doing: string): AgentError {
   if (name === 'QuotaExceededError') {
     return new AgentError('quota-exceeded', `The browser's storage quota is full, so ${doing} was not saved (nothing already stored was lost). Delete old sessions (agent.sessions.delete) or free space for this site.`, { cause: error });
   }
+  // Bad input, not bad storage: say which rule the value broke.
+  if (name === 'DataCloneError') return unstorableValue(error, doing);
   if (name === 'InvalidStateError' || name === 'TransactionInactiveError') {
     return new AgentError('storage-unavailable', `IndexedDB closed while ${doing} (another tab upgraded the database, or the browser is shutting down). Reload the page.`, { cause: error });
   }

@@ -3,7 +3,7 @@ import type { AgentEvent, NewEvent } from './event';
 import { newId } from './event';
 import type { Session, SessionInit, SessionStore, SessionSummary } from './store';
 import { mergedState, splitDelta } from './state';
-import { numberEvent, sessionNotFound, titleFrom } from './append-rules';
+import { numberEvent, sessionExists, sessionNotFound, titleFrom, unstorableValue } from './append-rules';
 
 interface Entry {
   session: Omit<Session, 'state'> & { state: Record<string, unknown> };
@@ -19,7 +19,7 @@ export class MemorySessionStore implements SessionStore {
   async create(init: SessionInit): Promise<Session> {
     const now = Date.now();
     const id = init.id ?? newId('s');
-    if (this.sessions.has(id)) throw new Error(`A session "${id}" already exists.`);
+    if (this.sessions.has(id)) throw sessionExists(id);
     const session = { id, appName: init.appName, userId: init.userId, createdAt: now, updatedAt: now, state: {}, lastSeq: 0, ...(init.title ? { title: init.title } : {}) };
     this.sessions.set(id, { session, events: [] });
     return this.view(session);
@@ -39,7 +39,7 @@ export class MemorySessionStore implements SessionStore {
     const entry = this.sessions.get(sessionId);
     if (!entry) throw sessionNotFound(sessionId);
     // Cloned as IndexedDB would, so that callers never share objects with the store.
-    const stored = structuredClone(numberEvent(entry.session, event));
+    const stored = cloneOrRefuse(numberEvent(entry.session, event), 'appending an event');
     const delta = splitDelta(stored.actions?.stateDelta);
     const { appName, userId } = entry.session;
     if (Object.keys(delta.app).length) this.appState.set(appName, { ...this.appState.get(appName), ...delta.app });
@@ -63,8 +63,8 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async put(session: Session, events: AgentEvent[]): Promise<void> {
-    if (this.sessions.has(session.id)) throw new Error(`A session "${session.id}" already exists.`);
-    this.sessions.set(session.id, { session: { ...structuredClone(session), state: splitDelta(session.state).session }, events: structuredClone(events) });
+    if (this.sessions.has(session.id)) throw sessionExists(session.id);
+    this.sessions.set(session.id, { session: { ...cloneOrRefuse(session, 'importing a session'), state: splitDelta(session.state).session }, events: cloneOrRefuse(events, 'importing a session') });
   }
 
   close(): void {}
@@ -72,6 +72,14 @@ export class MemorySessionStore implements SessionStore {
   private view(session: Entry['session']): Session {
     const state = mergedState(this.appState.get(session.appName) ?? {}, this.userState.get(userKey(session.appName, session.userId)) ?? {}, session.state);
     return structuredClone({ ...session, state });
+  }
+}
+
+function cloneOrRefuse<T>(value: T, doing: string): T {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    throw unstorableValue(error, doing);
   }
 }
 

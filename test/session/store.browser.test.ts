@@ -1,14 +1,15 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openDB } from 'idb';
 import { MemorySessionStore } from '../../src/session/memory-store';
 import { openIdbSessionStore } from '../../src/session/idb-store';
 import { openAgentDatabase, storageError } from '../../src/session/database';
 import { exportSession, importSession } from '../../src/session/jsonl';
+import { openSessionStore } from '../../src/session/open-store';
 import { interruptedCalls, repairInterrupted } from '../../src/session/repair';
 import { foldSessionState } from '../../src/session/state';
 import { withSessionLock } from '../../src/session/session-lock';
 import { subscribeSession } from '../../src/session/broadcast';
-import type { NewEvent } from '../../src/session/event';
+import type { AgentEvent, NewEvent } from '../../src/session/event';
 import type { SessionStore } from '../../src/session/store';
 import { uniqueDb } from '../page/helpers';
 
@@ -75,7 +76,56 @@ describe.each(stores)('%s store', (_name, open) => {
     await expect(importSession(store, corrupt)).rejects.toMatchObject({ code: 'import-invalid', message: expect.stringMatching(/line 3: not valid JSON/) });
     const gap = [lines[0], lines[2]].join('\n');
     await expect(importSession(store, gap)).rejects.toMatchObject({ message: expect.stringMatching(/line 2: "seq" is 2 but 1 was expected/) });
+    const { author: _author, ...anonymous } = JSON.parse(lines[2]!);
+    const noAuthor = [lines[0], lines[1], JSON.stringify(anonymous)].join('\n');
+    await expect(importSession(store, noAuthor)).rejects.toMatchObject({ code: 'import-invalid', details: { line: 3 }, message: expect.stringMatching(/line 3: .*author/) });
     expect((await store.list()).length).toBe(before);
+    store.close();
+  });
+
+  test('get() of a missing id is undefined; list() is newest first; delete removes the session and its events', async () => {
+    const store = await open();
+    expect(await store.get('no-such-session')).toBeUndefined();
+    const older = await store.create({ appName: 'app', userId: 'u' });
+    const newer = await store.create({ appName: 'app', userId: 'u' });
+    await store.append(older.id, event(older.id, { ...say('first chat'), timestamp: 1_000 }));
+    await store.append(newer.id, event(newer.id, { ...say('second chat'), timestamp: 2_000 }));
+    await store.append(newer.id, event(newer.id, { author: 'assistant', timestamp: 3_000 }));
+    expect(await store.list()).toMatchObject([
+      { id: newer.id, title: 'second chat', eventCount: 2 },
+      { id: older.id, title: 'first chat', eventCount: 1 },
+    ]);
+    await store.delete(newer.id);
+    expect(await store.get(newer.id)).toBeUndefined();
+    expect(await store.events(newer.id)).toEqual([]);
+    expect((await store.list()).map((s) => s.id)).toEqual([older.id]);
+    await expect(store.append(newer.id, event(newer.id))).rejects.toMatchObject({ code: 'session-not-found' });
+    store.close();
+  });
+
+  test('a session id that is taken is refused clearly, on create and on import', async () => {
+    const store = await open();
+    const session = await store.create({ appName: 'app', userId: 'u' });
+    await store.append(session.id, event(session.id, say('mine')));
+    await expect(store.create({ id: session.id, appName: 'app', userId: 'u' })).rejects.toMatchObject({ code: 'invalid-options', message: expect.stringMatching(/already exists/) });
+    const jsonl = await exportSession(store, session.id);
+    await expect(importSession(store, jsonl, { newId: session.id })).rejects.toMatchObject({ code: 'invalid-options', message: expect.stringMatching(/already exists/) });
+    expect((await store.events(session.id)).map((e) => e.content)).toEqual([{ role: 'user', parts: [{ text: 'mine' }] }]);
+    store.close();
+  });
+
+  test('a value the browser cannot store is refused as bad input, and nothing changes', async () => {
+    const store = await open();
+    const session = await store.create({ appName: 'app', userId: 'u' });
+    await store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 1, 'app:shared': 1 } } }));
+    // A function cannot be stored by IndexedDB (DataCloneError); the memory store follows the same rule.
+    await expect(store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 2, 'app:shared': 2, bad: () => 1 } } }))).rejects.toMatchObject({
+      code: 'invalid-options',
+      message: expect.stringMatching(/cannot store.*plain data/),
+    });
+    expect((await store.events(session.id)).length).toBe(1);
+    expect((await store.get(session.id))!.state).toEqual({ kept: 1, 'app:shared': 1 });
+    expect((await store.append(session.id, event(session.id))).seq).toBe(2);
     store.close();
   });
 
@@ -94,15 +144,19 @@ describe.each(stores)('%s store', (_name, open) => {
 });
 
 describe('IndexedDB specifics', () => {
-  test('an append that fails leaves neither its event nor its state change; what was stored stays', async () => {
+  test('an append whose transaction fails after its writes were issued leaves neither the event nor the state change', async () => {
     const store = await openIdbSessionStore({ dbName: uniqueDb('atomic') });
     const session = await store.create({ appName: 'app', userId: 'u' });
-    await store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 1 } } }));
-    // A function cannot be stored: the browser refuses the write inside the transaction.
-    await expect(store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 2, bad: () => 1 } } }))).rejects.toMatchObject({ code: 'storage-unavailable' });
-    expect((await store.events(session.id)).length).toBe(1);
-    expect((await store.get(session.id))!.state).toEqual({ kept: 1 });
-    expect((await store.append(session.id, event(session.id))).seq).toBe(2);
+    await store.append(session.id, event(session.id, { ...say('kept'), actions: { stateDelta: { kept: 1 } } }));
+    // An event already sits at seq 2 (written behind the session's back), so the append's
+    // event add fails with a ConstraintError only when the browser runs it, after the session
+    // update of the same transaction was queued: the browser aborts the whole transaction.
+    await store.db.add('events', { ...event(session.id, say('squatter')), seq: 2 } as AgentEvent);
+    await expect(store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 2, added: true } } }))).rejects.toMatchObject({ code: 'storage-unavailable' });
+    const after = (await store.get(session.id))!;
+    expect(after.state).toEqual({ kept: 1 });
+    expect(after.lastSeq).toBe(1);
+    expect((await store.events(session.id)).map((e) => e.content)).toEqual([say('kept').content, say('squatter').content]);
     store.close();
   });
 
@@ -139,14 +193,36 @@ describe('IndexedDB specifics', () => {
     const newer = await openDB(name, 3);
     expect(newer.version).toBe(3);
     newer.close();
+    // What this tab does next fails loudly, saying why and what to do.
+    await expect(store.list()).rejects.toMatchObject({ code: 'storage-unavailable', message: expect.stringMatching(/another tab upgraded.*Reload the page/) });
     store.close();
   });
 
-  test('QuotaExceededError from the browser becomes quota-exceeded, saying nothing stored was lost', () => {
-    // A real DOMException as Chromium raises it; filling a real quota here would take gigabytes.
+  test("a DOMException('…', 'QuotaExceededError') constructed in the browser maps to quota-exceeded, saying nothing stored was lost", () => {
+    // Constructed, not provoked: Chromium gives this origin a 10 GiB quota, and a quota lowered
+    // through DevTools (Storage.overrideQuotaForOrigin) was only honoured by IndexedDB when set
+    // before the origin's first database opened, which test files sharing the origin cannot ensure.
     const error = storageError(new DOMException('The quota has been exceeded.', 'QuotaExceededError'), 'appending an event');
     expect(error.code).toBe('quota-exceeded');
     expect(error.message).toMatch(/nothing already stored was lost/);
+  });
+
+  describe('without IndexedDB (as in some private modes)', () => {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'indexedDB')!;
+    beforeEach(() => void Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true }));
+    afterEach(() => void Object.defineProperty(globalThis, 'indexedDB', descriptor));
+
+    test("storage 'auto' falls back to memory and says so; 'indexeddb' refuses with storage-unavailable", async () => {
+      const auto = await openSessionStore({ storage: 'auto', dbName: uniqueDb('auto') });
+      expect(auto.store.kind).toBe('memory');
+      expect(auto.notice).toMatch(/memory only and will be lost on reload/);
+      const session = await auto.store.create({ appName: 'app', userId: 'u' });
+      expect((await auto.store.append(session.id, event(session.id, say('still works')))).seq).toBe(1);
+      await expect(openSessionStore({ storage: 'indexeddb', dbName: uniqueDb('strict') })).rejects.toMatchObject({
+        code: 'storage-unavailable',
+        message: expect.stringMatching(/IndexedDB is not available.*storage: 'auto'/),
+      });
+    });
   });
 });
 
@@ -187,13 +263,19 @@ describe('resume and concurrency', () => {
   test('a subscriber sees events published from another context through BroadcastChannel', async () => {
     const dbName = uniqueDb('broadcast');
     const seen: string[] = [];
-    const unsubscribe = subscribeSession(dbName, 's1', (e) => seen.push(e.id));
-    // A worker is another context, as another tab would be.
-    const source = `const c = new BroadcastChannel('inpage-agent/events/${dbName}'); c.postMessage({ id: 'from-worker', sessionId: 's1' }); c.postMessage({ id: 'other-session', sessionId: 's2' });`;
+    const arrived = new Promise<void>((resolve) => {
+      const unsubscribe = subscribeSession(dbName, 's1', (e) => {
+        seen.push(e.id);
+        unsubscribe();
+        resolve();
+      });
+    });
+    // A worker is another context, as another tab would be. One sender's messages arrive in
+    // order, so by the time 's1' arrives the other session's message has been filtered out.
+    const source = `const c = new BroadcastChannel('inpage-agent/events/${dbName}'); c.postMessage({ id: 'other-session', sessionId: 's2' }); c.postMessage({ id: 'from-worker', sessionId: 's1' });`;
     const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await arrived;
     worker.terminate();
-    unsubscribe();
     expect(seen).toEqual(['from-worker']);
   });
 });
