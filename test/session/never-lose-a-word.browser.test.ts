@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createAgent, defineTool, z, type Agent } from '../../src/index';
+import { createAgent, defineTool, z, type Agent, type AgentEvent } from '../../src/index';
 import { foldSessionState } from '../../src/session/state';
-import { uniqueDb } from '../page/helpers';
+import { responses, uniqueDb } from '../page/helpers';
 
 const agents: Agent[] = [];
 afterEach(async () => {
@@ -14,6 +14,11 @@ function gate() {
   return { opened, open };
 }
 
+/** A gate the code under test reaches (reached.opened), then waits at until the test opens it. */
+function checkpoint() {
+  return { ...gate(), reached: gate() };
+}
+
 /** The moments a worker is killed at, each reached through a real run. */
 const moments = ['after the user event', 'during the model step', 'during a tool call', 'after the tool answered'] as const;
 
@@ -22,11 +27,13 @@ describe('a worker killed in the middle of a run', () => {
     const dbName = uniqueDb('prefix');
     const reached = gate();
     const hold = new Promise<void>(() => undefined);
+    let executions = 0;
     const save = defineTool({
       name: 'save',
       description: 'Saves and records it in state.',
       parameters: z.object({ text: z.string() }),
       execute: async ({ text }) => {
+        executions += 1;
         if (moment === 'during a tool call') {
           reached.open();
           await hold;
@@ -77,6 +84,11 @@ describe('a worker killed in the middle of a run', () => {
     const callIds = events.flatMap((e) => e.content?.parts.flatMap((p) => ('functionCall' in p ? [p.functionCall.id] : [])) ?? []);
     const answerIds = events.flatMap((e) => e.content?.parts.flatMap((p) => ('functionResponse' in p ? [p.functionResponse.id] : [])) ?? []);
     expect(answerIds.sort()).toEqual(callIds.sort());
+    if (moment === 'during a tool call') {
+      // The call that was cut off is answered "interrupted" and never re-run by the resume.
+      expect(responses(events)).toEqual([{ id: callIds[0], name: 'save', response: null, error: 'interrupted' }]);
+    }
+    expect(executions).toBe(moment === 'after the user event' || moment === 'during the model step' ? 0 : 1);
     expect((await next.send('are you there?')).text).toBe('Still here.');
   });
 });
@@ -84,11 +96,18 @@ describe('a worker killed in the middle of a run', () => {
 describe('two agents on one session', () => {
   test('their invocations never interleave, and ifBusy "fail" refuses clearly', async () => {
     const dbName = uniqueDb('two-agents');
+    let release: ReturnType<typeof checkpoint> | undefined;
     const slow = defineTool({
       name: 'slow',
-      description: 'Takes a moment.',
+      description: 'Takes a moment, or waits for the test when it holds the session.',
       parameters: z.object({}),
-      execute: () => new Promise((resolve) => setTimeout(() => resolve('ok'), 80)),
+      execute: async () => {
+        if (release) {
+          release.reached.open();
+          await release.opened;
+        } else await new Promise((resolve) => setTimeout(resolve, 80));
+        return 'ok';
+      },
     });
     const turns = [{ toolCalls: [{ name: 'slow', args: {} }] }, { text: 'done' }, { toolCalls: [{ name: 'slow', args: {} }] }, { text: 'done' }];
     const first = await createAgent({ model: { engine: 'scripted', turns }, tools: [slow], dbName });
@@ -104,9 +123,39 @@ describe('two agents on one session', () => {
     expect(runs).toHaveLength(2);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
 
+    // A third run holds the session (its tool waits on us) while the second agent asks not to wait.
+    release = checkpoint();
     const busy = first.send('three');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await release.reached.opened;
     await expect(second.send('four', { ifBusy: 'fail' })).resolves.toMatchObject({ endReason: 'error', error: { code: 'session-busy' } });
-    await busy;
+    release.open();
+    expect((await busy).text).toBe('done');
+  });
+});
+
+describe('other agents on the session', () => {
+  test("see another agent's new events through agent.sessions.subscribe (BroadcastChannel from its worker)", async () => {
+    const dbName = uniqueDb('subscribe');
+    const runner = await createAgent({ model: { engine: 'scripted', turns: [{ text: 'Hello from the runner.' }] }, dbName });
+    agents.push(runner);
+    const watcher = await createAgent({ model: { engine: 'scripted', turns: [] }, dbName, sessionId: runner.sessionId });
+    agents.push(watcher);
+    const seen: AgentEvent[] = [];
+    const ended = new Promise<void>((resolve) => {
+      const unsubscribe = watcher.sessions.subscribe(runner.sessionId, (event) => {
+        seen.push(event);
+        if (event.endReason) {
+          unsubscribe();
+          resolve();
+        }
+      });
+    });
+    const result = await runner.send('hi');
+    await ended;
+    const { events } = (await watcher.sessions.get(runner.sessionId))!;
+    const invocation = events.filter((event) => event.invocationId === seen[0]!.invocationId);
+    expect(seen.map((event) => event.seq)).toEqual(invocation.map((event) => event.seq));
+    expect(seen.every((event) => !event.partial)).toBe(true);
+    expect(seen.at(-1)!.content!.parts).toEqual([{ text: result.text }]);
   });
 });
