@@ -33,9 +33,26 @@ function browserProject(name: string, include: string[], extraArgs: string[] = [
 export default defineConfig({
   test: {
     projects: [
-      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/**/*.browser.test.ts', 'test/**/*.webgpu.test.ts', 'test/e2e/**'], environment: 'node' } },
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.browser.test.ts', 'test/**/*.webgpu.test.ts', 'test/e2e/**'],
+          environment: 'node',
+        },
+      },
       // Whole pages, built and served, driven by Playwright in the system Chromium (demo, extension, CSP).
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
       // Real Chromium without a WebGPU adapter (the common case for visitors without a GPU).
       browserProject('browser', ['test/**/*.browser.test.ts']),
       // Real Chromium with SwiftShader's CPU WebGPU adapter.

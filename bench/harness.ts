@@ -30,7 +30,10 @@ export function summarize(samples: number[]): Measured {
 }
 
 /** Runs `fn` `warmup` times untimed, then `iterations` times timed (ms each). */
-export async function measure(fn: () => unknown | Promise<unknown>, options: { iterations: number; warmup?: number }): Promise<Measured> {
+export async function measure(
+  fn: () => unknown | Promise<unknown>,
+  options: { iterations: number; warmup?: number },
+): Promise<Measured> {
   for (let i = 0; i < (options.warmup ?? Math.min(5, options.iterations)); i++) await fn();
   const samples: number[] = [];
   for (let i = 0; i < options.iterations; i++) {

@@ -24,8 +24,17 @@ async function ours(storage: 'indexeddb' | 'memory'): Promise<number[]> {
     execute: ({ by }) => ({ value: (counter += by) }),
   });
   for (let c = 0; c < CONVERSATIONS; c++) {
-    const turns = [...Array.from({ length: STEPS - 1 }, () => ({ toolCalls: [{ name: 'count', args: { by: 1 } }] })), { text: 'done' }];
-    const agent = await createAgent({ model: { engine: 'scripted', turns, contextWindow: 1_000_000 }, tools: [echo], storage, dbName: `bench-loop-${crypto.randomUUID()}`, maxSteps: STEPS + 1 });
+    const turns = [
+      ...Array.from({ length: STEPS - 1 }, () => ({ toolCalls: [{ name: 'count', args: { by: 1 } }] })),
+      { text: 'done' },
+    ];
+    const agent = await createAgent({
+      model: { engine: 'scripted', turns, contextWindow: 1_000_000 },
+      tools: [echo],
+      storage,
+      dbName: `bench-loop-${crypto.randomUUID()}`,
+      maxSteps: STEPS + 1,
+    });
     let last: number | undefined;
     for await (const event of agent.run('count')) {
       if (event.partial || event.content?.role !== 'model') continue;
@@ -41,22 +50,41 @@ async function ours(storage: 'indexeddb' | 'memory'): Promise<number[]> {
 async function aiSdk(): Promise<number[]> {
   const gaps: number[] = [];
   let counter = 0;
-  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
   for (let c = 0; c < CONVERSATIONS; c++) {
     let step = 0;
     const model = new MockLanguageModelV4({
       doGenerate: async () => {
         step += 1;
         return step < STEPS
-          ? { content: [{ type: 'tool-call', toolCallId: `c${step}`, toolName: 'count', input: '{"by":1}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] }
-          : { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+          ? {
+              content: [{ type: 'tool-call', toolCallId: `c${step}`, toolName: 'count', input: '{"by":1}' }],
+              finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+              usage,
+              warnings: [],
+            }
+          : {
+              content: [{ type: 'text', text: 'done' }],
+              finishReason: { unified: 'stop', raw: 'stop' },
+              usage,
+              warnings: [],
+            };
       },
     } as ConstructorParameters<typeof MockLanguageModelV4>[0]);
     let last: number | undefined;
     await generateText({
       model,
       prompt: 'count',
-      tools: { count: tool({ description: 'Counts up.', inputSchema: zod.object({ by: zod.number() }), execute: async ({ by }) => ({ value: (counter += by) }) }) },
+      tools: {
+        count: tool({
+          description: 'Counts up.',
+          inputSchema: zod.object({ by: zod.number() }),
+          execute: async ({ by }) => ({ value: (counter += by) }),
+        }),
+      },
       stopWhen: isStepCount(STEPS + 1),
       onStepFinish: () => {
         const now = performance.now();
@@ -74,8 +102,25 @@ const suite: BenchSuite = async () => {
   const memory = summarize(await ours('memory'));
   const peerRow = { name: 'AI SDK generateText + MockLanguageModelV4', median: peer.median };
   const rows: BenchRow[] = [
-    { group: 'loop', name: 'step: scripted model + page tool via worker, IndexedDB', median: stored.median, p95: stored.p95, unit: 'ms', peer: peerRow, target: 'ratio ≤ 2', note: `${stored.samples.length} steps` },
-    { group: 'loop', name: 'step: same, memory storage (boundary only)', median: memory.median, p95: memory.p95, unit: 'ms', peer: peerRow, note: 'isolates the worker round trips from IndexedDB' },
+    {
+      group: 'loop',
+      name: 'step: scripted model + page tool via worker, IndexedDB',
+      median: stored.median,
+      p95: stored.p95,
+      unit: 'ms',
+      peer: peerRow,
+      target: 'ratio ≤ 2',
+      note: `${stored.samples.length} steps`,
+    },
+    {
+      group: 'loop',
+      name: 'step: same, memory storage (boundary only)',
+      median: memory.median,
+      p95: memory.p95,
+      unit: 'ms',
+      peer: peerRow,
+      note: 'isolates the worker round trips from IndexedDB',
+    },
   ];
   return rows;
 };

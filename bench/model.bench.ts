@@ -37,28 +37,88 @@ const suite: BenchSuite = async () => {
   const rows: BenchRow[] = [];
   const tools = makeTools(3);
   const names = tools.map((t) => t.name);
-  const bodies = [{ name: 'tool_0', arguments: { text: 'milk', count: 2 } }, { name: 'tool_1', arguments: { text: 'eggs' } }].map((c) => JSON.stringify(c));
+  const bodies = [
+    { name: 'tool_0', arguments: { text: 'milk', count: 2 } },
+    { name: 'tool_1', arguments: { text: 'eggs' } },
+  ].map((c) => JSON.stringify(c));
   const turn = `Sure.\n${bodies.map((b) => `<tool_call>\n${b}\n</tool_call>`).join('\n')}`;
 
-  const parse = await measure(() => { for (let i = 0; i < 100; i++) parseToolCalls(turn, { toolNames: names }); }, { iterations: 30 });
-  const bare = await measure(() => { for (let i = 0; i < 100; i++) bodies.forEach((b) => JSON.parse(b)); }, { iterations: 30 });
-  rows.push({ group: 'model', name: 'parse a Hermes turn with 2 calls (×100)', median: parse.median, p95: parse.p95, unit: 'ms', peer: { name: 'JSON.parse of the 2 bodies (×100)', median: bare.median } });
+  const parse = await measure(
+    () => {
+      for (let i = 0; i < 100; i++) parseToolCalls(turn, { toolNames: names });
+    },
+    { iterations: 30 },
+  );
+  const bare = await measure(
+    () => {
+      for (let i = 0; i < 100; i++) bodies.forEach((b) => JSON.parse(b));
+    },
+    { iterations: 30 },
+  );
+  rows.push({
+    group: 'model',
+    name: 'parse a Hermes turn with 2 calls (×100)',
+    median: parse.median,
+    p95: parse.p95,
+    unit: 'ms',
+    peer: { name: 'JSON.parse of the 2 bodies (×100)', median: bare.median },
+  });
 
   const chunks = Array.from({ length: 2000 }, (_, i) => (i % 50 === 0 ? ' <b>' : 'word '));
-  const streamed = await measure(() => { const s = new ToolCallStream(names); for (const c of chunks) s.push(c); s.end(); }, { iterations: 20 });
-  const concat = await measure(() => { let s = ''; for (const c of chunks) s += c; return s; }, { iterations: 20 });
-  rows.push({ group: 'model', name: 'stream 2000 chunks with call hold-back', median: streamed.median, p95: streamed.p95, unit: 'ms', peer: { name: 'string concatenation', median: concat.median } });
+  const streamed = await measure(
+    () => {
+      const s = new ToolCallStream(names);
+      for (const c of chunks) s.push(c);
+      s.end();
+    },
+    { iterations: 20 },
+  );
+  const concat = await measure(
+    () => {
+      let s = '';
+      for (const c of chunks) s += c;
+      return s;
+    },
+    { iterations: 20 },
+  );
+  rows.push({
+    group: 'model',
+    name: 'stream 2000 chunks with call hold-back',
+    median: streamed.median,
+    p95: streamed.p95,
+    unit: 'ms',
+    peer: { name: 'string concatenation', median: concat.median },
+  });
 
   for (const count of [3, 20]) {
     const set = makeTools(count);
-    const tag = await measure(async () => (await Grammar.fromStructuralTag(toolCallStructuralTag(set))).dispose(), { iterations: 10, warmup: 2 });
-    const json = await measure(async () => (await Grammar.fromJSONSchema(JSON.stringify(callOrAnswerSchema(set)))).dispose(), { iterations: 10, warmup: 2 });
-    rows.push({ group: 'model', name: `build structural-tag grammar, ${count} tools`, median: tag.median, p95: tag.p95, unit: 'ms', peer: { name: 'JSON-schema fallback grammar', median: json.median } });
+    const tag = await measure(async () => (await Grammar.fromStructuralTag(toolCallStructuralTag(set))).dispose(), {
+      iterations: 10,
+      warmup: 2,
+    });
+    const json = await measure(
+      async () => (await Grammar.fromJSONSchema(JSON.stringify(callOrAnswerSchema(set)))).dispose(),
+      { iterations: 10, warmup: 2 },
+    );
+    rows.push({
+      group: 'model',
+      name: `build structural-tag grammar, ${count} tools`,
+      median: tag.median,
+      p95: tag.p95,
+      unit: 'ms',
+      peer: { name: 'JSON-schema fallback grammar', median: json.median },
+    });
   }
 
   const section = estimateTokens(describeTools(tools));
   const naive = estimateTokens(JSON.stringify(tools));
-  rows.push({ group: 'model', name: 'prompt tokens for 3 tools (estimate)', median: section, unit: 'tokens', peer: { name: 'declarations pasted as JSON', median: naive } });
+  rows.push({
+    group: 'model',
+    name: 'prompt tokens for 3 tools (estimate)',
+    median: section,
+    unit: 'tokens',
+    peer: { name: 'declarations pasted as JSON', median: naive },
+  });
   return rows;
 };
 

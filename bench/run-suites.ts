@@ -11,7 +11,7 @@ for (const [path, load] of Object.entries(suites)) {
   try {
     rows.push(...(await (await load()).default()));
   } catch (error) {
-    failures.push(`${path}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    failures.push(`${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
 }
 document.querySelector('#out')!.textContent = JSON.stringify({ rows, failures }, null, 2);

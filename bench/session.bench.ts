@@ -25,12 +25,23 @@ const suite: BenchSuite = async () => {
   const store = await openIdbSessionStore({ dbName: `bench-session-${crypto.randomUUID()}` });
   const single = await store.create({ appName: 'bench', userId: 'u' });
   let n = 0;
-  const appendDefault = await measure(() => store.append(single.id, event(single.id, n++)), { iterations: 300, warmup: 20 });
-  const appendRelaxed = await measure(() => store.append(single.id, event(single.id, n++), { durability: 'relaxed' }), { iterations: 300, warmup: 20 });
+  const appendDefault = await measure(() => store.append(single.id, event(single.id, n++)), {
+    iterations: 300,
+    warmup: 20,
+  });
+  const appendRelaxed = await measure(() => store.append(single.id, event(single.id, n++), { durability: 'relaxed' }), {
+    iterations: 300,
+    warmup: 20,
+  });
 
-  const floorDb = await openDB(`bench-floor-${crypto.randomUUID()}`, 1, { upgrade: (db) => void db.createObjectStore('events', { keyPath: ['sessionId', 'seq'] }) });
+  const floorDb = await openDB(`bench-floor-${crypto.randomUUID()}`, 1, {
+    upgrade: (db) => void db.createObjectStore('events', { keyPath: ['sessionId', 'seq'] }),
+  });
   let m = 0;
-  const floor = await measure(() => floorDb.put('events', { ...event('s', m), seq: m++ }), { iterations: 300, warmup: 20 });
+  const floor = await measure(() => floorDb.put('events', { ...event('s', m), seq: m++ }), {
+    iterations: 300,
+    warmup: 20,
+  });
   floorDb.close();
 
   const big = await store.create({ appName: 'bench', userId: 'u' });
@@ -64,11 +75,47 @@ const suite: BenchSuite = async () => {
   const fullRead = summarize(fullReads.slice(2));
 
   const rows: BenchRow[] = [
-    { group: 'session', name: 'append one event (default durability)', median: appendDefault.median, p95: appendDefault.p95, unit: 'ms', peer: { name: 'bare idb put', median: floor.median }, target: '< 1 ms' },
-    { group: 'session', name: "append one event ('relaxed')", median: appendRelaxed.median, p95: appendRelaxed.p95, unit: 'ms', peer: { name: 'bare idb put', median: floor.median } },
-    { group: 'session', name: 'append 10,000 events, one by one (total)', median: appendMany, unit: 'ms', note: `${(appendMany / 10_000).toFixed(3)} ms per event` },
-    { group: 'session', name: 'open a 10,000-event session, ready to run', median: open.median, p95: open.p95, unit: 'ms', target: '< 50 ms', note: `open db + session + its latest ${HISTORY_WINDOW} events + interrupted-call check (what an agent reads to resume)` },
-    { group: 'session', name: 'read a 10,000-event session whole (sessions.get)', median: fullRead.median, p95: fullRead.p95, unit: 'ms', note: 'session + all 10,000 events, as a history view reads them' },
+    {
+      group: 'session',
+      name: 'append one event (default durability)',
+      median: appendDefault.median,
+      p95: appendDefault.p95,
+      unit: 'ms',
+      peer: { name: 'bare idb put', median: floor.median },
+      target: '< 1 ms',
+    },
+    {
+      group: 'session',
+      name: "append one event ('relaxed')",
+      median: appendRelaxed.median,
+      p95: appendRelaxed.p95,
+      unit: 'ms',
+      peer: { name: 'bare idb put', median: floor.median },
+    },
+    {
+      group: 'session',
+      name: 'append 10,000 events, one by one (total)',
+      median: appendMany,
+      unit: 'ms',
+      note: `${(appendMany / 10_000).toFixed(3)} ms per event`,
+    },
+    {
+      group: 'session',
+      name: 'open a 10,000-event session, ready to run',
+      median: open.median,
+      p95: open.p95,
+      unit: 'ms',
+      target: '< 50 ms',
+      note: `open db + session + its latest ${HISTORY_WINDOW} events + interrupted-call check (what an agent reads to resume)`,
+    },
+    {
+      group: 'session',
+      name: 'read a 10,000-event session whole (sessions.get)',
+      median: fullRead.median,
+      p95: fullRead.p95,
+      unit: 'ms',
+      note: 'session + all 10,000 events, as a history view reads them',
+    },
   ];
   return rows;
 };

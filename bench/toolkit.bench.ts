@@ -13,14 +13,17 @@ import { measure, type BenchRow, type BenchSuite } from './harness';
 
 /** A small deterministic generator, so every run measures the same graph. */
 function random(seed: number) {
-  return () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function buildLarge(actions = 2000, tools = 10_000): ToolkitGraph {
   const next = random(7);
   const graph = new ToolkitGraph();
-  for (let a = 0; a < actions; a++) graph.addVertex({ kind: 'action', id: `a${a}`, name: `Action ${a}`, description: '' });
-  for (let a = 0; a < actions; a++) for (let k = 1; k <= 3 && a + k < actions; k++) graph.addEdge(`a${a}`, `a${a + k}`, 'next', Math.round(next() * 100) / 100);
+  for (let a = 0; a < actions; a++)
+    graph.addVertex({ kind: 'action', id: `a${a}`, name: `Action ${a}`, description: '' });
+  for (let a = 0; a < actions; a++)
+    for (let k = 1; k <= 3 && a + k < actions; k++)
+      graph.addEdge(`a${a}`, `a${a + k}`, 'next', Math.round(next() * 100) / 100);
   for (let t = 0; t < tools; t++) {
     graph.addVertex({ kind: 'tool', id: `t${t}` });
     graph.addEdge(`a${t % actions}`, `t${t}`, 'call', Math.round(next() * 100) / 100);
@@ -34,7 +37,11 @@ function declaration(i: number): ToolDeclaration {
     name: `tool_${i}`,
     description: `Does task number ${i} on this page: reads or changes the part of the page it is named after.`,
     whenToUse: `When the user asks for task ${i}.`,
-    parameters: { type: 'object', properties: { target: { type: 'string', description: 'what to act on' }, count: { type: 'integer', minimum: 1 } }, required: ['target'] },
+    parameters: {
+      type: 'object',
+      properties: { target: { type: 'string', description: 'what to act on' }, count: { type: 'integer', minimum: 1 } },
+      required: ['target'],
+    },
     annotations: { readOnly: i % 2 === 0 },
     needsApproval: false,
     returnDirect: false,
@@ -48,7 +55,10 @@ const suite: BenchSuite = async () => {
   const build = await measure(() => buildLarge(), { iterations: 15, warmup: 2 });
   const graph = buildLarge();
   let i = 0;
-  const recommend = await measure(() => recommendIds(graph, [`a${(i = (i + 37) % 2000)}`], { hops: 2 }), { iterations: 2000, warmup: 100 });
+  const recommend = await measure(() => recommendIds(graph, [`a${(i = (i + 37) % 2000)}`], { hops: 2 }), {
+    iterations: 2000,
+    warmup: 100,
+  });
 
   // A 100-tool page whose graph has 20 actions of 5 tools each; a step at one action offers its 5.
   const tools = Array.from({ length: 100 }, (_, n) => declaration(n));
@@ -65,8 +75,22 @@ const suite: BenchSuite = async () => {
   const without = estimateTokens(describeTools(tools));
 
   const rows: BenchRow[] = [
-    { group: 'toolkit', name: 'build graph: 10,000 tools, 2,000 actions', median: build.median, p95: build.p95, unit: 'ms', target: '< 50 ms' },
-    { group: 'toolkit', name: 'recommend, hops 2, on that graph', median: recommend.median, p95: recommend.p95, unit: 'ms', target: '< 1 ms' },
+    {
+      group: 'toolkit',
+      name: 'build graph: 10,000 tools, 2,000 actions',
+      median: build.median,
+      p95: build.p95,
+      unit: 'ms',
+      target: '< 50 ms',
+    },
+    {
+      group: 'toolkit',
+      name: 'recommend, hops 2, on that graph',
+      median: recommend.median,
+      p95: recommend.p95,
+      unit: 'ms',
+      target: '< 1 ms',
+    },
     {
       group: 'toolkit',
       name: 'tool-description tokens per step, 100-tool page with a graph',

@@ -1,7 +1,14 @@
 // The demo: a small page with tools, a chat, the event timeline, the toolkit graph and the
 // sessions. With WebGPU a local model runs; without, a scripted tour, labelled as such.
 // The session id is kept in localStorage, so a reload picks the conversation up where it was.
-import { AgentError, createAgent, type Agent, type AgentEvent, type ApprovalRequest, type ModelOptions } from '../src/index';
+import {
+  AgentError,
+  createAgent,
+  type Agent,
+  type AgentEvent,
+  type ApprovalRequest,
+  type ModelOptions,
+} from '../src/index';
 import { addTodoItem, pageTools } from './app/page-tools';
 import { tourPrompts, tourTurns } from './tour';
 import { modelChoices } from './models';
@@ -28,7 +35,9 @@ function askApproval(call: ApprovalRequest): Promise<boolean> {
   dialog.returnValue = '';
   dialog.showModal();
   $<HTMLButtonElement>('#approval-reject').focus();
-  return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'approve'), { once: true }));
+  return new Promise((resolve) =>
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'approve'), { once: true }),
+  );
 }
 
 // ── the agent ──
@@ -38,12 +47,15 @@ async function start(model: ModelOptions, controller?: AbortController): Promise
   scripted = model.engine === 'scripted';
   $('#tour-label').hidden = !scripted;
   $('#tour-hint').hidden = !scripted;
-  $('#model-label').textContent = scripted ? 'Scripted tour — no model is running' : `Loading ${model.engine === 'webllm' ? model.modelId : ''}…`;
+  $('#model-label').textContent = scripted
+    ? 'Scripted tour — no model is running'
+    : `Loading ${model.engine === 'webllm' ? model.modelId : ''}…`;
   const sessionId = localStorage.getItem(SESSION_KEY) ?? undefined;
   const played = scripted && sessionId ? Number(localStorage.getItem(playedKey(sessionId)) ?? 0) : 0;
   const next = await createAgent({
     model: model.engine === 'scripted' ? { ...model, turns: model.turns.slice(played) } : model,
-    instructions: 'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
+    instructions:
+      'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
     tools: pageTools,
     storage: 'auto',
     sessionId,
@@ -52,7 +64,10 @@ async function start(model: ModelOptions, controller?: AbortController): Promise
     signal: controller?.signal,
   });
   agent = next;
-  next.addEventListener('status', (event) => ($('#agent-status').textContent = (event as CustomEvent<{ status: string }>).detail.status));
+  next.addEventListener(
+    'status',
+    (event) => ($('#agent-status').textContent = (event as CustomEvent<{ status: string }>).detail.status),
+  );
   $('#agent-status').textContent = next.status;
   localStorage.setItem(SESSION_KEY, next.sessionId);
   $('#model-label').textContent = next.info?.model.label ?? '';
@@ -65,10 +80,30 @@ async function ensureToolkit(target: Agent): Promise<void> {
   const graph = await target.toolkit.toJSON();
   if (graph.vertices.length) return;
   await target.toolkit.addAction({ id: 'organize', name: 'Organize', description: 'to-dos' });
-  await target.toolkit.addAction({ id: 'write', name: 'Write', description: 'notes' }, [], [{ action: 'organize', score: 0.8 }]);
-  await target.toolkit.addAction({ id: 'analyze', name: 'Analyze', description: 'the products table' }, [], [{ action: 'write', score: 0.7 }]);
-  await target.toolkit.addAction({ id: 'contact', name: 'Contact', description: 'the form' }, [{ action: 'organize', score: 0.6 }], [{ action: 'analyze', score: 0.6 }]);
-  for (const [tool, action] of [['add_todo', 'organize'], ['complete_todo', 'organize'], ['list_todos', 'organize'], ['clear_todos', 'organize'], ['add_note', 'write'], ['sort_table', 'analyze'], ['fill_form', 'contact']] as const) {
+  await target.toolkit.addAction(
+    { id: 'write', name: 'Write', description: 'notes' },
+    [],
+    [{ action: 'organize', score: 0.8 }],
+  );
+  await target.toolkit.addAction(
+    { id: 'analyze', name: 'Analyze', description: 'the products table' },
+    [],
+    [{ action: 'write', score: 0.7 }],
+  );
+  await target.toolkit.addAction(
+    { id: 'contact', name: 'Contact', description: 'the form' },
+    [{ action: 'organize', score: 0.6 }],
+    [{ action: 'analyze', score: 0.6 }],
+  );
+  for (const [tool, action] of [
+    ['add_todo', 'organize'],
+    ['complete_todo', 'organize'],
+    ['list_todos', 'organize'],
+    ['clear_todos', 'organize'],
+    ['add_note', 'write'],
+    ['sort_table', 'analyze'],
+    ['fill_form', 'contact'],
+  ] as const) {
     await target.toolkit.addTool(tool, [{ action, score: 0.9 }]);
   }
 }
@@ -81,8 +116,10 @@ async function openSession(target: Agent): Promise<void> {
   for (const event of events) {
     showEvent(event);
     for (const part of event.content?.parts ?? []) {
-      if ('functionCall' in part && part.functionCall.name === 'add_todo') addTodoItem((part.functionCall.args as { text: string }).text);
-      if ('functionCall' in part && part.functionCall.name === 'clear_todos' && responded(part.functionCall.id)) $('#todos').replaceChildren();
+      if ('functionCall' in part && part.functionCall.name === 'add_todo')
+        addTodoItem((part.functionCall.args as { text: string }).text);
+      if ('functionCall' in part && part.functionCall.name === 'clear_todos' && responded(part.functionCall.id))
+        $('#todos').replaceChildren();
     }
   }
   tourStep = Math.min(tourPrompts.length, events.filter((event) => event.content?.role === 'user').length);
@@ -93,11 +130,19 @@ async function openSession(target: Agent): Promise<void> {
 }
 
 function rememberPlayed(target: Agent | undefined): void {
-  if (target && scripted) localStorage.setItem(playedKey(target.sessionId), String(events.filter((event) => event.content?.role === 'model').length));
+  if (target && scripted)
+    localStorage.setItem(
+      playedKey(target.sessionId),
+      String(events.filter((event) => event.content?.role === 'model').length),
+    );
 }
 
 function responded(callId: string): boolean {
-  return events.some((event) => event.content?.parts.some((part) => 'functionResponse' in part && part.functionResponse.id === callId && !part.functionResponse.error));
+  return events.some((event) =>
+    event.content?.parts.some(
+      (part) => 'functionResponse' in part && part.functionResponse.id === callId && !part.functionResponse.error,
+    ),
+  );
 }
 
 async function ask(text: string): Promise<void> {
@@ -112,7 +157,15 @@ async function ask(text: string): Promise<void> {
       if (!event.partial) events.push(event);
     }
   } catch (error) {
-    showEvent({ id: '', sessionId: '', invocationId: '', seq: 0, author: 'system', timestamp: Date.now(), error: { code: (error as AgentError).code ?? 'error', message: (error as Error).message } });
+    showEvent({
+      id: '',
+      sessionId: '',
+      invocationId: '',
+      seq: 0,
+      author: 'system',
+      timestamp: Date.now(),
+      error: { code: (error as AgentError).code ?? 'error', message: (error as Error).message },
+    });
   } finally {
     running = undefined;
     $<HTMLButtonElement>('#stop').disabled = true;
@@ -144,7 +197,18 @@ async function refreshInsight(): Promise<void> {
       item.textContent = `#${event.seq} ${event.author} ${event.content?.role ?? (event.actions?.approval ? 'approval' : '')} ${event.endReason ?? ''}`;
       const detail = document.createElement('pre');
       detail.hidden = true;
-      detail.textContent = JSON.stringify({ content: event.content, actions: event.actions, offeredTools: event.offeredTools, timing: event.timing, usage: event.usage, error: event.error }, null, 2);
+      detail.textContent = JSON.stringify(
+        {
+          content: event.content,
+          actions: event.actions,
+          offeredTools: event.offeredTools,
+          timing: event.timing,
+          usage: event.usage,
+          error: event.error,
+        },
+        null,
+        2,
+      );
       const toggle = () => (detail.hidden = !detail.hidden);
       item.addEventListener('click', toggle);
       item.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), toggle()));
@@ -153,7 +217,11 @@ async function refreshInsight(): Promise<void> {
     }),
   );
   // The graph is an SVG string we produce ourselves, with every name escaped.
-  const svg: string = await agent.toolkit.render({ highlight: ['organize'], hops: 1, title: 'Toolkit graph (bold: offered at the start)' });
+  const svg: string = await agent.toolkit.render({
+    highlight: ['organize'],
+    hops: 1,
+    title: 'Toolkit graph (bold: offered at the start)',
+  });
   $('#graph').innerHTML = svg;
   const stats = await agent.stats();
   $('#stats tbody').replaceChildren(
@@ -225,7 +293,9 @@ async function setUpModels(): Promise<void> {
   const gpu = await probeGpu();
   const cached = new Set<string>();
   try {
-    for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) for (const choice of modelChoices) if (request.url.includes(choice.id)) cached.add(choice.id);
+    for (const name of await caches.keys())
+      for (const request of await (await caches.open(name)).keys())
+        for (const choice of modelChoices) if (request.url.includes(choice.id)) cached.add(choice.id);
   } catch {
     // No Cache Storage (e.g. an opaque origin): sizes are still shown.
   }
@@ -239,7 +309,9 @@ async function setUpModels(): Promise<void> {
     }),
   );
   if (!gpu.adapter) {
-    notice('No WebGPU here, so no local model can run. In Chrome, WebGPU needs a supported GPU (or chrome://flags/#enable-unsafe-webgpu). The scripted tour below shows everything else for real: the tools, approval, sessions and the toolkit.');
+    notice(
+      'No WebGPU here, so no local model can run. In Chrome, WebGPU needs a supported GPU (or chrome://flags/#enable-unsafe-webgpu). The scripted tour below shows everything else for real: the tools, approval, sessions and the toolkit.',
+    );
     $<HTMLButtonElement>('#load-model').disabled = true;
   } else if (!gpu.f16) {
     notice('This GPU has no shader-f16: pick a q4f32 model (the others are greyed out).');
@@ -256,14 +328,20 @@ async function loadModel(modelId: string): Promise<void> {
       modelId,
       onProgress: ({ progress, text, loadedBytes, totalBytes }) => {
         $<HTMLProgressElement>('#progress-bar').value = progress;
-        $('#progress-text').textContent = loadedBytes && totalBytes ? `${(loadedBytes / 2 ** 20).toFixed(0)} / ${(totalBytes / 2 ** 20).toFixed(0)} MB · ${text}` : text;
+        $('#progress-text').textContent =
+          loadedBytes && totalBytes
+            ? `${(loadedBytes / 2 ** 20).toFixed(0)} / ${(totalBytes / 2 ** 20).toFixed(0)} MB · ${text}`
+            : text;
       },
     };
     await start(currentModel, loading);
     $('#gpu-panel').hidden = true;
   } catch (error) {
     const code = (error as AgentError).code;
-    notice(`${code === 'aborted' ? 'Download cancelled.' : (error as Error).message} The scripted tour still works.`, code !== 'aborted');
+    notice(
+      `${code === 'aborted' ? 'Download cancelled.' : (error as Error).message} The scripted tour still works.`,
+      code !== 'aborted',
+    );
     currentModel = { engine: 'scripted', turns: tourTurns };
     await start(currentModel);
   } finally {
@@ -307,7 +385,9 @@ $<HTMLInputElement>('#import-file').addEventListener('change', async (event) => 
   if (!file || !agent) return;
   const status = $('#import-status');
   try {
-    const id = await agent.sessions.import(await file.text(), { onProgress: ({ linesDone, linesTotal }) => (status.textContent = `Importing… ${linesDone} / ${linesTotal} lines`) });
+    const id = await agent.sessions.import(await file.text(), {
+      onProgress: ({ linesDone, linesTotal }) => (status.textContent = `Importing… ${linesDone} / ${linesTotal} lines`),
+    });
     status.textContent = `Imported as a new session.`;
     await switchTo(id);
   } catch (error) {

@@ -12,13 +12,32 @@ export const tourPrompts = [
 ];
 
 export const tourTurns: ScriptedTurn[] = [
-  { toolCalls: [{ name: 'add_todo', args: { text: 'Buy milk' } }, { name: 'add_todo', args: { text: 'Call Ana' } }] },
+  {
+    toolCalls: [
+      { name: 'add_todo', args: { text: 'Buy milk' } },
+      { name: 'add_todo', args: { text: 'Call Ana' } },
+    ],
+  },
   { text: 'I added “Buy milk” and “Call Ana” to your list.' },
-  { toolCalls: [{ name: 'add_note', args: { title: 'Meeting, tomorrow 10:00', body: 'Agenda: budget, launch date, who brings coffee.' } }] },
+  {
+    toolCalls: [
+      {
+        name: 'add_note',
+        args: { title: 'Meeting, tomorrow 10:00', body: 'Agenda: budget, launch date, who brings coffee.' },
+      },
+    ],
+  },
   { text: 'Your note is on the page.' },
   { toolCalls: [{ name: 'sort_table', args: { column: 'price', descending: true } }] },
   { text: 'Sorted by price, highest first.' },
-  { toolCalls: [{ name: 'fill_form', args: { name: 'Ana Lima', email: 'ana@example.org', message: 'Hi Ana, shall we meet tomorrow at 10?' } }] },
+  {
+    toolCalls: [
+      {
+        name: 'fill_form',
+        args: { name: 'Ana Lima', email: 'ana@example.org', message: 'Hi Ana, shall we meet tomorrow at 10?' },
+      },
+    ],
+  },
   { text: 'The form is filled in; check it and send it yourself.' },
   // A turn written as a small local model would write it: parsed by the same tool-call protocol.
   { raw: 'Let me look.\n<tool_call>{"name": "list_todos", "arguments": {}}</tool_call>' },

@@ -31,7 +31,12 @@ for (const failure of results.failures) console.error(`suite failed: ${failure}`
 process.exit(results.failures.length ? 1 : 0);
 
 function printTable(rows) {
-  const fmt = (value, unit) => (value === undefined ? '' : unit === 'bytes' ? `${(value / 1024).toFixed(1)} KiB` : `${value < 10 ? value.toFixed(3) : value.toFixed(1)} ${unit}`);
+  const fmt = (value, unit) =>
+    value === undefined
+      ? ''
+      : unit === 'bytes'
+        ? `${(value / 1024).toFixed(1)} KiB`
+        : `${value < 10 ? value.toFixed(3) : value.toFixed(1)} ${unit}`;
   const table = rows.map((row) => ({
     group: row.group,
     benchmark: row.name,

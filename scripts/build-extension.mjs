@@ -6,7 +6,10 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { extensionBuilds, workerBuilds } from './library-builds.mjs';
 
-export async function buildExtension(outDir = resolve(import.meta.dirname, '..', 'dist-extension'), { quiet = false } = {}) {
+export async function buildExtension(
+  outDir = resolve(import.meta.dirname, '..', 'dist-extension'),
+  { quiet = false } = {},
+) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   for (const config of [...extensionBuilds(outDir), ...workerBuilds(outDir).slice(0, 1)]) {

@@ -15,7 +15,12 @@ async function buildEntry(dir, name, source) {
     configFile: false,
     root,
     logLevel: 'silent',
-    build: { outDir: join(dir, 'out'), emptyOutDir: false, minify: true, lib: { entry, formats: ['es'], fileName: () => `${name}.out.js` } },
+    build: {
+      outDir: join(dir, 'out'),
+      emptyOutDir: false,
+      minify: true,
+      lib: { entry, formats: ['es'], fileName: () => `${name}.out.js` },
+    },
   });
   return gzipSync(readFileSync(join(dir, 'out', `${name}.out.js`))).length;
 }
@@ -30,12 +35,34 @@ export async function bundleRows() {
       await build({ ...config, logLevel: 'silent', build: { ...config.build, sourcemap: false } });
     }
     const gz = (file) => gzipSync(readFileSync(join(dir, 'dist', file))).length;
-    const aiSdk = await buildEntry(dir, 'ai-sdk', "export { generateText, tool } from 'ai';\nexport { z } from 'zod';\n");
+    const aiSdk = await buildEntry(
+      dir,
+      'ai-sdk',
+      "export { generateText, tool } from 'ai';\nexport { z } from 'zod';\n",
+    );
     const webllm = await buildEntry(dir, 'webllm', "export { MLCEngine } from '@mlc-ai/web-llm';\n");
     return [
-      { group: 'bundle', name: 'page build, ESM (gzip)', median: gz('inpage-agent.js'), unit: 'bytes', peer: { name: 'AI SDK generateText+tool+zod', median: aiSdk } },
-      { group: 'bundle', name: 'page build, IIFE (gzip)', median: gz('inpage-agent.iife.js'), unit: 'bytes', peer: { name: 'AI SDK generateText+tool+zod', median: aiSdk } },
-      { group: 'bundle', name: 'worker build (gzip)', median: gz('inpage-agent.worker.js'), unit: 'bytes', peer: { name: 'web-llm MLCEngine alone', median: webllm } },
+      {
+        group: 'bundle',
+        name: 'page build, ESM (gzip)',
+        median: gz('inpage-agent.js'),
+        unit: 'bytes',
+        peer: { name: 'AI SDK generateText+tool+zod', median: aiSdk },
+      },
+      {
+        group: 'bundle',
+        name: 'page build, IIFE (gzip)',
+        median: gz('inpage-agent.iife.js'),
+        unit: 'bytes',
+        peer: { name: 'AI SDK generateText+tool+zod', median: aiSdk },
+      },
+      {
+        group: 'bundle',
+        name: 'worker build (gzip)',
+        median: gz('inpage-agent.worker.js'),
+        unit: 'bytes',
+        peer: { name: 'web-llm MLCEngine alone', median: webllm },
+      },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -26,17 +26,22 @@ for (const file of files) {
   const code = readFileSync(file, 'utf8');
   const from = folderOf(file);
   const name = relative(src, file);
-  for (const [, spec] of code.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+  for (const [, spec] of code.matchAll(
+    /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+  )) {
     if (!spec) continue;
     if (spec.startsWith('.')) {
       const target = relative(src, resolve(dirname(file), spec));
       if (target.startsWith('..')) {
-        if (/^(\.\.\/)*(demo|test|bench)\b/.test(target)) problems.push(`${name} imports ${spec}: src never imports demo, test or bench`);
+        if (/^(\.\.\/)*(demo|test|bench)\b/.test(target))
+          problems.push(`${name} imports ${spec}: src never imports demo, test or bench`);
         continue;
       }
       const to = target.split('/')[0];
-      if (lower.includes(from) && upper.includes(to)) problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
-      if (from === 'flow' && ['worker', 'page', 'extension'].includes(to)) problems.push(`${name} imports ${spec}: flow never imports ${to}`);
+      if (lower.includes(from) && upper.includes(to))
+        problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
+      if (from === 'flow' && ['worker', 'page', 'extension'].includes(to))
+        problems.push(`${name} imports ${spec}: flow never imports ${to}`);
     } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {
       problems.push(`${name} imports web-llm: only src/model/webllm* may`);
     } else if (spec === 'idb' && !(/^session\/.*(idb|database)/.test(name) || /^toolkit\/.*idb/.test(name))) {

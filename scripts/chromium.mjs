@@ -4,7 +4,12 @@
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 
-const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const candidates = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+];
 
 export function findChromium() {
   return candidates.find((path) => path && existsSync(path));
@@ -23,7 +28,9 @@ export function ensureChromium() {
     process.exit(1);
   }
   console.log('Chromium not found: installing Debian\'s "chromium" package with apt-get…');
-  execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', { stdio: 'inherit' });
+  execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', {
+    stdio: 'inherit',
+  });
   const installed = findChromium();
   if (!installed) {
     console.error('apt-get finished but no Chromium binary was found at /usr/bin/chromium.');

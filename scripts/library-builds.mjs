@@ -30,23 +30,53 @@ function libraryBuild({ entry, fileName, format, name, alias = [], outDir = 'dis
 
 export function pageBuilds(outDir = 'dist') {
   return [
-    libraryBuild({ entry: 'src/index.ts', fileName: 'inpage-agent.js', format: 'es', alias: [workerLocator('esm')], outDir }),
-    libraryBuild({ entry: 'src/embed.ts', fileName: 'inpage-agent.iife.js', format: 'iife', name: 'InpageAgent', alias: [workerLocator('iife')], outDir }),
+    libraryBuild({
+      entry: 'src/index.ts',
+      fileName: 'inpage-agent.js',
+      format: 'es',
+      alias: [workerLocator('esm')],
+      outDir,
+    }),
+    libraryBuild({
+      entry: 'src/embed.ts',
+      fileName: 'inpage-agent.iife.js',
+      format: 'iife',
+      name: 'InpageAgent',
+      alias: [workerLocator('iife')],
+      outDir,
+    }),
   ];
 }
 
 /** The extension entry (an extension page imports it) and the content-script build (a classic script). */
 export function extensionBuilds(outDir = 'dist') {
   return [
-    libraryBuild({ entry: 'src/extension/index.ts', fileName: 'inpage-agent-extension.js', format: 'es', alias: [workerLocator('esm')], outDir }),
-    libraryBuild({ entry: 'src/extension/content-entry.ts', fileName: 'inpage-agent-content.js', format: 'iife', name: 'InpageAgentContent', outDir }),
+    libraryBuild({
+      entry: 'src/extension/index.ts',
+      fileName: 'inpage-agent-extension.js',
+      format: 'es',
+      alias: [workerLocator('esm')],
+      outDir,
+    }),
+    libraryBuild({
+      entry: 'src/extension/content-entry.ts',
+      fileName: 'inpage-agent-content.js',
+      format: 'iife',
+      name: 'InpageAgentContent',
+      outDir,
+    }),
   ];
 }
 
 export function workerBuilds(outDir = 'dist') {
   return [
     libraryBuild({ entry: 'src/worker/worker-entry.ts', fileName: 'inpage-agent.worker.js', format: 'es', outDir }),
-    libraryBuild({ entry: 'src/worker/shared-worker-entry.ts', fileName: 'inpage-agent.shared-worker.js', format: 'es', outDir }),
+    libraryBuild({
+      entry: 'src/worker/shared-worker-entry.ts',
+      fileName: 'inpage-agent.shared-worker.js',
+      format: 'es',
+      outDir,
+    }),
   ];
 }
 

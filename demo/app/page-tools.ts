@@ -4,7 +4,11 @@ import { defineTool, z } from '../../src/index';
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 
 function todoItems() {
-  return [...$('#todos').querySelectorAll('li')].map((li) => ({ id: li.dataset.id!, text: li.querySelector('span')!.textContent!, done: li.classList.contains('done') }));
+  return [...$('#todos').querySelectorAll('li')].map((li) => ({
+    id: li.dataset.id!,
+    text: li.querySelector('span')!.textContent!,
+    done: li.classList.contains('done'),
+  }));
 }
 
 export function addTodoItem(text: string): string {
@@ -38,8 +42,17 @@ export const completeTodo = defineTool({
   parameters: z.object({ text: z.string().min(1) }),
   annotations: { idempotent: true },
   execute: ({ text }) => {
-    const item = [...$('#todos').querySelectorAll('li')].find((li) => li.querySelector('span')!.textContent!.toLowerCase().includes(text.toLowerCase()));
-    if (!item) throw new Error(`No to-do matches "${text}". Existing: ${todoItems().map((t) => t.text).join(', ') || 'none'}.`);
+    const item = [...$('#todos').querySelectorAll('li')].find((li) =>
+      li.querySelector('span')!.textContent!.toLowerCase().includes(text.toLowerCase()),
+    );
+    if (!item)
+      throw new Error(
+        `No to-do matches "${text}". Existing: ${
+          todoItems()
+            .map((t) => t.text)
+            .join(', ') || 'none'
+        }.`,
+      );
     item.classList.add('done');
     item.querySelector<HTMLInputElement>('input')!.checked = true;
     return { done: item.querySelector('span')!.textContent };
@@ -89,16 +102,26 @@ export const sortTable = defineTool({
   name: 'sort_table',
   displayName: 'Sort table',
   description: 'Sort the products table by a column, and optionally keep only rows whose name contains a text.',
-  parameters: z.object({ column: z.enum(['name', 'price', 'stock']), descending: z.boolean().optional(), filter: z.string().optional() }),
+  parameters: z.object({
+    column: z.enum(['name', 'price', 'stock']),
+    descending: z.boolean().optional(),
+    filter: z.string().optional(),
+  }),
   annotations: { idempotent: true },
   execute: ({ column, descending, filter }) => {
     const body = $<HTMLTableSectionElement>('#products tbody');
     const index = { name: 0, price: 1, stock: 2 }[column];
     const rows = [...body.rows];
     const value = (row: HTMLTableRowElement) => row.cells[index]!.textContent!;
-    rows.sort((a, b) => (index === 0 ? value(a).localeCompare(value(b)) : Number(value(a)) - Number(value(b))) * (descending ? -1 : 1));
+    rows.sort(
+      (a, b) =>
+        (index === 0 ? value(a).localeCompare(value(b)) : Number(value(a)) - Number(value(b))) * (descending ? -1 : 1),
+    );
     for (const row of rows) {
-      row.hidden = Boolean(filter) && !value(row).toLowerCase().includes(filter!.toLowerCase()) && !row.cells[0]!.textContent!.toLowerCase().includes(filter!.toLowerCase());
+      row.hidden =
+        Boolean(filter) &&
+        !value(row).toLowerCase().includes(filter!.toLowerCase()) &&
+        !row.cells[0]!.textContent!.toLowerCase().includes(filter!.toLowerCase());
       body.append(row);
     }
     return { order: rows.filter((row) => !row.hidden).map((row) => row.cells[0]!.textContent) };

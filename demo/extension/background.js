@@ -6,7 +6,11 @@ const MODEL = '';
 async function ensureOffscreen() {
   if (await chrome.offscreen.hasDocument()) return;
   const url = MODEL ? `offscreen.html?model=${encodeURIComponent(MODEL)}` : 'offscreen.html';
-  await chrome.offscreen.createDocument({ url, reasons: ['WORKERS'], justification: 'Runs the local model in a Web Worker.' });
+  await chrome.offscreen.createDocument({
+    url,
+    reasons: ['WORKERS'],
+    justification: 'Runs the local model in a Web Worker.',
+  });
 }
 chrome.runtime.onInstalled.addListener(ensureOffscreen);
 chrome.runtime.onStartup.addListener(ensureOffscreen);

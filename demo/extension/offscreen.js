@@ -5,8 +5,19 @@ import { acceptContentScriptTools, createAgent } from './inpage-agent-extension.
 const modelId = new URLSearchParams(location.search).get('model');
 const model = modelId
   ? { engine: 'webllm', modelId }
-  : { engine: 'scripted', turns: Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? { toolCalls: [{ name: 'read_heading', args: {} }] } : { text: 'Scripted (no model): the heading says so above.' })) };
-console.info(modelId ? `inpage-agent: running ${modelId}` : 'inpage-agent: scripted engine (no model weights); open offscreen.html?model=<id> for a real model');
+  : {
+      engine: 'scripted',
+      turns: Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0
+          ? { toolCalls: [{ name: 'read_heading', args: {} }] }
+          : { text: 'Scripted (no model): the heading says so above.' },
+      ),
+    };
+console.info(
+  modelId
+    ? `inpage-agent: running ${modelId}`
+    : 'inpage-agent: scripted engine (no model weights); open offscreen.html?model=<id> for a real model',
+);
 
 const agent = await createAgent({ model, instructions: 'You help with the page the user is on.', storage: 'memory' });
 const refused = [];
@@ -21,7 +32,11 @@ chrome.runtime.onConnect.addListener((port) => {
   port.onMessage.addListener(async ({ text }) => {
     try {
       const { text: answer, events } = await agent.send(text);
-      const results = events.flatMap((e) => (e.content?.role === 'tool' ? e.content.parts.map((p) => p.functionResponse?.response ?? p.functionResponse?.error) : []));
+      const results = events.flatMap((e) =>
+        e.content?.role === 'tool'
+          ? e.content.parts.map((p) => p.functionResponse?.response ?? p.functionResponse?.error)
+          : [],
+      );
       port.postMessage({ answer, results, refused, model: modelId ?? 'scripted' });
     } catch (error) {
       port.postMessage({ error: `${error.code ?? ''} ${error.message}`, refused });

@@ -55,6 +55,7 @@ export function showEvent(event: AgentEvent): void {
       bubble(error ? 'model error' : 'model tool-result').append(details);
     }
   }
-  if (event.actions?.requestApproval) bubble('model', `Waiting for your approval: ${event.actions.requestApproval.map((call) => call.name).join(', ')}`);
+  if (event.actions?.requestApproval)
+    bubble('model', `Waiting for your approval: ${event.actions.requestApproval.map((call) => call.name).join(', ')}`);
   if (event.error && event.endReason !== 'answer') bubble('error', `${event.error.code}: ${event.error.message}`);
 }

@@ -2,7 +2,13 @@
 // coloured by kind. Hover (or focus) a bar for the event's details.
 import type { AgentEvent } from '../../src/index';
 
-const COLORS: Record<string, string> = { user: '#3b6cf6', model: '#7a5af8', tool: '#1f9d6b', other: '#98a2b3', error: '#c4372c' };
+const COLORS: Record<string, string> = {
+  user: '#3b6cf6',
+  model: '#7a5af8',
+  tool: '#1f9d6b',
+  other: '#98a2b3',
+  error: '#c4372c',
+};
 
 function kindOf(event: AgentEvent): string {
   if (event.error) return 'error';
@@ -16,7 +22,9 @@ export function drawTimeline(container: HTMLElement, events: AgentEvent[]): void
     return;
   }
   const start = stored[0]!.timing?.startedAt ?? stored[0]!.timestamp;
-  const end = Math.max(...stored.map((event) => (event.timing ? event.timing.startedAt + event.timing.ms : event.timestamp)));
+  const end = Math.max(
+    ...stored.map((event) => (event.timing ? event.timing.startedAt + event.timing.ms : event.timestamp)),
+  );
   const span = Math.max(1, end - start);
   const width = 600;
   const row = 14;
@@ -37,7 +45,8 @@ export function drawTimeline(container: HTMLElement, events: AgentEvent[]): void
     bar.setAttribute('rx', '2');
     bar.setAttribute('fill', COLORS[kindOf(event)]!);
     const title = document.createElementNS(ns, 'title');
-    const calls = event.content?.parts.flatMap((part) => ('functionCall' in part ? [part.functionCall.name] : [])) ?? [];
+    const calls =
+      event.content?.parts.flatMap((part) => ('functionCall' in part ? [part.functionCall.name] : [])) ?? [];
     title.textContent = `#${event.seq} ${event.author} ${kindOf(event)}${calls.length ? ` → ${calls.join(', ')}` : ''}${event.timing ? ` · ${event.timing.ms.toFixed(1)} ms` : ''}${event.usage ? ` · ${event.usage.promptTokens}+${event.usage.completionTokens} tokens` : ''}${event.offeredTools ? ` · offered: ${event.offeredTools.join(', ')}` : ''}`;
     bar.append(title);
     const label = document.createElementNS(ns, 'text');

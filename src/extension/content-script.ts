@@ -46,7 +46,8 @@ export function exposePageTools(tools: Tool[], options: ExposeOptions = {}): Pag
     declarations: () => tools.map(toDeclaration),
     async callTool({ callId, name, args }) {
       const tool = byName.get(name);
-      if (!tool) return { ok: false, ms: 0, error: { code: 'unknown-tool', message: `This page has no tool "${name}".` } };
+      if (!tool)
+        return { ok: false, ms: 0, error: { code: 'unknown-tool', message: `This page has no tool "${name}".` } };
       const controller = new AbortController();
       running.set(callId, controller);
       try {
@@ -82,7 +83,9 @@ export function exposePageTools(tools: Tool[], options: ExposeOptions = {}): Pag
       current = chromeRuntime().connect({ name: TOOLS_PORT });
     } catch (error) {
       // The extension was reloaded or removed: this content script can never reach it again.
-      return giveUp(new AgentError('port-refused', `The content script lost its extension (${messageOf(error)}); reload the page.`));
+      return giveUp(
+        new AgentError('port-refused', `The content script lost its extension (${messageOf(error)}); reload the page.`),
+      );
     }
     port = current;
     Comlink.expose(api, portEndpoint(current), ['*']);
@@ -97,7 +100,12 @@ export function exposePageTools(tools: Tool[], options: ExposeOptions = {}): Pag
       if (status === 'closed' || port !== current) return;
       if (status === 'connected') setStatus('connecting');
       if (--triesLeft < 0) {
-        return giveUp(new AgentError('port-refused', 'The extension page that hosts the agent did not answer. Is its offscreen document or side panel open?'));
+        return giveUp(
+          new AgentError(
+            'port-refused',
+            'The extension page that hosts the agent did not answer. Is its offscreen document or side panel open?',
+          ),
+        );
       }
       setTimeout(connect, options.retryMs ?? 250);
     });

@@ -74,8 +74,18 @@ export function acceptContentScriptTools(agent: ToolRegistry, options: AcceptOpt
       await agent.registerTool(remoteTool(owner.declaration, () => offers.get(name)?.at(-1)));
       registered.set(name, wanted!);
     } catch (error) {
-      offers.set(name, offers.get(name)!.filter((offer) => offer !== owner));
-      options.onRefused?.(new AgentError('invalid-tool', `The tool "${name}" from tab ${port.sender?.tab?.id ?? '?'} was not registered: ${messageOf(error)}`, { cause: error }), port);
+      offers.set(
+        name,
+        offers.get(name)!.filter((offer) => offer !== owner),
+      );
+      options.onRefused?.(
+        new AgentError(
+          'invalid-tool',
+          `The tool "${name}" from tab ${port.sender?.tab?.id ?? '?'} was not registered: ${messageOf(error)}`,
+          { cause: error },
+        ),
+        port,
+      );
     }
   };
 
@@ -85,14 +95,19 @@ export function acceptContentScriptTools(agent: ToolRegistry, options: AcceptOpt
     const names: string[] = [];
     let gone = false;
     const closed = new Promise<never>((_, reject) =>
-      port.onDisconnect.addListener(() => reject(new AgentError('tool-failed', `Tab ${tabId ?? '?'} closed or navigated away during the call.`))),
+      port.onDisconnect.addListener(() =>
+        reject(new AgentError('tool-failed', `Tab ${tabId ?? '?'} closed or navigated away during the call.`)),
+      ),
     );
     closed.catch(() => undefined);
     port.onDisconnect.addListener(() => {
       gone = true;
       void serially(async () => {
         for (const name of names) {
-          offers.set(name, (offers.get(name) ?? []).filter((offer) => offer.port !== port));
+          offers.set(
+            name,
+            (offers.get(name) ?? []).filter((offer) => offer.port !== port),
+          );
           if (!offers.get(name)!.length) offers.delete(name);
           await settle(name, port);
         }
@@ -120,11 +135,20 @@ export function acceptContentScriptTools(agent: ToolRegistry, options: AcceptOpt
   const onConnect = (port: ChromePort) => {
     if (port.name !== TOOLS_PORT) return;
     // Only this extension's own content scripts may add tools; they come from a tab.
-    if (port.sender?.id !== runtime.id) return refuse(port, `A port from "${port.sender?.id ?? 'unknown'}" was refused: only this extension's content scripts may register tools.`);
-    if (port.sender?.tab?.id === undefined) return refuse(port, "A port that does not come from a tab's content script was refused.");
+    if (port.sender?.id !== runtime.id)
+      return refuse(
+        port,
+        `A port from "${port.sender?.id ?? 'unknown'}" was refused: only this extension's content scripts may register tools.`,
+      );
+    if (port.sender?.tab?.id === undefined)
+      return refuse(port, "A port that does not come from a tab's content script was refused.");
     accept(port);
   };
-  const onConnectExternal = (port: ChromePort) => refuse(port, `A port from outside this extension (${port.sender?.url ?? port.sender?.id ?? 'unknown'}) was refused.`);
+  const onConnectExternal = (port: ChromePort) =>
+    refuse(
+      port,
+      `A port from outside this extension (${port.sender?.url ?? port.sender?.id ?? 'unknown'}) was refused.`,
+    );
   runtime.onConnect.addListener(onConnect);
   runtime.onConnectExternal?.addListener(onConnectExternal);
   return () => {
@@ -152,8 +176,13 @@ function remoteTool(declaration: ToolDeclaration, owner: () => Offer | undefined
       execute: async (args: unknown, ctx: ToolContext) => {
         const offer = owner();
         if (!offer) throw new AgentError('tool-failed', `No open tab offers "${declaration.name}" any more.`);
-        ctx.signal.addEventListener('abort', () => void offer.remote.abortTool(ctx.callId).catch(() => undefined), { once: true });
-        const outcome = await Promise.race([offer.remote.callTool({ callId: ctx.callId, name: declaration.name, args }), offer.closed]);
+        ctx.signal.addEventListener('abort', () => void offer.remote.abortTool(ctx.callId).catch(() => undefined), {
+          once: true,
+        });
+        const outcome = await Promise.race([
+          offer.remote.callTool({ callId: ctx.callId, name: declaration.name, args }),
+          offer.closed,
+        ]);
         if (!outcome.ok) throw new AgentError(outcome.error.code, outcome.error.message);
         return outcome.result;
       },

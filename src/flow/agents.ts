@@ -26,7 +26,11 @@ function builtin(name: string, description: string, parameters: Record<string, u
 }
 
 /** The built-in tools offered to `agent`, given every agent of the page. */
-export function agentTools(agent: AgentSpec, agents: ReadonlyMap<string, AgentSpec>, rootAgent: string): ToolDeclaration[] {
+export function agentTools(
+  agent: AgentSpec,
+  agents: ReadonlyMap<string, AgentSpec>,
+  rootAgent: string,
+): ToolDeclaration[] {
   const others = [...agents.values()].filter((other) => other.name !== agent.name);
   if (others.length === 0) return [];
   const list = others.map((other) => `${other.name}${other.description ? `: ${other.description}` : ''}`).join('; ');
@@ -51,7 +55,11 @@ export function agentTools(agent: AgentSpec, agents: ReadonlyMap<string, AgentSp
 }
 
 /** The agent in charge: the last transfer in the log wins, else the root. */
-export function currentAgent(history: readonly AgentEvent[], agents: ReadonlyMap<string, AgentSpec>, rootAgent: string): string {
+export function currentAgent(
+  history: readonly AgentEvent[],
+  agents: ReadonlyMap<string, AgentSpec>,
+  rootAgent: string,
+): string {
   for (let i = history.length - 1; i >= 0; i--) {
     const target = history[i]!.actions?.transferToAgent;
     if (target && agents.has(target)) return target;

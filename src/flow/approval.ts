@@ -6,7 +6,11 @@ import type { AgentEvent, FunctionCall } from '../session/event';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { FlowHooks } from './types';
 
-export async function isApprovalNeeded(declaration: ToolDeclaration | undefined, call: FunctionCall, hooks: FlowHooks): Promise<boolean> {
+export async function isApprovalNeeded(
+  declaration: ToolDeclaration | undefined,
+  call: FunctionCall,
+  hooks: FlowHooks,
+): Promise<boolean> {
   if (!declaration || declaration.source === 'builtin') return false;
   if (declaration.needsApproval === 'dynamic') return hooks.needsApproval(call.name, call.args);
   return declaration.needsApproval;
@@ -30,9 +34,9 @@ export function decisionFor(history: readonly AgentEvent[], callId: string): Dec
  * The open approval request, if the session is paused on one: the calls it
  * asks about, the model event that made them, and the invocation to continue.
  */
-export function openApprovalRequest(history: readonly AgentEvent[]):
-  | { request: AgentEvent; modelEvent: AgentEvent; undecided: string[] }
-  | undefined {
+export function openApprovalRequest(
+  history: readonly AgentEvent[],
+): { request: AgentEvent; modelEvent: AgentEvent; undecided: string[] } | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const event = history[i]!;
     if (event.content?.role === 'tool' && !event.late) return undefined;

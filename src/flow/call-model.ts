@@ -30,11 +30,25 @@ export interface StepResponse extends ModelResponse {
 export async function callModel(inv: Invocation, agentName: string, request: ModelRequest): Promise<StepResponse> {
   const startedAt = Date.now();
   const t0 = performance.now();
-  const done = (response: Omit<StepResponse, 'startedAt' | 'ms'>): StepResponse => ({ ...response, startedAt, ms: performance.now() - t0 });
+  const done = (response: Omit<StepResponse, 'startedAt' | 'ms'>): StepResponse => ({
+    ...response,
+    startedAt,
+    ms: performance.now() - t0,
+  });
 
   if (inv.hooks.has.beforeModel) {
-    const replaced = await runCallback(inv, () => inv.hooks.callback({ kind: 'beforeModel', request, agentName }), 'beforeModel');
-    if (replaced !== undefined) return done({ ...asResponse(replaced, 'beforeModel'), callErrors: [], finishReason: 'stop', answeredBy: 'beforeModel' });
+    const replaced = await runCallback(
+      inv,
+      () => inv.hooks.callback({ kind: 'beforeModel', request, agentName }),
+      'beforeModel',
+    );
+    if (replaced !== undefined)
+      return done({
+        ...asResponse(replaced, 'beforeModel'),
+        callErrors: [],
+        finishReason: 'stop',
+        answeredBy: 'beforeModel',
+      });
   }
 
   let text = '';
@@ -52,7 +66,8 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
         text += delta.text;
         emitPartial(inv, { author: agentName, content: { role: 'model', parts: [{ text: delta.text }] } });
       } else if (delta.type === 'tool-call') toolCalls.push(delta.call);
-      else if (delta.type === 'tool-call-error') callErrors.push({ id: delta.id, name: delta.name, raw: delta.raw, message: delta.message });
+      else if (delta.type === 'tool-call-error')
+        callErrors.push({ id: delta.id, name: delta.name, raw: delta.raw, message: delta.message });
       else {
         finishReason = delta.reason;
         usage = delta.usage;
@@ -61,14 +76,20 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
   } catch (error) {
     void stream.return?.();
     if (inv.signal.aborted) throw abortError();
-    throw error instanceof AgentError ? error : new AgentError('model-failed', `The model failed: ${messageOf(error)}`, { cause: error });
+    throw error instanceof AgentError
+      ? error
+      : new AgentError('model-failed', `The model failed: ${messageOf(error)}`, { cause: error });
   }
   if (inv.signal.aborted || finishReason === 'abort') throw abortError();
 
   let response: ModelResponse = { text, toolCalls };
   let answeredBy: StepResponse['answeredBy'];
   if (inv.hooks.has.afterModel) {
-    const replaced = await runCallback(inv, () => inv.hooks.callback({ kind: 'afterModel', response, agentName }), 'afterModel');
+    const replaced = await runCallback(
+      inv,
+      () => inv.hooks.callback({ kind: 'afterModel', response, agentName }),
+      'afterModel',
+    );
     if (replaced !== undefined) {
       response = asResponse(replaced, 'afterModel');
       answeredBy = 'afterModel';
@@ -84,7 +105,11 @@ export async function runCallback<T>(inv: Invocation, call: () => Promise<T>, na
   } catch (error) {
     if (inv.signal.aborted) throw abortError();
     if (error instanceof AgentError && error.code === 'worker-crashed') throw error;
-    throw new AgentError('callback-failed', `The ${name} callback threw: ${messageOf(error)}. Fix the callback; the run was stopped.`, { cause: error });
+    throw new AgentError(
+      'callback-failed',
+      `The ${name} callback threw: ${messageOf(error)}. Fix the callback; the run was stopped.`,
+      { cause: error },
+    );
   }
 }
 
@@ -95,5 +120,8 @@ function asResponse(value: unknown, name: string): ModelResponse {
     const toolCalls = Array.isArray(candidate.toolCalls) ? candidate.toolCalls : [];
     if (typeof candidate.text === 'string' || toolCalls.length) return { text: candidate.text ?? '', toolCalls };
   }
-  throw new AgentError('callback-failed', `The ${name} callback returned ${messageOf(value)}; return undefined, a string, or { text, toolCalls }.`);
+  throw new AgentError(
+    'callback-failed',
+    `The ${name} callback returned ${messageOf(value)}; return undefined, a string, or { text, toolCalls }.`,
+  );
 }

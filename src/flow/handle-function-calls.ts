@@ -50,7 +50,12 @@ export async function handleFunctionCalls(
     const message = `Not run: the model asked for ${calls.length} tool calls in one step and the limit is ${inv.limits.maxToolCallsPerStep} (createAgent({ maxToolCallsPerStep })).`;
     await record(inv, {
       author: agentName,
-      content: { role: 'tool', parts: calls.map((call) => ({ functionResponse: { id: call.id, name: call.name, response: null, error: message } })) },
+      content: {
+        role: 'tool',
+        parts: calls.map((call) => ({
+          functionResponse: { id: call.id, name: call.name, response: null, error: message },
+        })),
+      },
       error: { code: 'max-tool-calls', message },
       endReason: 'max-tool-calls',
       timing: { startedAt, ms: performance.now() - t0 },
@@ -65,7 +70,11 @@ export async function handleFunctionCalls(
     if (unreadable.has(call.id) || !(await isApprovalNeeded(inv.tools.get(call.name), call, inv.hooks))) continue;
     if (decisionFor(inv.history, call.id)) continue;
     if (inv.hooks.approve) {
-      const granted = await runCallback(inv, () => inv.hooks.approve!({ callId: call.id, name: call.name, args: call.args }), 'onApproval');
+      const granted = await runCallback(
+        inv,
+        () => inv.hooks.approve!({ callId: call.id, name: call.name, args: call.args }),
+        'onApproval',
+      );
       await record(inv, { author: 'user', actions: { approval: { callId: call.id, granted: granted === true } } });
     } else waiting.push(call);
   }
@@ -82,7 +91,9 @@ export async function handleFunctionCalls(
   const pending = calls.map((call) => answer(inv, agentName, call, unreadable.get(call.id)));
   let answers: Answer[];
   try {
-    answers = allReadOnly ? await raceAbort(Promise.all(pending.map((p) => p.start())), inv.signal) : await inSequence(inv, pending);
+    answers = allReadOnly
+      ? await raceAbort(Promise.all(pending.map((p) => p.start())), inv.signal)
+      : await inSequence(inv, pending);
   } catch (error) {
     if (!inv.signal.aborted) throw error;
     return recordAborted(inv, agentName, calls, pending, startedAt, t0);
@@ -90,7 +101,9 @@ export async function handleFunctionCalls(
 
   const parts = answers.map((a) => ({ functionResponse: a.response }));
   const stateDelta = Object.assign({}, ...answers.map((a) => a.stateDelta ?? {})) as Record<string, unknown>;
-  const artifacts = Object.fromEntries(answers.filter((a) => a.artifact !== undefined).map((a) => [a.response.id, a.artifact]));
+  const artifacts = Object.fromEntries(
+    answers.filter((a) => a.artifact !== undefined).map((a) => [a.response.id, a.artifact]),
+  );
   const transfer = answers.find((a) => a.transferTo);
   const longRunning = answers.filter((a) => a.longRunning).map((a) => a.response.id);
   const final = answers.some((a) => a.final);
@@ -115,7 +128,8 @@ export async function handleFunctionCalls(
     });
     if (fatal) return { kind: 'end', reason: 'error' };
   }
-  for (const a of answers) if (!a.response.error && !isBuiltin(a.response.name)) inv.selector?.afterCall(a.response.name);
+  for (const a of answers)
+    if (!a.response.error && !isBuiltin(a.response.name)) inv.selector?.afterCall(a.response.name);
   if (longRunning.length) {
     await record(inv, {
       author: agentName,
@@ -159,14 +173,24 @@ async function inSequence(inv: Invocation, pending: PendingCall[]): Promise<Answ
   return answers;
 }
 
-async function answerCall(inv: Invocation, agentName: string, call: FunctionCall, unreadable?: string): Promise<Answer> {
+async function answerCall(
+  inv: Invocation,
+  agentName: string,
+  call: FunctionCall,
+  unreadable?: string,
+): Promise<Answer> {
   const t0 = performance.now();
-  const fail = (error: string): Answer => ({ response: { id: call.id, name: call.name, response: null, error }, ms: performance.now() - t0 });
+  const fail = (error: string): Answer => ({
+    response: { id: call.id, name: call.name, response: null, error },
+    ms: performance.now() - t0,
+  });
   if (unreadable) return fail(unreadable);
 
   const decision = decisionFor(inv.history, call.id);
   if (decision && !decision.granted) {
-    return fail(`The user rejected this call${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it; ask the user what to do instead.`);
+    return fail(
+      `The user rejected this call${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it; ask the user what to do instead.`,
+    );
   }
 
   if (call.name === TRANSFER_TOOL || call.name === ESCALATE_TOOL) return builtinAnswer(inv, agentName, call, t0);
@@ -178,9 +202,11 @@ async function answerCall(inv: Invocation, agentName: string, call: FunctionCall
   let args = valid.value;
 
   if (inv.hooks.has.beforeTool) {
-    const before = (await runCallback(inv, () => inv.hooks.callback({ kind: 'beforeTool', name: call.name, args, callId: call.id }), 'beforeTool')) as
-      | { args?: unknown; result?: unknown }
-      | undefined;
+    const before = (await runCallback(
+      inv,
+      () => inv.hooks.callback({ kind: 'beforeTool', name: call.name, args, callId: call.id }),
+      'beforeTool',
+    )) as { args?: unknown; result?: unknown } | undefined;
     if (before && typeof before === 'object' && 'result' in before) {
       return { response: { id: call.id, name: call.name, response: before.result }, ms: performance.now() - t0 };
     }
@@ -226,7 +252,12 @@ async function answerCall(inv: Invocation, agentName: string, call: FunctionCall
 type Outcome = Awaited<ReturnType<Invocation['runner']['run']>>;
 
 /** Runs a page tool with its timeout, plus slack for a page that never answers. */
-async function runTool(inv: Invocation, agentName: string, declaration: ToolDeclaration, call: FunctionCall): Promise<Outcome> {
+async function runTool(
+  inv: Invocation,
+  agentName: string,
+  declaration: ToolDeclaration,
+  call: FunctionCall,
+): Promise<Outcome> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   inv.signal.addEventListener('abort', onAbort, { once: true });
@@ -239,22 +270,40 @@ async function runTool(inv: Invocation, agentName: string, declaration: ToolDecl
       resolve({
         ok: false,
         ms: performance.now() - t0,
-        error: { code: 'tool-timeout', message: `${call.name} did not answer within ${declaration.timeoutMs} ms (timeoutMs). Raise timeoutMs in defineTool if it needs longer.` },
+        error: {
+          code: 'tool-timeout',
+          message: `${call.name} did not answer within ${declaration.timeoutMs} ms (timeoutMs). Raise timeoutMs in defineTool if it needs longer.`,
+        },
       });
     }, limit);
   });
   const run = inv.runner
     .run(
-      { callId: call.id, name: call.name, args: call.args, sessionId: inv.sessionId, invocationId: inv.invocationId, agentName, state: { ...inv.state } },
+      {
+        callId: call.id,
+        name: call.name,
+        args: call.args,
+        sessionId: inv.sessionId,
+        invocationId: inv.invocationId,
+        agentName,
+        state: { ...inv.state },
+      },
       {
         signal: controller.signal,
         onChunk: (chunk) =>
-          emitPartial(inv, { author: agentName, content: { role: 'tool', parts: [{ functionResponse: { id: call.id, name: call.name, response: chunk } }] } }),
+          emitPartial(inv, {
+            author: agentName,
+            content: { role: 'tool', parts: [{ functionResponse: { id: call.id, name: call.name, response: chunk } }] },
+          }),
       },
     )
     .catch((error): Outcome => {
       if (error instanceof AgentError && error.code === 'worker-crashed') throw error;
-      return { ok: false, ms: performance.now() - t0, error: { code: 'tool-failed', message: `${call.name} failed: ${messageOf(error)}` } };
+      return {
+        ok: false,
+        ms: performance.now() - t0,
+        error: { code: 'tool-failed', message: `${call.name} failed: ${messageOf(error)}` },
+      };
     });
   try {
     return await Promise.race([run, guard]);
@@ -267,17 +316,31 @@ async function runTool(inv: Invocation, agentName: string, declaration: ToolDecl
 function builtinAnswer(inv: Invocation, agentName: string, call: FunctionCall, t0: number): Answer {
   const args = (call.args ?? {}) as { agent_name?: unknown; reason?: unknown };
   if (call.name === ESCALATE_TOOL) {
-    return { response: { id: call.id, name: call.name, response: { escalatedTo: inv.rootAgent } }, ms: performance.now() - t0, transferTo: inv.rootAgent, escalate: true };
+    return {
+      response: { id: call.id, name: call.name, response: { escalatedTo: inv.rootAgent } },
+      ms: performance.now() - t0,
+      transferTo: inv.rootAgent,
+      escalate: true,
+    };
   }
   const target = typeof args.agent_name === 'string' ? args.agent_name : '';
   if (!inv.agents.has(target) || target === agentName) {
     const others = [...inv.agents.keys()].filter((name) => name !== agentName);
     return {
-      response: { id: call.id, name: call.name, response: null, error: `No agent named "${target}" to transfer to. Choose one of: ${others.join(', ')}.` },
+      response: {
+        id: call.id,
+        name: call.name,
+        response: null,
+        error: `No agent named "${target}" to transfer to. Choose one of: ${others.join(', ')}.`,
+      },
       ms: performance.now() - t0,
     };
   }
-  return { response: { id: call.id, name: call.name, response: { transferredTo: target } }, ms: performance.now() - t0, transferTo: target };
+  return {
+    response: { id: call.id, name: call.name, response: { transferredTo: target } },
+    ms: performance.now() - t0,
+    transferTo: target,
+  };
 }
 
 function unknownToolMessage(inv: Invocation, name: string): string {
@@ -296,7 +359,12 @@ async function recordAborted(
 ): Promise<CallsOutcome> {
   for (const call of calls) inv.runner.cancel(call.id);
   const parts = calls.map((call, i) => ({
-    functionResponse: pending[i]!.settled?.response ?? { id: call.id, name: call.name, response: null, error: 'aborted: the run was stopped before this call finished.' },
+    functionResponse: pending[i]!.settled?.response ?? {
+      id: call.id,
+      name: call.name,
+      response: null,
+      error: 'aborted: the run was stopped before this call finished.',
+    },
   }));
   await record(inv, {
     author: agentName,
@@ -309,7 +377,11 @@ async function recordAborted(
 }
 
 function pickArtifacts(answers: Answer[], ids: string[]): Record<string, unknown> | undefined {
-  const picked = Object.fromEntries(answers.filter((a) => ids.includes(a.response.id) && a.response.response !== undefined).map((a) => [a.response.id, a.response.response]));
+  const picked = Object.fromEntries(
+    answers
+      .filter((a) => ids.includes(a.response.id) && a.response.response !== undefined)
+      .map((a) => [a.response.id, a.response.response]),
+  );
   return Object.keys(picked).length ? picked : undefined;
 }
 

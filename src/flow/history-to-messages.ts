@@ -9,7 +9,8 @@ export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] 
   const answered = new Set<string>();
   for (const event of events) {
     if (event.late) continue;
-    for (const part of event.content?.parts ?? []) if ('functionResponse' in part) answered.add(part.functionResponse.id);
+    for (const part of event.content?.parts ?? [])
+      if ('functionResponse' in part) answered.add(part.functionResponse.id);
   }
   const messages: ChatMessage[] = [];
   for (const event of events) {
@@ -23,16 +24,24 @@ export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] 
       for (const part of parts) if ('functionCall' in part) toolCalls.push({ ...part.functionCall });
       const text = textOf(parts);
       if (!text && toolCalls.length === 0) continue;
-      messages.push(toolCalls.length ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
+      messages.push(
+        toolCalls.length ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text },
+      );
       // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
       for (const call of toolCalls) {
-        if (!answered.has(call.id!)) messages.push({ role: 'tool', toolCallId: call.id!, name: call.name, content: 'Pending: no result yet.' });
+        if (!answered.has(call.id!))
+          messages.push({ role: 'tool', toolCallId: call.id!, name: call.name, content: 'Pending: no result yet.' });
       }
     } else {
       for (const part of parts) {
         if ('functionResponse' in part) {
           const response = part.functionResponse;
-          messages.push({ role: 'tool', toolCallId: response.id, name: response.name, content: responseText(response) });
+          messages.push({
+            role: 'tool',
+            toolCallId: response.id,
+            name: response.name,
+            content: responseText(response),
+          });
         }
       }
     }

@@ -72,7 +72,8 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
 
 /** Records the ending event; if even that cannot be stored, the error still reaches the stream. */
 async function end(inv: Invocation, reason: EndReason, error: unknown): Promise<EndReason> {
-  const agentError = error instanceof AgentError ? error : new AgentError('model-failed', messageOf(error), { cause: error });
+  const agentError =
+    error instanceof AgentError ? error : new AgentError('model-failed', messageOf(error), { cause: error });
   const draft = {
     author: currentAgent(inv.history, inv.agents, inv.rootAgent),
     error: agentError.toJSON(),

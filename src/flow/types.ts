@@ -45,7 +45,10 @@ export type CallbackPayload =
 
 /** Runs a page tool; resolves with an outcome, never rejects for a tool's own failure. */
 export interface ToolRunner {
-  run(request: ToolCallRequest, options: { signal: AbortSignal; onChunk?: (chunk: unknown) => void }): Promise<ToolOutcome>;
+  run(
+    request: ToolCallRequest,
+    options: { signal: AbortSignal; onChunk?: (chunk: unknown) => void },
+  ): Promise<ToolOutcome>;
   /** Tells the page to stop a call whose answer is no longer wanted. */
   cancel(callId: string): void;
 }

@@ -32,12 +32,14 @@ const MESSAGE_OVERHEAD = 4;
 export function fitToContextWindow(messages: readonly ChatMessage[], options: FitOptions): FitResult {
   const budget = options.contextWindow - options.reserveForAnswer;
   const units = groupUnits(messages);
-  const cost = (unit: Unit) => unit.messages.reduce((sum, message) => sum + messageTokens(message, options.countTokens), 0);
+  const cost = (unit: Unit) =>
+    unit.messages.reduce((sum, message) => sum + messageTokens(message, options.countTokens), 0);
   const costs = units.map(cost);
   let total = costs.reduce((a, b) => a + b, 0);
 
   const lastUser = findLastIndex(units, (unit) => unit.messages[0].role === 'user');
-  const keep = (index: number) => units[index].messages[0].role === 'system' || index === lastUser || index === units.length - 1;
+  const keep = (index: number) =>
+    units[index].messages[0].role === 'system' || index === lastUser || index === units.length - 1;
 
   const droppedUnits = new Set<number>();
   for (let i = 0; i < units.length && total > budget; i++) {
@@ -51,7 +53,8 @@ export function fitToContextWindow(messages: readonly ChatMessage[], options: Fi
 
 export function messageTokens(message: ChatMessage, countTokens: (text: string) => number): number {
   let text = message.content;
-  if (message.role === 'assistant' && message.toolCalls?.length) text += JSON.stringify(message.toolCalls.map((c) => ({ name: c.name, arguments: c.args })));
+  if (message.role === 'assistant' && message.toolCalls?.length)
+    text += JSON.stringify(message.toolCalls.map((c) => ({ name: c.name, arguments: c.args })));
   if (message.role === 'tool') text += message.name;
   return countTokens(text) + MESSAGE_OVERHEAD;
 }
@@ -66,7 +69,8 @@ function groupUnits(messages: readonly ChatMessage[]): Unit[] {
   for (const message of messages) {
     const previous = units[units.length - 1];
     const head = previous?.messages[0];
-    if (message.role === 'tool' && head?.role === 'assistant' && head.toolCalls?.length) previous.messages.push(message);
+    if (message.role === 'tool' && head?.role === 'assistant' && head.toolCalls?.length)
+      previous.messages.push(message);
     else units.push({ messages: [message] });
   }
   return units;

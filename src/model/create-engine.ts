@@ -11,20 +11,33 @@ import type { WebLLMEngine, WebLLMEngineOptions } from './webllm-engine';
 
 export function createEngine(options: ModelOptions): ModelEngine {
   if (!options || typeof options !== 'object') {
-    throw new AgentError('invalid-options', 'model must be { engine: "webllm", modelId } or { engine: "scripted", turns }.');
+    throw new AgentError(
+      'invalid-options',
+      'model must be { engine: "webllm", modelId } or { engine: "scripted", turns }.',
+    );
   }
   if (options.engine === 'scripted') {
-    if (!Array.isArray(options.turns)) throw new AgentError('invalid-options', 'model.turns must be an array of scripted turns for the scripted engine.');
+    if (!Array.isArray(options.turns))
+      throw new AgentError(
+        'invalid-options',
+        'model.turns must be an array of scripted turns for the scripted engine.',
+      );
     return new ScriptedEngine(options.turns, options.contextWindow);
   }
   if (options.engine === 'webllm') {
     if (typeof options.modelId !== 'string' || !options.modelId) {
-      throw new AgentError('invalid-options', 'model.modelId must name a web-llm model, e.g. "Qwen2.5-0.5B-Instruct-q4f32_1-MLC".');
+      throw new AgentError(
+        'invalid-options',
+        'model.modelId must name a web-llm model, e.g. "Qwen2.5-0.5B-Instruct-q4f32_1-MLC".',
+      );
     }
     const { onProgress: _onProgress, engine: _engine, ...rest } = options;
     return new LazyWebLLMEngine(rest);
   }
-  throw new AgentError('invalid-options', `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm" or "scripted".`);
+  throw new AgentError(
+    'invalid-options',
+    `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm" or "scripted".`,
+  );
 }
 
 /** The Hermes ids web-llm 0.2.86 calls tools for natively (its functionCallingModelIds). */
@@ -41,7 +54,8 @@ class LazyWebLLMEngine implements ModelEngine {
       modelId: options.modelId,
       label: `${options.modelId} (web-llm, on this device)`,
       contextWindow: options.contextWindow ?? 4096,
-      nativeToolCalls: (options.nativeToolCalls ?? true) && NATIVE_PREFIXES.some((prefix) => options.modelId.startsWith(prefix)),
+      nativeToolCalls:
+        (options.nativeToolCalls ?? true) && NATIVE_PREFIXES.some((prefix) => options.modelId.startsWith(prefix)),
     };
   }
 

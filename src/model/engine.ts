@@ -90,4 +90,9 @@ export type ModelOptions =
       /** The constraint for models without native calls (default 'structural-tag'). */
       grammar?: 'structural-tag' | 'json';
     }
-  | { engine: 'scripted'; turns: ScriptedTurn[]; contextWindow?: number; onProgress?: (progress: ModelProgress) => void };
+  | {
+      engine: 'scripted';
+      turns: ScriptedTurn[];
+      contextWindow?: number;
+      onProgress?: (progress: ModelProgress) => void;
+    };

@@ -15,7 +15,8 @@ const FULLWIDTH_TOKENS = /<｜([^｜<>]{1,40})｜>/g;
 /** Mistral and Llama 2 bracket markers. */
 const BRACKET_TOKENS = /\[(\/?)(INST|SYS|TOOL_CALLS|TOOL_RESULTS|AVAILABLE_TOOLS|SYSTEM_PROMPT|ARGS|CALL_ID|THINK)\]/g;
 /** Tags that Hermes, Qwen and Llama use to delimit calls, tool lists and results; and turn markers of Gemma and Llama 2. */
-const TAGS = /<(\/?)(tool_call|tool_response|tools|function(?==)|function(?=>)|start_of_turn|end_of_turn|s)(?=[\s>=])/gi;
+const TAGS =
+  /<(\/?)(tool_call|tool_response|tools|function(?==)|function(?=>)|start_of_turn|end_of_turn|s)(?=[\s>=])/gi;
 
 /** Escapes text from users and tools before it goes into a prompt. */
 export function escapeUntrusted(text: string): string {

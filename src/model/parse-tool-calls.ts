@@ -67,7 +67,8 @@ export function parseToolCalls(output: string, options: ParseToolCallsOptions = 
   text = text.replace(/<\|python_tag\|>([\s\S]*)$/, (raw, body: string) => {
     const trimmed = body.trim();
     const pythonic = /^\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(trimmed);
-    if (!pythonic && (trimmed.startsWith('{') || trimmed.startsWith('['))) readJsonCalls(result, raw, trimmed, options, take);
+    if (!pythonic && (trimmed.startsWith('{') || trimmed.startsWith('[')))
+      readJsonCalls(result, raw, trimmed, options, take);
     else readPythonCalls(result, raw, trimmed, options);
     return '';
   });
@@ -123,13 +124,20 @@ function readJsonCalls(result: ParsedToolCalls, raw: string, body: string, optio
   for (const piece of pieces) {
     const parsed = parseLenientJson(piece);
     if (!parsed.ok) result.errors.push(unreadable(raw, `it is not valid JSON (${parsed.error})`, nameIn(piece)));
-    else if (!looksLikeCalls(parsed.value, { inMarkup: true })) result.errors.push(unreadable(raw, 'it has no "name" field'));
+    else if (!looksLikeCalls(parsed.value, { inMarkup: true }))
+      result.errors.push(unreadable(raw, 'it has no "name" field'));
     else take(raw, asList(parsed.value));
   }
   void options;
 }
 
-function readMistralCalls(result: ParsedToolCalls, raw: string, body: string, options: ParseToolCallsOptions, take: Take) {
+function readMistralCalls(
+  result: ParsedToolCalls,
+  raw: string,
+  body: string,
+  options: ParseToolCallsOptions,
+  take: Take,
+) {
   const trimmed = body.trim();
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
     readJsonCalls(result, raw, trimmed, options, take);
@@ -199,14 +207,24 @@ function addCall(result: ParsedToolCalls, value: unknown, raw: string, options: 
     // OpenAI-style arguments are a JSON string.
     const parsed = args.trim() ? parseLenientJson(args) : { ok: true as const, value: {}, repaired: false };
     if (!parsed.ok) {
-      result.errors.push({ id, name, raw, message: `The arguments of your call to "${name}" are not valid JSON (${parsed.error}). ${CALL_FORMAT_HINT}` });
+      result.errors.push({
+        id,
+        name,
+        raw,
+        message: `The arguments of your call to "${name}" are not valid JSON (${parsed.error}). ${CALL_FORMAT_HINT}`,
+      });
       return;
     }
     args = parsed.value;
   }
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) {
-    result.errors.push({ id, name, raw, message: `The arguments of your call to "${name}" must be a JSON object of named arguments. ${CALL_FORMAT_HINT}` });
+    result.errors.push({
+      id,
+      name,
+      raw,
+      message: `The arguments of your call to "${name}" must be a JSON object of named arguments. ${CALL_FORMAT_HINT}`,
+    });
     return;
   }
   if (options.toolNames && !options.toolNames.includes(name)) {

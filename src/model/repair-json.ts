@@ -50,7 +50,8 @@ export function repairJson(source: string): string {
     } else if (/[A-Za-z_$]/.test(ch)) {
       const word = /^[A-Za-z_$][\w$-]*/.exec(source.slice(i))![0];
       const after = source.slice(i + word.length).trimStart();
-      if (after.startsWith(':')) out += JSON.stringify(word); // an unquoted key
+      if (after.startsWith(':'))
+        out += JSON.stringify(word); // an unquoted key
       else out += LITERALS[word] ?? word;
       i += word.length;
       continue;
@@ -63,7 +64,14 @@ export function repairJson(source: string): string {
   return out;
 }
 
-const LITERALS: Record<string, string> = { True: 'true', False: 'false', None: 'null', true: 'true', false: 'false', null: 'null' };
+const LITERALS: Record<string, string> = {
+  True: 'true',
+  False: 'false',
+  None: 'null',
+  true: 'true',
+  false: 'false',
+  null: 'null',
+};
 
 /** Reads a string quoted with " or ' from `start`; returns it double-quoted, closed even if the source stops inside it. */
 function readString(source: string, start: number): { text: string; end: number } {

@@ -17,8 +17,17 @@ export class ScriptedEngine implements ModelEngine {
   readonly info: ModelInfo;
   private next = 0;
 
-  constructor(private readonly turns: ScriptedTurn[], contextWindow = 8192) {
-    this.info = { engine: 'scripted', modelId: 'scripted', label: 'Scripted (no model)', contextWindow, nativeToolCalls: true };
+  constructor(
+    private readonly turns: ScriptedTurn[],
+    contextWindow = 8192,
+  ) {
+    this.info = {
+      engine: 'scripted',
+      modelId: 'scripted',
+      label: 'Scripted (no model)',
+      contextWindow,
+      nativeToolCalls: true,
+    };
   }
 
   async load(onProgress?: (p: ModelProgress) => void): Promise<void> {
@@ -36,15 +45,24 @@ export class ScriptedEngine implements ModelEngine {
     this.next += 1;
     if (turn.delayMs) await sleep(turn.delayMs, signal);
     // No model counts tokens here: usage is the same estimate the context guard uses, so telemetry has figures.
-    const promptTokens = estimateTokens(JSON.stringify(request.messages)) + estimateTokens(JSON.stringify(request.tools));
+    const promptTokens =
+      estimateTokens(JSON.stringify(request.messages)) + estimateTokens(JSON.stringify(request.tools));
     if ('raw' in turn) {
-      yield* rawTurn(turn.raw, request.tools.map((tool) => tool.name), { promptTokens, completionTokens: estimateTokens(turn.raw) });
+      yield* rawTurn(
+        turn.raw,
+        request.tools.map((tool) => tool.name),
+        { promptTokens, completionTokens: estimateTokens(turn.raw) },
+      );
       return;
     }
     if (turn.text) yield { type: 'text', text: turn.text };
     for (const call of turn.toolCalls ?? []) yield { type: 'tool-call', call: { ...call } };
     const completionTokens = estimateTokens((turn.text ?? '') + JSON.stringify(turn.toolCalls ?? []));
-    yield { type: 'finish', reason: turn.toolCalls?.length ? 'tool-calls' : 'stop', usage: { promptTokens, completionTokens } };
+    yield {
+      type: 'finish',
+      reason: turn.toolCalls?.length ? 'tool-calls' : 'stop',
+      usage: { promptTokens, completionTokens },
+    };
   }
 
   countTokens(text: string): number {
@@ -55,7 +73,11 @@ export class ScriptedEngine implements ModelEngine {
 }
 
 /** A raw turn as a model would stream it, split in small pieces so the streaming parser is exercised too. */
-function* rawTurn(raw: string, toolNames: string[], usage: { promptTokens: number; completionTokens: number }): Generator<ModelDelta> {
+function* rawTurn(
+  raw: string,
+  toolNames: string[],
+  usage: { promptTokens: number; completionTokens: number },
+): Generator<ModelDelta> {
   const stream = new ToolCallStream(toolNames);
   for (let i = 0; i < raw.length; i += 7) {
     const visible = stream.push(raw.slice(i, i + 7));
@@ -75,9 +97,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       return;
     }
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new AgentError('aborted', 'The run was aborted.'));
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new AgentError('aborted', 'The run was aborted.'));
+      },
+      { once: true },
+    );
   });
 }

@@ -49,7 +49,12 @@ export function toolCallStructuralTag(tools: readonly ToolDeclaration[]) {
 
 /** The schema of the fallback: one call to any declared tool, or a final answer. */
 export function callOrAnswerSchema(tools: readonly ToolDeclaration[]): JsonSchema {
-  const answer = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
+  const answer = {
+    type: 'object',
+    properties: { answer: { type: 'string' } },
+    required: ['answer'],
+    additionalProperties: false,
+  };
   return { anyOf: [...tools.map(callSchema), answer] };
 }
 
@@ -64,7 +69,10 @@ export function jsonResponseFormat(tools: readonly ToolDeclaration[]) {
 }
 
 /** web-llm's `response_format` for a step: the structural tag, or the JSON fallback. */
-export function toolResponseFormat(tools: readonly ToolDeclaration[], form: 'structural-tag' | 'json' = 'structural-tag') {
+export function toolResponseFormat(
+  tools: readonly ToolDeclaration[],
+  form: 'structural-tag' | 'json' = 'structural-tag',
+) {
   return form === 'json' ? jsonResponseFormat(tools) : structuralTagResponseFormat(tools);
 }
 

@@ -9,7 +9,10 @@ import { AgentError } from '../errors';
 
 export type CacheBackend = 'cache' | 'indexeddb' | 'opfs';
 
-export function resolveAppConfig(appConfig: unknown, options: { baseUrl?: string; cacheBackend?: CacheBackend } = {}): AppConfig {
+export function resolveAppConfig(
+  appConfig: unknown,
+  options: { baseUrl?: string; cacheBackend?: CacheBackend } = {},
+): AppConfig {
   const base = appConfig === undefined ? prebuiltAppConfig : validate(appConfig);
   const baseUrl = options.baseUrl ?? (globalThis.location ? globalThis.location.href : undefined);
   const model_list = base.model_list.map((record) => ({
@@ -33,19 +36,28 @@ export function configUrlOf(record: ModelRecord): string {
 
 function absolute(url: string, baseUrl: string | undefined, modelId: string, field: string): string {
   if (typeof url !== 'string' || !url) {
-    throw new AgentError('invalid-options', `appConfig.model_list entry "${modelId}" has no ${field} URL. Give the URL of the model's files (model) and of its .wasm library (model_lib).`);
+    throw new AgentError(
+      'invalid-options',
+      `appConfig.model_list entry "${modelId}" has no ${field} URL. Give the URL of the model's files (model) and of its .wasm library (model_lib).`,
+    );
   }
   try {
     return new URL(url, baseUrl).href;
   } catch {
-    throw new AgentError('invalid-options', `appConfig.model_list entry "${modelId}" has ${field} "${url}", which is not a URL. Use an absolute URL or one relative to the page.`);
+    throw new AgentError(
+      'invalid-options',
+      `appConfig.model_list entry "${modelId}" has ${field} "${url}", which is not a URL. Use an absolute URL or one relative to the page.`,
+    );
   }
 }
 
 function validate(appConfig: unknown): AppConfig {
   const list = (appConfig as { model_list?: unknown } | null)?.model_list;
   if (!Array.isArray(list) || list.some((r) => !r || typeof (r as ModelRecord).model_id !== 'string')) {
-    throw new AgentError('invalid-options', 'model.appConfig must be { model_list: [{ model, model_id, model_lib }, …] } as web-llm defines it.');
+    throw new AgentError(
+      'invalid-options',
+      'model.appConfig must be { model_list: [{ model, model_id, model_lib }, …] } as web-llm defines it.',
+    );
   }
   return appConfig as AppConfig;
 }

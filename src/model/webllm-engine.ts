@@ -28,7 +28,10 @@ import { toWebLLMRequest, type GrammarForm } from './webllm-request';
 import { toModelDeltas } from './webllm-stream';
 
 /** The part of web-llm's engine we use; a test may hand in a stand-in implementing it. */
-export interface WebLLMEngineLike extends Pick<MLCEngineInterface, 'reload' | 'interruptGenerate' | 'unload' | 'setInitProgressCallback'> {
+export interface WebLLMEngineLike extends Pick<
+  MLCEngineInterface,
+  'reload' | 'interruptGenerate' | 'unload' | 'setInitProgressCallback'
+> {
   /** We only ever stream. */
   chatCompletion(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>>;
 }
@@ -67,12 +70,21 @@ export class WebLLMEngine implements ModelEngine {
   private busy = false;
 
   constructor(private readonly options: WebLLMEngineOptions) {
-    this.appConfig = resolveAppConfig(options.appConfig, { baseUrl: options.baseUrl, cacheBackend: options.cacheBackend });
+    this.appConfig = resolveAppConfig(options.appConfig, {
+      baseUrl: options.baseUrl,
+      cacheBackend: options.cacheBackend,
+    });
     this.record = findRecord(this.appConfig, options.modelId);
     const native = (options.nativeToolCalls ?? true) && functionCallingModelIds.includes(options.modelId);
     const declared = Number(this.record?.overrides?.context_window_size);
     const contextWindow = options.contextWindow ?? (declared > 0 ? declared : DEFAULT_CONTEXT_WINDOW);
-    this.info = { engine: 'webllm', modelId: options.modelId, label: `${options.modelId} (web-llm, on this device)`, contextWindow, nativeToolCalls: native };
+    this.info = {
+      engine: 'webllm',
+      modelId: options.modelId,
+      label: `${options.modelId} (web-llm, on this device)`,
+      contextWindow,
+      nativeToolCalls: native,
+    };
   }
 
   private get knownIds(): string[] {
@@ -98,7 +110,12 @@ export class WebLLMEngine implements ModelEngine {
     try {
       await engine.reload(this.options.modelId);
     } catch (error) {
-      throw await toAgentError(error, { modelId: this.options.modelId, record: this.record, knownIds: this.knownIds, probe: this.options.probeUrl });
+      throw await toAgentError(error, {
+        modelId: this.options.modelId,
+        record: this.record,
+        knownIds: this.knownIds,
+        probe: this.options.probeUrl,
+      });
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -109,13 +126,21 @@ export class WebLLMEngine implements ModelEngine {
 
   async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
     const engine = this.engine;
-    if (!engine || !this.loaded) throw new AgentError('model-failed', `The model ${this.options.modelId} is not loaded yet; call load() first.`);
-    if (this.busy) throw new AgentError('model-failed', 'The model is already answering another request; web-llm runs one at a time.');
+    if (!engine || !this.loaded)
+      throw new AgentError('model-failed', `The model ${this.options.modelId} is not loaded yet; call load() first.`);
+    if (this.busy)
+      throw new AgentError(
+        'model-failed',
+        'The model is already answering another request; web-llm runs one at a time.',
+      );
     if (signal?.aborted) {
       yield { type: 'finish', reason: 'abort' };
       return;
     }
-    const plan = toWebLLMRequest(request, { native: this.info.nativeToolCalls, grammar: this.options.grammar ?? 'structural-tag' });
+    const plan = toWebLLMRequest(request, {
+      native: this.info.nativeToolCalls,
+      grammar: this.options.grammar ?? 'structural-tag',
+    });
     this.busy = true;
     const onAbort = () => void engine.interruptGenerate();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -123,7 +148,12 @@ export class WebLLMEngine implements ModelEngine {
       const chunks = await engine.chatCompletion(plan.request);
       yield* toModelDeltas(chunks, plan);
     } catch (error) {
-      throw await toAgentError(error, { modelId: this.options.modelId, record: this.record, knownIds: this.knownIds, probe: this.options.probeUrl });
+      throw await toAgentError(error, {
+        modelId: this.options.modelId,
+        record: this.record,
+        knownIds: this.knownIds,
+        probe: this.options.probeUrl,
+      });
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.busy = false;
@@ -140,7 +170,11 @@ export class WebLLMEngine implements ModelEngine {
    */
   private tokenizerCount(text: string): number | undefined {
     try {
-      const pipelines = (this.engine as { loadedModelIdToPipeline?: Map<string, { tokenizer?: { encode(text: string): ArrayLike<number> } }> } | undefined)?.loadedModelIdToPipeline;
+      const pipelines = (
+        this.engine as
+          | { loadedModelIdToPipeline?: Map<string, { tokenizer?: { encode(text: string): ArrayLike<number> } }> }
+          | undefined
+      )?.loadedModelIdToPipeline;
       const tokenizer = pipelines?.get(this.options.modelId)?.tokenizer;
       return tokenizer ? tokenizer.encode(text).length : undefined;
     } catch {

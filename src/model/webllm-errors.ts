@@ -19,14 +19,17 @@ export interface FailureContext {
   probe?: (url: string) => Promise<ProbeResult>;
 }
 
-export type ProbeResult = { url: string; status: number; ok: boolean; bytes?: number; contentType?: string } | { url: string; error: string };
+export type ProbeResult =
+  { url: string; status: number; ok: boolean; bytes?: number; contentType?: string } | { url: string; error: string };
 
-const SCRIPTED_HINT = 'Without WebGPU you can still try the agent with the scripted engine (model: { engine: "scripted", turns }).';
+const SCRIPTED_HINT =
+  'Without WebGPU you can still try the agent with the scripted engine (model: { engine: "scripted", turns }).';
 
 export function webgpuUnavailable(report?: GpuReport, cause?: unknown): AgentError {
-  const why = report?.reason === 'no-navigator-gpu'
-    ? 'This browser has no WebGPU (navigator.gpu is missing).'
-    : 'This browser has WebGPU but found no usable GPU adapter.';
+  const why =
+    report?.reason === 'no-navigator-gpu'
+      ? 'This browser has no WebGPU (navigator.gpu is missing).'
+      : 'This browser has WebGPU but found no usable GPU adapter.';
   return new AgentError(
     'webgpu-unavailable',
     `${why} Use a recent Chrome or Edge with hardware acceleration on (chrome://settings/system); on Linux, or where the GPU is blocklisted, enable chrome://flags/#enable-unsafe-webgpu (or start Chromium with --enable-unsafe-webgpu); in Firefox or Safari enable WebGPU in their settings. ${SCRIPTED_HINT}`,
@@ -34,12 +37,19 @@ export function webgpuUnavailable(report?: GpuReport, cause?: unknown): AgentErr
   );
 }
 
-export function shaderF16Missing(modelId: string, knownIds: readonly string[], report?: GpuReport, cause?: unknown): AgentError {
+export function shaderF16Missing(
+  modelId: string,
+  knownIds: readonly string[],
+  report?: GpuReport,
+  cause?: unknown,
+): AgentError {
   const alternative = f32Alternative(modelId, knownIds);
   return new AgentError(
     'shader-f16-missing',
     `The model ${modelId} needs the WebGPU feature shader-f16, which this GPU${report?.adapter ? ` (${describeAdapter(report)})` : ''} does not offer. ` +
-      (alternative ? `Use ${alternative} instead (the same model with 32-bit floats).` : 'Use a q4f32 or q0f32 variant of the model (its id contains "f32").'),
+      (alternative
+        ? `Use ${alternative} instead (the same model with 32-bit floats).`
+        : 'Use a q4f32 or q0f32 variant of the model (its id contains "f32").'),
     { cause, details: report },
   );
 }
@@ -50,7 +60,7 @@ export function modelNotFound(modelId: string, knownIds: readonly string[], caus
     'model-not-found',
     `There is no model "${modelId}" in the model list.` +
       (close.length ? ` Closest ids: ${close.join(', ')}.` : '') +
-      ' Use an id from web-llm\'s prebuilt list, or add a record for it to model.appConfig.model_list.',
+      " Use an id from web-llm's prebuilt list, or add a record for it to model.appConfig.model_list.",
     { cause, details: { modelId, closest: close } },
   );
 }
@@ -62,42 +72,89 @@ export async function toAgentError(error: unknown, context: FailureContext): Pro
   const message = messageOf(error);
   const probe = context.probe ?? probeUrl;
 
-  if (name === 'WebGPUNotAvailableError' || /Unable to find a compatible GPU|WebGPU is not supported|navigator\.gpu/i.test(message)) {
+  if (
+    name === 'WebGPUNotAvailableError' ||
+    /Unable to find a compatible GPU|WebGPU is not supported|navigator\.gpu/i.test(message)
+  ) {
     return webgpuUnavailable(undefined, error);
   }
-  if (name === 'ShaderF16SupportError' || /shader-f16/.test(message)) return shaderF16Missing(context.modelId, context.knownIds, undefined, error);
+  if (name === 'ShaderF16SupportError' || /shader-f16/.test(message))
+    return shaderF16Missing(context.modelId, context.knownIds, undefined, error);
   if (name === 'FeatureSupportError') {
-    return new AgentError('webgpu-unavailable', `This GPU lacks a WebGPU feature the model needs: ${message} Choose a model without that requirement. ${SCRIPTED_HINT}`, { cause: error });
+    return new AgentError(
+      'webgpu-unavailable',
+      `This GPU lacks a WebGPU feature the model needs: ${message} Choose a model without that requirement. ${SCRIPTED_HINT}`,
+      { cause: error },
+    );
   }
-  if (name === 'ModelNotFoundError' || /Cannot find model record/.test(message)) return modelNotFound(context.modelId, context.knownIds, error);
+  if (name === 'ModelNotFoundError' || /Cannot find model record/.test(message))
+    return modelNotFound(context.modelId, context.knownIds, error);
   if (name === 'DeviceLostError' || /device (was )?lost/i.test(message)) {
-    return new AgentError('device-lost', `The GPU device was lost while running ${context.modelId}, most often because it ran out of memory. Reload the page; if it happens again, choose a smaller model (fewer parameters or a shorter context window) and close other GPU-heavy tabs.`, { cause: error });
+    return new AgentError(
+      'device-lost',
+      `The GPU device was lost while running ${context.modelId}, most often because it ran out of memory. Reload the page; if it happens again, choose a smaller model (fewer parameters or a shorter context window) and close other GPU-heavy tabs.`,
+      { cause: error },
+    );
   }
-  if (/out of memory|OOM|Failed to allocate|allocation failed|exceeds the (max|limit)|maxBufferSize|maxStorageBufferBindingSize/i.test(message)) {
-    return new AgentError('out-of-memory', `There is not enough GPU memory for ${context.modelId}${context.record?.vram_required_MB ? ` (it needs about ${Math.round(context.record.vram_required_MB)} MB)` : ''}. Choose a smaller model, or close other tabs that use the GPU. (${message})`, { cause: error });
+  if (
+    /out of memory|OOM|Failed to allocate|allocation failed|exceeds the (max|limit)|maxBufferSize|maxStorageBufferBindingSize/i.test(
+      message,
+    )
+  ) {
+    return new AgentError(
+      'out-of-memory',
+      `There is not enough GPU memory for ${context.modelId}${context.record?.vram_required_MB ? ` (it needs about ${Math.round(context.record.vram_required_MB)} MB)` : ''}. Choose a smaller model, or close other tabs that use the GPU. (${message})`,
+      { cause: error },
+    );
   }
   if (name === 'AbortError' || /aborted|unload\(\) is called/i.test(message)) {
     return new AgentError('aborted', 'Loading the model was aborted.', { cause: error });
   }
   if (name === 'IntegrityError') {
-    return new AgentError('download-failed', `A model file did not match its integrity hash: ${message} The server holds other files than the model record expects; fix the files or the record's integrity.`, { cause: error });
+    return new AgentError(
+      'download-failed',
+      `A model file did not match its integrity hash: ${message} The server holds other files than the model record expects; fix the files or the record's integrity.`,
+      { cause: error },
+    );
   }
-  const isWasmFailure = name === 'CompileError' || name === 'LinkError' || /WebAssembly|BufferSource|wasm|magic word/i.test(message);
-  const isFetchFailure = /Failed to fetch|NetworkError|Request failed|Cannot fetch|failed to fetch|Load failed|'add' on 'Cache'|HTTP|status/i.test(message) || name === 'TypeError' || name === 'SyntaxError';
+  const isWasmFailure =
+    name === 'CompileError' || name === 'LinkError' || /WebAssembly|BufferSource|wasm|magic word/i.test(message);
+  const isFetchFailure =
+    /Failed to fetch|NetworkError|Request failed|Cannot fetch|failed to fetch|Load failed|'add' on 'Cache'|HTTP|status/i.test(
+      message,
+    ) ||
+    name === 'TypeError' ||
+    name === 'SyntaxError';
 
   if (isWasmFailure || isFetchFailure) {
-    const urls = context.record ? (isWasmFailure ? [context.record.model_lib] : [configUrlOf(context.record), context.record.model_lib]) : [];
+    const urls = context.record
+      ? isWasmFailure
+        ? [context.record.model_lib]
+        : [configUrlOf(context.record), context.record.model_lib]
+      : [];
     for (const url of urls) {
       const result = await probe(url);
       if ('error' in result) {
-        return new AgentError('download-failed', `Could not download ${url}: ${result.error}. Check that the server is reachable and allows this page's origin (CORS), then reload.`, { cause: error, details: result });
+        return new AgentError(
+          'download-failed',
+          `Could not download ${url}: ${result.error}. Check that the server is reachable and allows this page's origin (CORS), then reload.`,
+          { cause: error, details: result },
+        );
       }
       if (!result.ok) {
-        return new AgentError('download-failed', `Could not download ${url}: HTTP ${result.status}. Check the URL in model.appConfig (model and model_lib) and that the file is on the server.`, { cause: error, details: result });
+        return new AgentError(
+          'download-failed',
+          `Could not download ${url}: HTTP ${result.status}. Check the URL in model.appConfig (model and model_lib) and that the file is on the server.`,
+          { cause: error, details: result },
+        );
       }
       if (result.contentType?.includes('text/html') && !/\.html?$/.test(new URL(url).pathname)) {
         // Single-page-app servers answer a missing file with their index page and status 200.
-        return new AgentError('download-failed', `Could not download ${url}: the server answered HTTP ${result.status} with an HTML page instead of the file, which is how many servers answer for a missing file. Check the URL in model.appConfig (model and model_lib) and that the file is on the server.`, { cause: error, details: result });
+        return new AgentError(
+          'download-failed',
+          `Could not download ${url}: the server answered HTTP ${result.status} with an HTML page instead of the file, which is how many servers answer for a missing file. Check the URL in model.appConfig (model and model_lib) and that the file is on the server.`,
+          { cause: error, details: result },
+        );
       }
     }
     if (isWasmFailure && context.record) {
@@ -108,7 +165,11 @@ export async function toAgentError(error: unknown, context: FailureContext): Pro
         { cause: error, details: { url } },
       );
     }
-    return new AgentError('download-failed', `Downloading the model ${context.modelId} failed: ${message}. Check the network connection and the URLs in model.appConfig, then reload.`, { cause: error, details: { urls } });
+    return new AgentError(
+      'download-failed',
+      `Downloading the model ${context.modelId} failed: ${message}. Check the network connection and the URLs in model.appConfig, then reload.`,
+      { cause: error, details: { urls } },
+    );
   }
   return new AgentError('model-failed', `The model ${context.modelId} failed: ${message}`, { cause: error });
 }
@@ -119,7 +180,13 @@ export async function probeUrl(url: string): Promise<ProbeResult> {
     const response = await fetch(url, { cache: 'no-store' });
     const bytes = response.ok ? (await response.arrayBuffer()).byteLength : undefined;
     const contentType = response.headers.get('content-type') ?? undefined;
-    return { url, status: response.status, ok: response.ok, ...(bytes !== undefined && { bytes }), ...(contentType && { contentType }) };
+    return {
+      url,
+      status: response.status,
+      ok: response.ok,
+      ...(bytes !== undefined && { bytes }),
+      ...(contentType && { contentType }),
+    };
   } catch (error) {
     return { url, error: messageOf(error) };
   }

@@ -18,7 +18,9 @@ export interface GpuReport {
 /** How long to wait for requestAdapter(); a browser that never answers is treated as having no adapter. */
 const ADAPTER_TIMEOUT_MS = 5_000;
 
-export async function probeWebGPU(gpu: GPU | undefined = (globalThis.navigator as Navigator | undefined)?.gpu): Promise<GpuReport> {
+export async function probeWebGPU(
+  gpu: GPU | undefined = (globalThis.navigator as Navigator | undefined)?.gpu,
+): Promise<GpuReport> {
   if (!gpu) return { available: false, reason: 'no-navigator-gpu', features: [], shaderF16: false };
   let adapter: GPUAdapter | null;
   try {
@@ -39,7 +41,10 @@ export async function probeWebGPU(gpu: GPU | undefined = (globalThis.navigator a
       architecture: info?.architecture ?? '',
       device: info?.device ?? '',
       description: info?.description ?? '',
-      isFallbackAdapter: Boolean((info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter ?? (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter),
+      isFallbackAdapter: Boolean(
+        (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter ??
+        (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter,
+      ),
     },
     features,
     shaderF16: adapter.features.has('shader-f16'),

@@ -37,7 +37,10 @@ export interface RequestStyle {
 export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): WebLLMRequestPlan {
   const mode: RequestMode = request.tools.length === 0 ? 'plain' : style.native ? 'native' : 'prompt';
   const toolNames = request.tools.map((tool) => tool.name);
-  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const system = request.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const conversation = request.messages.filter((m) => m.role !== 'system');
   const messages: ChatCompletionMessageParam[] = [];
 
@@ -67,19 +70,20 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
     ...(sampling.seed !== undefined && { seed: sampling.seed }),
   };
   if (mode === 'native') {
-    out.tools = request.tools.map(
-      (tool): ChatCompletionTool => ({
-        type: 'function',
-        function: {
-          name: tool.name,
-          description: tool.whenToUse ? `${tool.description} Use when: ${tool.whenToUse}` : tool.description,
-          parameters: tool.parameters,
-        },
-      }),
-    );
+    out.tools = request.tools.map((tool): ChatCompletionTool => ({
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.whenToUse ? `${tool.description} Use when: ${tool.whenToUse}` : tool.description,
+        parameters: tool.parameters,
+      },
+    }));
     out.tool_choice = 'auto';
   } else if (mode === 'prompt') {
-    out.response_format = toolResponseFormat(request.tools, style.grammar) as ChatCompletionRequestStreaming['response_format'];
+    out.response_format = toolResponseFormat(
+      request.tools,
+      style.grammar,
+    ) as ChatCompletionRequestStreaming['response_format'];
   }
   return { mode, request: out, toolNames };
 }
@@ -90,10 +94,12 @@ function nativeMessage(message: ChatMessage): ChatCompletionMessageParam[] {
       return [{ role: 'user', content: escapeUntrusted(message.content) }];
     case 'assistant':
       // Under web-llm's Hermes grammar the model's whole output is the JSON array of its calls.
-      return [{
-        role: 'assistant',
-        content: message.toolCalls?.length ? JSON.stringify(message.toolCalls.map(asWireCall)) : message.content,
-      }];
+      return [
+        {
+          role: 'assistant',
+          content: message.toolCalls?.length ? JSON.stringify(message.toolCalls.map(asWireCall)) : message.content,
+        },
+      ];
     case 'tool':
       return [{ role: 'tool', tool_call_id: message.toolCallId, content: escapeUntrusted(message.content) }];
     default:
@@ -111,13 +117,17 @@ function promptMessages(conversation: ChatMessage[]): ChatCompletionMessageParam
   };
   for (const message of conversation) {
     if (message.role === 'tool') {
-      responses.push(`<tool_response>${JSON.stringify({ name: message.name, id: message.toolCallId, content: escapeUntrusted(message.content) })}</tool_response>`);
+      responses.push(
+        `<tool_response>${JSON.stringify({ name: message.name, id: message.toolCallId, content: escapeUntrusted(message.content) })}</tool_response>`,
+      );
       continue;
     }
     flush();
     if (message.role === 'user') out.push({ role: 'user', content: escapeUntrusted(message.content) });
     else if (message.role === 'assistant') {
-      const calls = (message.toolCalls ?? []).map((call) => `<tool_call>${JSON.stringify(asWireCall(call))}</tool_call>`);
+      const calls = (message.toolCalls ?? []).map(
+        (call) => `<tool_call>${JSON.stringify(asWireCall(call))}</tool_call>`,
+      );
       out.push({ role: 'assistant', content: [escapeUntrusted(message.content), ...calls].filter(Boolean).join('\n') });
     }
   }

@@ -17,7 +17,10 @@ import { parseLenientJson } from './repair-json';
 import { ToolCallStream } from './stream-tool-calls';
 import type { WebLLMRequestPlan } from './webllm-request';
 
-export async function* toModelDeltas(chunks: AsyncIterable<ChatCompletionChunk>, plan: Pick<WebLLMRequestPlan, 'mode' | 'toolNames'>): AsyncGenerator<ModelDelta> {
+export async function* toModelDeltas(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  plan: Pick<WebLLMRequestPlan, 'mode' | 'toolNames'>,
+): AsyncGenerator<ModelDelta> {
   const native = plan.mode === 'native';
   const stream = new ToolCallStream(plan.mode === 'plain' ? undefined : plan.toolNames);
   let nativeOutput = '';
@@ -27,7 +30,8 @@ export async function* toModelDeltas(chunks: AsyncIterable<ChatCompletionChunk>,
 
   try {
     for await (const chunk of chunks) {
-      if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+      if (chunk.usage)
+        usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
       const choice = chunk.choices[0];
       if (!choice) continue;
       const content = choice.delta.content ?? '';
@@ -69,12 +73,24 @@ export async function* toModelDeltas(chunks: AsyncIterable<ChatCompletionChunk>,
   yield { type: 'finish', reason: finishReason(reason, callCount), usage };
 }
 
-function nativeCall(name: string | undefined, argsText: string | undefined, id: string | undefined, toolNames: string[]): ModelDelta {
+function nativeCall(
+  name: string | undefined,
+  argsText: string | undefined,
+  id: string | undefined,
+  toolNames: string[],
+): ModelDelta {
   const raw = JSON.stringify({ name, arguments: argsText });
   if (!name) return { type: 'tool-call-error', raw, message: `Your tool call has no name. ${CALL_FORMAT_HINT}` };
-  if (!toolNames.includes(name)) return { type: 'tool-call-error', name, raw, message: unknownToolMessage(name, toolNames) };
+  if (!toolNames.includes(name))
+    return { type: 'tool-call-error', name, raw, message: unknownToolMessage(name, toolNames) };
   const parsed = argsText?.trim() ? parseLenientJson(argsText) : { ok: true as const, value: {}, repaired: false };
-  if (!parsed.ok) return { type: 'tool-call-error', name, raw, message: `The arguments of your call to "${name}" are not valid JSON (${parsed.error}).` };
+  if (!parsed.ok)
+    return {
+      type: 'tool-call-error',
+      name,
+      raw,
+      message: `The arguments of your call to "${name}" are not valid JSON (${parsed.error}).`,
+    };
   // web-llm numbers streamed calls by index only; ids are the loop's to assign.
   return { type: 'tool-call', call: id ? { id, name, args: parsed.value } : { name, args: parsed.value } };
 }
@@ -86,7 +102,11 @@ function finishReason(reason: ChatCompletionFinishReason | null, callCount: numb
   return 'stop';
 }
 
-const TOOL_CALL_OUTPUT_ERRORS = new Set(['ToolCallOutputParseError', 'ToolCallOutputInvalidTypeError', 'JSONFieldError' /* web-llm's ToolCallOutputMissingFieldsError */]);
+const TOOL_CALL_OUTPUT_ERRORS = new Set([
+  'ToolCallOutputParseError',
+  'ToolCallOutputInvalidTypeError',
+  'JSONFieldError' /* web-llm's ToolCallOutputMissingFieldsError */,
+]);
 
 function isToolCallOutputError(error: unknown): boolean {
   return error instanceof Error && TOOL_CALL_OUTPUT_ERRORS.has(error.name);

@@ -9,13 +9,28 @@ import type { AgentEvent } from '../session/event';
 import { subscribeSession } from '../session/broadcast';
 import { toDeclaration } from '../tools/to-declaration';
 import { assertUniqueToolNames, type Tool } from '../tools/define-tool';
-import type { AgentStats, AgentStatus, CallbackPayload, HostConfig, HostInfo, ImportProgress, PageApi, SessionView } from '../worker/protocol';
+import type {
+  AgentStats,
+  AgentStatus,
+  CallbackPayload,
+  HostConfig,
+  HostInfo,
+  ImportProgress,
+  PageApi,
+  SessionView,
+} from '../worker/protocol';
 import type { SessionSummary } from '../session/store';
 import type { ModelProgress } from '../model/engine';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import { runCallbacks } from './run-callbacks';
 import { ToolHost } from './tool-host';
-import { exposeToWebMCP, findModelContext, type ExposeToWebMCPOptions, type ModelContextLike, type WebMCPExposure } from './webmcp';
+import {
+  exposeToWebMCP,
+  findModelContext,
+  type ExposeToWebMCPOptions,
+  type ModelContextLike,
+  type WebMCPExposure,
+} from './webmcp';
 import { WorkerConnection } from './worker-connection';
 import { TOOLKIT_METHODS, type ToolkitApi } from './toolkit-api';
 
@@ -46,7 +61,10 @@ export class Agent extends EventTarget {
   /** Model steps this agent has seen recorded; a restarted scripted engine resumes after them. */
   private modelSteps = 0;
 
-  constructor(private readonly options: AgentOptions, private readonly config: HostConfig) {
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly config: HostConfig,
+  ) {
     super();
     for (const tool of options.tools ?? []) this.toolHost.tools.set(tool.name, tool);
     this.sessions = {
@@ -55,11 +73,16 @@ export class Agent extends EventTarget {
       delete: (id) => this.call((remote) => remote.deleteSession(id)),
       export: (id) => this.call((remote) => remote.exportSession(id)),
       import: (jsonl, opts) =>
-        this.call((remote) => remote.importSession(jsonl, opts?.onProgress ? Comlink.proxy(opts.onProgress) : undefined)),
+        this.call((remote) =>
+          remote.importSession(jsonl, opts?.onProgress ? Comlink.proxy(opts.onProgress) : undefined),
+        ),
       subscribe: (id, onEvent) => subscribeSession(this.config.dbName, id, onEvent),
     };
     this.toolkit = Object.fromEntries(
-      TOOLKIT_METHODS.map((method) => [method, (...args: unknown[]) => this.call((remote) => remote.toolkitCall(method, args))]),
+      TOOLKIT_METHODS.map((method) => [
+        method,
+        (...args: unknown[]) => this.call((remote) => remote.toolkitCall(method, args)),
+      ]),
     ) as unknown as ToolkitApi;
     this.model = {
       isCached: () => this.call((remote) => remote.modelCall('isCached')) as Promise<boolean>,
@@ -78,7 +101,9 @@ export class Agent extends EventTarget {
   /** Streams the events of one run; the last carries `endReason`. */
   async *run(text: string, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
     const runId = crypto.randomUUID();
-    yield* this.stream(runId, options.signal, () => this.call((remote) => remote.run({ runId, text, ifBusy: options.ifBusy ?? 'wait' })));
+    yield* this.stream(runId, options.signal, () =>
+      this.call((remote) => remote.run({ runId, text, ifBusy: options.ifBusy ?? 'wait' })),
+    );
   }
 
   /** Runs to the end and gives the final answer with every event. */
@@ -99,7 +124,9 @@ export class Agent extends EventTarget {
   /** Answers a long-running call and continues the conversation. */
   resolveTool(callId: string, result: unknown, options: RunOptions = {}): Promise<RunResult> {
     const runId = crypto.randomUUID();
-    return collect(this.stream(runId, options.signal, () => this.call((remote) => remote.resolveTool(runId, callId, result))));
+    return collect(
+      this.stream(runId, options.signal, () => this.call((remote) => remote.resolveTool(runId, callId, result))),
+    );
   }
 
   /** The calls that wait for approval now (also after a reload). */
@@ -195,7 +222,11 @@ export class Agent extends EventTarget {
     return this.connection.call(fn);
   }
 
-  private async *stream(runId: string, signal: AbortSignal | undefined, open: () => Promise<ReadableStream<AgentEvent>>): AsyncGenerator<AgentEvent> {
+  private async *stream(
+    runId: string,
+    signal: AbortSignal | undefined,
+    open: () => Promise<ReadableStream<AgentEvent>>,
+  ): AsyncGenerator<AgentEvent> {
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
     const connection = (await this.starting, this.connection);
     const onAbort = () => void connection.remote.abort(runId);
@@ -216,9 +247,18 @@ export class Agent extends EventTarget {
     }
   }
 
-  private async decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions): Promise<RunResult> {
+  private async decide(
+    callId: string,
+    granted: boolean,
+    reason: string | undefined,
+    options: RunOptions,
+  ): Promise<RunResult> {
     const runId = crypto.randomUUID();
-    return collect(this.stream(runId, options.signal, () => this.call((remote) => remote.decideApproval(runId, callId, granted, reason))));
+    return collect(
+      this.stream(runId, options.signal, () =>
+        this.call((remote) => remote.decideApproval(runId, callId, granted, reason)),
+      ),
+    );
   }
 
   private notify(event: AgentEvent): void {
@@ -238,7 +278,8 @@ export class Agent extends EventTarget {
   private pageApi(): PageApi {
     const { options, toolHost } = this;
     return {
-      callTool: (request) => toolHost.callTool(request, (chunk) => void this.connection.remote.toolChunk(request.callId, chunk)),
+      callTool: (request) =>
+        toolHost.callTool(request, (chunk) => void this.connection.remote.toolChunk(request.callId, chunk)),
       abortTool: (callId) => toolHost.abort(callId),
       needsApproval: async (name, args) => toolHost.needsApproval(name, args),
       approve: async (call) => (await options.onApproval?.(call)) === true,

@@ -12,7 +12,17 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   const { signal } = options;
   if (signal?.aborted) throw new AgentError('aborted', 'createAgent was aborted before it started.');
   const cancelled = new Promise<never>((_, reject) =>
-    signal?.addEventListener('abort', () => reject(new AgentError('aborted', 'Starting the agent was cancelled; its worker (and any model download) was stopped.')), { once: true }),
+    signal?.addEventListener(
+      'abort',
+      () =>
+        reject(
+          new AgentError(
+            'aborted',
+            'Starting the agent was cancelled; its worker (and any model download) was stopped.',
+          ),
+        ),
+      { once: true },
+    ),
   );
   cancelled.catch(() => undefined);
   try {
@@ -30,19 +40,25 @@ function hostConfig(options: AgentOptions): HostConfig {
   if (!model || (model.engine !== 'webllm' && model.engine !== 'scripted')) {
     throw invalid("model.engine must be 'webllm' (a local model) or 'scripted' (replayed turns, for tests and demos).");
   }
-  if (model.engine === 'webllm' && !model.modelId) throw invalid("model.modelId is required with engine 'webllm', e.g. 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC'.");
-  if (model.engine === 'scripted' && !Array.isArray(model.turns)) throw invalid("model.turns must be an array with engine 'scripted'.");
+  if (model.engine === 'webllm' && !model.modelId)
+    throw invalid("model.modelId is required with engine 'webllm', e.g. 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC'.");
+  if (model.engine === 'scripted' && !Array.isArray(model.turns))
+    throw invalid("model.turns must be an array with engine 'scripted'.");
   const maxSteps = options.maxSteps ?? 10;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw invalid(`maxSteps must be a whole number of at least 1 (got ${String(options.maxSteps)}).`);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw invalid(`maxSteps must be a whole number of at least 1 (got ${String(options.maxSteps)}).`);
   const callbacks = options.callbacks ?? {};
   const agents = options.agents ?? [];
   if (options.rootAgent && !agents.some((agent) => agent.name === options.rootAgent)) {
-    throw invalid(`rootAgent "${options.rootAgent}" is not one of agents (${agents.map((agent) => agent.name).join(', ') || 'none given'}).`);
+    throw invalid(
+      `rootAgent "${options.rootAgent}" is not one of agents (${agents.map((agent) => agent.name).join(', ') || 'none given'}).`,
+    );
   }
   const { onProgress: _onProgress, ...modelConfig } = model;
   // The start signal stays on the page; it cannot cross to the worker.
   // Relative model URLs in appConfig mean "from this page's origin"; the worker cannot know the page's base.
-  if (modelConfig.engine === 'webllm' && !modelConfig.baseUrl && typeof document !== 'undefined') modelConfig.baseUrl = document.baseURI;
+  if (modelConfig.engine === 'webllm' && !modelConfig.baseUrl && typeof document !== 'undefined')
+    modelConfig.baseUrl = document.baseURI;
   return {
     appName: options.appName ?? (typeof location !== 'undefined' ? location.origin : 'inpage-agent'),
     userId: options.userId ?? 'local',

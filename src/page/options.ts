@@ -14,7 +14,9 @@ export interface AgentCallbacks {
   /** Return { args } to change the arguments or { result } to answer without running the tool. */
   beforeTool?: OneOrMany<(call: { name: string; args: unknown; callId: string }) => unknown>;
   /** Return a value to replace the tool's result. */
-  afterTool?: OneOrMany<(call: { name: string; args: unknown; callId: string; result: unknown; error?: string }) => unknown>;
+  afterTool?: OneOrMany<
+    (call: { name: string; args: unknown; callId: string; result: unknown; error?: string }) => unknown
+  >;
   /** Every event of every run, as it arrives (partial ones included). */
   onEvent?: OneOrMany<(event: AgentEvent) => void>;
 }

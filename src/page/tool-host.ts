@@ -19,7 +19,10 @@ export class ToolHost {
   async callTool(request: ToolCallRequest, onChunk?: (chunk: unknown) => void): Promise<ToolOutcome> {
     const tool = this.tools.get(request.name);
     if (!tool) {
-      const error = new AgentError('unknown-tool', `The page has no tool "${request.name}" (it was unregistered or never registered).`);
+      const error = new AgentError(
+        'unknown-tool',
+        `The page has no tool "${request.name}" (it was unregistered or never registered).`,
+      );
       return { ok: false, error: error.toJSON(), ms: 0 };
     }
     const controller = new AbortController();

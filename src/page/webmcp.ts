@@ -47,7 +47,10 @@ export interface RegisteredWebMCPTool {
 
 /** The part of the WebMCP API we use (the draft's, and the older drafts' unregistering). */
 export interface ModelContextLike {
-  registerTool(tool: WebMCPTool, options?: { signal?: AbortSignal; exposedTo?: string[] }): Promise<void> | { unregister?(): void } | void;
+  registerTool(
+    tool: WebMCPTool,
+    options?: { signal?: AbortSignal; exposedTo?: string[] },
+  ): Promise<void> | { unregister?(): void } | void;
   unregisterTool?(name: string): void;
   getTools?(): Promise<RegisteredWebMCPTool[]> | RegisteredWebMCPTool[];
   executeTool?(tool: RegisteredWebMCPTool, input: Record<string, unknown>): Promise<unknown>;
@@ -69,7 +72,10 @@ export interface WebMCPExposure {
 
 /** The browser's registry: `document.modelContext` (current draft) or `navigator.modelContext` (older drafts). */
 export function findModelContext(): ModelContextLike | undefined {
-  const scope = globalThis as { document?: { modelContext?: ModelContextLike }; navigator?: { modelContext?: ModelContextLike } };
+  const scope = globalThis as {
+    document?: { modelContext?: ModelContextLike };
+    navigator?: { modelContext?: ModelContextLike };
+  };
   return scope.document?.modelContext ?? scope.navigator?.modelContext;
 }
 
@@ -104,12 +110,17 @@ export async function exposeToWebMCP(
       // Older drafts: no signal, but a handle or unregisterTool(name).
       const older = handle as { unregister?(): void } | undefined;
       if (typeof older?.unregister === 'function') handles.push(() => older.unregister!());
-      else if (typeof modelContext.unregisterTool === 'function') handles.push(() => modelContext.unregisterTool!(tool.name));
+      else if (typeof modelContext.unregisterTool === 'function')
+        handles.push(() => modelContext.unregisterTool!(tool.name));
       exposure.exposed.push(tool.name);
     } catch (error) {
       exposure.refused.push({
         name: tool.name,
-        error: new AgentError('invalid-tool', `The browser's WebMCP registry refused the tool "${tool.name}": ${messageOf(error)}. A name can be registered once per page; unregister the earlier one first.`, { cause: error }),
+        error: new AgentError(
+          'invalid-tool',
+          `The browser's WebMCP registry refused the tool "${tool.name}": ${messageOf(error)}. A name can be registered once per page; unregister the earlier one first.`,
+          { cause: error },
+        ),
       });
     }
   }
@@ -125,7 +136,10 @@ export async function exposeToWebMCP(
   return exposure;
 }
 
-async function answer(tool: Tool, input: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError?: boolean }> {
+async function answer(
+  tool: Tool,
+  input: unknown,
+): Promise<{ content: { type: 'text'; text: string }[]; isError?: boolean }> {
   const outcome = await invokeTool(tool, input ?? {});
   if (!outcome.ok) return { content: [{ type: 'text', text: outcome.error.message }], isError: true };
   const content = outcome.result.content;
@@ -143,30 +157,47 @@ export interface ImportWebMCPOptions {
  * read-only is taken as destructive and asks first). Each call goes through
  * the registry's executeTool, so it runs where the tool was registered.
  */
-export async function importWebMCPTools(modelContext: ModelContextLike | undefined = findModelContext(), options: ImportWebMCPOptions = {}): Promise<Tool[]> {
+export async function importWebMCPTools(
+  modelContext: ModelContextLike | undefined = findModelContext(),
+  options: ImportWebMCPOptions = {},
+): Promise<Tool[]> {
   if (!modelContext?.getTools || !modelContext.executeTool) return [];
   const execute = modelContext.executeTool.bind(modelContext);
   const skip = new Set(options.skip ?? []);
   const listed = await modelContext.getTools();
-  return listed.filter((registered) => !skip.has(registered.name)).map((registered) => {
-    const definition = toDefinition(registered);
-    return fromMCPTool(definition, async (args) => {
-      let result: unknown;
-      try {
-        result = await execute(registered, args);
-      } catch (error) {
-        throw new AgentError('tool-failed', `The WebMCP tool "${registered.name}" failed in the page that registered it: ${messageOf(error)}`, { cause: error });
-      }
-      return unwrap(result, registered.name);
+  return listed
+    .filter((registered) => !skip.has(registered.name))
+    .map((registered) => {
+      const definition = toDefinition(registered);
+      return fromMCPTool(definition, async (args) => {
+        let result: unknown;
+        try {
+          result = await execute(registered, args);
+        } catch (error) {
+          throw new AgentError(
+            'tool-failed',
+            `The WebMCP tool "${registered.name}" failed in the page that registered it: ${messageOf(error)}`,
+            { cause: error },
+          );
+        }
+        return unwrap(result, registered.name);
+      });
     });
-  });
 }
 
 /** The registry's listing as an MCP definition, with the annotations our schema keyword carried. */
 function toDefinition(registered: RegisteredWebMCPTool): MCPToolDefinition {
-  const parsed = typeof registered.inputSchema === 'string' && registered.inputSchema !== '' ? (JSON.parse(registered.inputSchema) as JsonSchema) : registered.inputSchema;
-  const { [ANNOTATIONS_KEYWORD]: carried, ...inputSchema } = (parsed && typeof parsed === 'object' ? parsed : { type: 'object', properties: {} }) as JsonSchema;
-  const annotations = { ...registered.annotations, ...(carried && typeof carried === 'object' ? (carried as MCPToolAnnotations) : {}) };
+  const parsed =
+    typeof registered.inputSchema === 'string' && registered.inputSchema !== ''
+      ? (JSON.parse(registered.inputSchema) as JsonSchema)
+      : registered.inputSchema;
+  const { [ANNOTATIONS_KEYWORD]: carried, ...inputSchema } = (
+    parsed && typeof parsed === 'object' ? parsed : { type: 'object', properties: {} }
+  ) as JsonSchema;
+  const annotations = {
+    ...registered.annotations,
+    ...(carried && typeof carried === 'object' ? (carried as MCPToolAnnotations) : {}),
+  };
   delete (annotations as { untrustedContentHint?: boolean }).untrustedContentHint;
   return {
     name: registered.name,
@@ -190,6 +221,7 @@ function unwrap(result: unknown, name: string): unknown {
   const parts = (value as { content?: { type: string; text?: string }[] } | null)?.content;
   if (!Array.isArray(parts)) return value;
   const text = parts.map((part) => part.text ?? '').join('');
-  if ((value as { isError?: boolean }).isError) throw new AgentError('tool-failed', `The WebMCP tool "${name}" answered with an error: ${text}`);
+  if ((value as { isError?: boolean }).isError)
+    throw new AgentError('tool-failed', `The WebMCP tool "${name}" answered with an error: ${text}`);
   return text;
 }

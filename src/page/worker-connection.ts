@@ -47,8 +47,11 @@ export class WorkerConnection {
       target = this.shared;
       this.remote = Comlink.wrap<WorkerApi>(this.shared.port);
     } else {
-      if (options.share === 'tabs') this.notice = 'This browser has no SharedWorker: the model runs in a worker of this tab only.';
-      this.worker = options.workerUrl ? new Worker(options.workerUrl, { type: 'module', name }) : startDefaultWorker(name);
+      if (options.share === 'tabs')
+        this.notice = 'This browser has no SharedWorker: the model runs in a worker of this tab only.';
+      this.worker = options.workerUrl
+        ? new Worker(options.workerUrl, { type: 'module', name })
+        : startDefaultWorker(name);
       target = this.worker;
       this.remote = Comlink.wrap<WorkerApi>(this.worker);
     }

@@ -15,7 +15,10 @@ export interface SessionHead {
 
 export function numberEvent(session: SessionHead, event: NewEvent): AgentEvent {
   if (event.partial) {
-    throw new AgentError('invalid-options', 'Partial (streamed) events are never stored; append the complete event instead.');
+    throw new AgentError(
+      'invalid-options',
+      'Partial (streamed) events are never stored; append the complete event instead.',
+    );
   }
   const stored: AgentEvent = { ...event, sessionId: session.id, seq: session.lastSeq + 1 };
   const delta = storableDelta(event.actions?.stateDelta);
@@ -31,17 +34,27 @@ const TITLE_LENGTH = 60;
 
 export function titleFrom(event: AgentEvent): string | undefined {
   if (event.author !== 'user' || event.content?.role !== 'user') return undefined;
-  const text = event.content.parts.map((part) => ('text' in part ? part.text : '')).join(' ').replace(/\s+/g, ' ').trim();
+  const text = event.content.parts
+    .map((part) => ('text' in part ? part.text : ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!text) return undefined;
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
 }
 
 export function sessionNotFound(id: string): AgentError {
-  return new AgentError('session-not-found', `There is no session "${id}" in this store. List them with agent.sessions.list(), or create an agent without sessionId to start a new one.`);
+  return new AgentError(
+    'session-not-found',
+    `There is no session "${id}" in this store. List them with agent.sessions.list(), or create an agent without sessionId to start a new one.`,
+  );
 }
 
 export function sessionExists(id: string): AgentError {
-  return new AgentError('invalid-options', `A session "${id}" already exists in this store. Open it with createAgent({ sessionId }) instead of creating it, or choose another id.`);
+  return new AgentError(
+    'invalid-options',
+    `A session "${id}" already exists in this store. Open it with createAgent({ sessionId }) instead of creating it, or choose another id.`,
+  );
 }
 
 /** A DataCloneError from either store: the caller's data, not the storage, is at fault. */

@@ -61,7 +61,10 @@ export async function openAgentDatabase(name: string): Promise<AgentDatabase> {
       blockedTimer = setTimeout(
         () =>
           rejectBlocked(
-            new AgentError('storage-blocked', `The database "${name}" needs an upgrade, but another tab of this page keeps an older version open. Close the other tabs of this page, then reload.`),
+            new AgentError(
+              'storage-blocked',
+              `The database "${name}" needs an upgrade, but another tab of this page keeps an older version open. Close the other tabs of this page, then reload.`,
+            ),
           ),
         BLOCKED_GRACE_MS,
       );
@@ -77,9 +80,16 @@ export async function openAgentDatabase(name: string): Promise<AgentDatabase> {
     return db;
   } catch (error) {
     clearTimeout(blockedTimer);
-    opening.then((db) => db.close(), () => undefined);
+    opening.then(
+      (db) => db.close(),
+      () => undefined,
+    );
     if (error instanceof AgentError) throw error;
-    throw new AgentError('storage-unavailable', `IndexedDB could not open "${name}": ${messageOf(error)}. Use storage: 'auto' to fall back to memory.`, { cause: error });
+    throw new AgentError(
+      'storage-unavailable',
+      `IndexedDB could not open "${name}": ${messageOf(error)}. Use storage: 'auto' to fall back to memory.`,
+      { cause: error },
+    );
   }
 }
 
@@ -88,12 +98,22 @@ export function storageError(error: unknown, doing: string): AgentError {
   if (error instanceof AgentError) return error;
   const name = (error as { name?: string } | null)?.name;
   if (name === 'QuotaExceededError') {
-    return new AgentError('quota-exceeded', `The browser's storage quota is full, so ${doing} was not saved (nothing already stored was lost). Delete old sessions (agent.sessions.delete) or free space for this site.`, { cause: error });
+    return new AgentError(
+      'quota-exceeded',
+      `The browser's storage quota is full, so ${doing} was not saved (nothing already stored was lost). Delete old sessions (agent.sessions.delete) or free space for this site.`,
+      { cause: error },
+    );
   }
   // Bad input, not bad storage: say which rule the value broke.
   if (name === 'DataCloneError') return unstorableValue(error, doing);
   if (name === 'InvalidStateError' || name === 'TransactionInactiveError') {
-    return new AgentError('storage-unavailable', `IndexedDB closed while ${doing} (another tab upgraded the database, or the browser is shutting down). Reload the page.`, { cause: error });
+    return new AgentError(
+      'storage-unavailable',
+      `IndexedDB closed while ${doing} (another tab upgraded the database, or the browser is shutting down). Reload the page.`,
+      { cause: error },
+    );
   }
-  return new AgentError('storage-unavailable', `IndexedDB failed while ${doing}: ${messageOf(error)}.`, { cause: error });
+  return new AgentError('storage-unavailable', `IndexedDB failed while ${doing}: ${messageOf(error)}.`, {
+    cause: error,
+  });
 }

@@ -17,7 +17,15 @@ export class IdbSessionStore implements SessionStore {
 
   async create(init: SessionInit): Promise<Session> {
     const now = Date.now();
-    const stored: StoredSession = { id: init.id ?? newId('s'), appName: init.appName, userId: init.userId, createdAt: now, updatedAt: now, state: {}, lastSeq: 0 };
+    const stored: StoredSession = {
+      id: init.id ?? newId('s'),
+      appName: init.appName,
+      userId: init.userId,
+      createdAt: now,
+      updatedAt: now,
+      state: {},
+      lastSeq: 0,
+    };
     if (init.title) stored.title = init.title;
     try {
       await this.db.add('sessions', stored);
@@ -34,7 +42,10 @@ export class IdbSessionStore implements SessionStore {
       const tx = this.db.transaction(['sessions', 'appState', 'userState'], 'readonly');
       const stored = await tx.objectStore('sessions').get(id);
       if (!stored) return undefined;
-      const [app, user] = await Promise.all([tx.objectStore('appState').get(stored.appName), tx.objectStore('userState').get([stored.appName, stored.userId])]);
+      const [app, user] = await Promise.all([
+        tx.objectStore('appState').get(stored.appName),
+        tx.objectStore('userState').get([stored.appName, stored.userId]),
+      ]);
       return { ...stored, state: mergedState(app?.state ?? {}, user?.state ?? {}, stored.state) };
     } catch (error) {
       throw storageError(error, 'reading a session');
@@ -46,7 +57,7 @@ export class IdbSessionStore implements SessionStore {
     try {
       return await this.db.getAll('events', range);
     } catch (error) {
-      throw storageError(error, 'reading a session\'s events');
+      throw storageError(error, "reading a session's events");
     }
   }
 
@@ -54,7 +65,9 @@ export class IdbSessionStore implements SessionStore {
     // The event, the session's counter and every scope its delta touches are
     // written in one transaction: after any interruption the stored events are
     // a prefix of what happened and the state is the fold of their deltas.
-    const tx = this.db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', { durability: options.durability ?? 'default' });
+    const tx = this.db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', {
+      durability: options.durability ?? 'default',
+    });
     const writes = new UnawaitedWrites();
     try {
       const session = await tx.objectStore('sessions').get(sessionId);
@@ -67,7 +80,11 @@ export class IdbSessionStore implements SessionStore {
         writes.track(tx.objectStore('appState').put({ ...app, state: { ...app.state, ...delta.app } }));
       }
       if (Object.keys(delta.user).length) {
-        const user = (await tx.objectStore('userState').get([session.appName, session.userId])) ?? { appName: session.appName, userId: session.userId, state: {} };
+        const user = (await tx.objectStore('userState').get([session.appName, session.userId])) ?? {
+          appName: session.appName,
+          userId: session.userId,
+          state: {},
+        };
         writes.track(tx.objectStore('userState').put({ ...user, state: { ...user.state, ...delta.user } }));
       }
       const title = session.title ?? titleFrom(stored);
@@ -96,14 +113,25 @@ export class IdbSessionStore implements SessionStore {
   async list(filter: { appName?: string; userId?: string } = {}): Promise<SessionSummary[]> {
     let all: StoredSession[];
     try {
-      all = filter.appName && filter.userId ? await this.db.getAllFromIndex('sessions', 'byOwner', [filter.appName, filter.userId]) : await this.db.getAll('sessions');
+      all =
+        filter.appName && filter.userId
+          ? await this.db.getAllFromIndex('sessions', 'byOwner', [filter.appName, filter.userId])
+          : await this.db.getAll('sessions');
     } catch (error) {
       throw storageError(error, 'listing sessions');
     }
     return all
-      .filter((s) => (!filter.appName || s.appName === filter.appName) && (!filter.userId || s.userId === filter.userId))
+      .filter(
+        (s) => (!filter.appName || s.appName === filter.appName) && (!filter.userId || s.userId === filter.userId),
+      )
       .sort((a, b) => b.updatedAt - a.updatedAt)
-      .map(({ id, title, createdAt, updatedAt, lastSeq }) => ({ id, title, createdAt, updatedAt, eventCount: lastSeq }));
+      .map(({ id, title, createdAt, updatedAt, lastSeq }) => ({
+        id,
+        title,
+        createdAt,
+        updatedAt,
+        eventCount: lastSeq,
+      }));
   }
 
   async delete(id: string): Promise<void> {

@@ -45,7 +45,8 @@ export interface ImportOptions {
 const PROGRESS_EVERY = 500;
 
 export async function importSession(store: SessionStore, jsonl: string, options: ImportOptions = {}): Promise<string> {
-  if (typeof jsonl !== 'string') throw importError(0, 'the input is not text; pass the JSONL file\'s contents as a string');
+  if (typeof jsonl !== 'string')
+    throw importError(0, "the input is not text; pass the JSONL file's contents as a string");
   const lines = jsonl.split(/\r?\n/);
   while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
   const total = lines.length;
@@ -62,7 +63,10 @@ export async function importSession(store: SessionStore, jsonl: string, options:
     }
   }
   if (header.eventCount !== undefined && header.eventCount !== events.length) {
-    throw importError(1, `the header says ${header.eventCount} events but the file has ${events.length}; the file is cut short or was edited`);
+    throw importError(
+      1,
+      `the header says ${header.eventCount} events but the file has ${events.length}; the file is cut short or was edited`,
+    );
   }
   const last = events[events.length - 1];
   const session: Session = {
@@ -83,10 +87,17 @@ export async function importSession(store: SessionStore, jsonl: string, options:
 
 function parseHeader(line: string): SessionHeader & { eventCount?: number } {
   const value = parseLine(line, 1);
-  if (!isObject(value) || value.type !== 'session') throw importError(1, 'the first line must be the session header ({"type":"session",…}); is this an inpage-agent session export?');
-  if (value.format !== SESSION_FORMAT) throw importError(1, `unknown format ${JSON.stringify(value.format)}; this version reads ${SESSION_FORMAT}`);
-  for (const key of ['appName', 'userId'] as const) if (typeof value[key] !== 'string') throw importError(1, `the header's "${key}" must be a string`);
-  for (const key of ['createdAt', 'updatedAt'] as const) if (typeof value[key] !== 'number') throw importError(1, `the header's "${key}" must be a number`);
+  if (!isObject(value) || value.type !== 'session')
+    throw importError(
+      1,
+      'the first line must be the session header ({"type":"session",…}); is this an inpage-agent session export?',
+    );
+  if (value.format !== SESSION_FORMAT)
+    throw importError(1, `unknown format ${JSON.stringify(value.format)}; this version reads ${SESSION_FORMAT}`);
+  for (const key of ['appName', 'userId'] as const)
+    if (typeof value[key] !== 'string') throw importError(1, `the header's "${key}" must be a string`);
+  for (const key of ['createdAt', 'updatedAt'] as const)
+    if (typeof value[key] !== 'number') throw importError(1, `the header's "${key}" must be a number`);
   return value as unknown as SessionHeader;
 }
 
@@ -95,28 +106,40 @@ function parseEvent(line: string, lineNo: number, expectedSeq: number, sessionId
   if (!isObject(value)) throw importError(lineNo, 'expected an event object');
   const fail = (reason: string) => importError(lineNo, reason);
   if (typeof value.id !== 'string' || !value.id) throw fail('"id" must be a non-empty string');
-  if (value.seq !== expectedSeq) throw fail(`"seq" is ${JSON.stringify(value.seq)} but ${expectedSeq} was expected (events must be complete and in order)`);
+  if (value.seq !== expectedSeq)
+    throw fail(
+      `"seq" is ${JSON.stringify(value.seq)} but ${expectedSeq} was expected (events must be complete and in order)`,
+    );
   if (typeof value.author !== 'string') throw fail('"author" must be a string');
   if (typeof value.timestamp !== 'number') throw fail('"timestamp" must be a number');
   if (typeof value.invocationId !== 'string') throw fail('"invocationId" must be a string');
   if (value.partial) throw fail('partial (streamed) events are never stored, so they cannot be imported');
   if (value.content !== undefined) checkContent(value.content, fail);
   if (value.actions !== undefined && !isObject(value.actions)) throw fail('"actions" must be an object');
-  if (isObject(value.actions) && value.actions.stateDelta !== undefined && !isObject(value.actions.stateDelta)) throw fail('"actions.stateDelta" must be an object');
+  if (isObject(value.actions) && value.actions.stateDelta !== undefined && !isObject(value.actions.stateDelta))
+    throw fail('"actions.stateDelta" must be an object');
   return { ...(value as unknown as AgentEvent), sessionId };
 }
 
 function checkContent(content: unknown, fail: (reason: string) => AgentError): void {
   if (!isObject(content)) throw fail('"content" must be an object');
-  if (!['user', 'model', 'tool'].includes(content.role as string)) throw fail(`"content.role" must be user, model or tool (got ${JSON.stringify(content.role)})`);
+  if (!['user', 'model', 'tool'].includes(content.role as string))
+    throw fail(`"content.role" must be user, model or tool (got ${JSON.stringify(content.role)})`);
   if (!Array.isArray(content.parts)) throw fail('"content.parts" must be an array');
   content.parts.forEach((part, i) => {
     const ok =
       isObject(part) &&
       (typeof part.text === 'string' ||
-        (isObject(part.functionCall) && typeof part.functionCall.id === 'string' && typeof part.functionCall.name === 'string') ||
-        (isObject(part.functionResponse) && typeof part.functionResponse.id === 'string' && typeof part.functionResponse.name === 'string'));
-    if (!ok) throw fail(`"content.parts[${i}]" must be {text}, {functionCall:{id,name,args}} or {functionResponse:{id,name,response}}`);
+        (isObject(part.functionCall) &&
+          typeof part.functionCall.id === 'string' &&
+          typeof part.functionCall.name === 'string') ||
+        (isObject(part.functionResponse) &&
+          typeof part.functionResponse.id === 'string' &&
+          typeof part.functionResponse.name === 'string'));
+    if (!ok)
+      throw fail(
+        `"content.parts[${i}]" must be {text}, {functionCall:{id,name,args}} or {functionResponse:{id,name,response}}`,
+      );
   });
 }
 

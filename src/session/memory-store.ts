@@ -20,7 +20,16 @@ export class MemorySessionStore implements SessionStore {
     const now = Date.now();
     const id = init.id ?? newId('s');
     if (this.sessions.has(id)) throw sessionExists(id);
-    const session = { id, appName: init.appName, userId: init.userId, createdAt: now, updatedAt: now, state: {}, lastSeq: 0, ...(init.title ? { title: init.title } : {}) };
+    const session = {
+      id,
+      appName: init.appName,
+      userId: init.userId,
+      createdAt: now,
+      updatedAt: now,
+      state: {},
+      lastSeq: 0,
+      ...(init.title ? { title: init.title } : {}),
+    };
     this.sessions.set(id, { session, events: [] });
     return this.view(session);
   }
@@ -43,9 +52,16 @@ export class MemorySessionStore implements SessionStore {
     const delta = splitDelta(stored.actions?.stateDelta);
     const { appName, userId } = entry.session;
     if (Object.keys(delta.app).length) this.appState.set(appName, { ...this.appState.get(appName), ...delta.app });
-    if (Object.keys(delta.user).length) this.userState.set(userKey(appName, userId), { ...this.userState.get(userKey(appName, userId)), ...delta.user });
+    if (Object.keys(delta.user).length)
+      this.userState.set(userKey(appName, userId), { ...this.userState.get(userKey(appName, userId)), ...delta.user });
     const title = entry.session.title ?? titleFrom(stored);
-    entry.session = { ...entry.session, ...(title ? { title } : {}), state: { ...entry.session.state, ...delta.session }, lastSeq: stored.seq, updatedAt: stored.timestamp };
+    entry.session = {
+      ...entry.session,
+      ...(title ? { title } : {}),
+      state: { ...entry.session.state, ...delta.session },
+      lastSeq: stored.seq,
+      updatedAt: stored.timestamp,
+    };
     entry.events.push(stored);
     return structuredClone(stored);
   }
@@ -53,9 +69,17 @@ export class MemorySessionStore implements SessionStore {
   async list(filter: { appName?: string; userId?: string } = {}): Promise<SessionSummary[]> {
     return [...this.sessions.values()]
       .map((entry) => entry.session)
-      .filter((s) => (!filter.appName || s.appName === filter.appName) && (!filter.userId || s.userId === filter.userId))
+      .filter(
+        (s) => (!filter.appName || s.appName === filter.appName) && (!filter.userId || s.userId === filter.userId),
+      )
       .sort((a, b) => b.updatedAt - a.updatedAt)
-      .map(({ id, title, createdAt, updatedAt, lastSeq }) => ({ id, title, createdAt, updatedAt, eventCount: lastSeq }));
+      .map(({ id, title, createdAt, updatedAt, lastSeq }) => ({
+        id,
+        title,
+        createdAt,
+        updatedAt,
+        eventCount: lastSeq,
+      }));
   }
 
   async delete(id: string): Promise<void> {
@@ -64,13 +88,20 @@ export class MemorySessionStore implements SessionStore {
 
   async put(session: Session, events: AgentEvent[]): Promise<void> {
     if (this.sessions.has(session.id)) throw sessionExists(session.id);
-    this.sessions.set(session.id, { session: { ...cloneOrRefuse(session, 'importing a session'), state: splitDelta(session.state).session }, events: cloneOrRefuse(events, 'importing a session') });
+    this.sessions.set(session.id, {
+      session: { ...cloneOrRefuse(session, 'importing a session'), state: splitDelta(session.state).session },
+      events: cloneOrRefuse(events, 'importing a session'),
+    });
   }
 
   close(): void {}
 
   private view(session: Entry['session']): Session {
-    const state = mergedState(this.appState.get(session.appName) ?? {}, this.userState.get(userKey(session.appName, session.userId)) ?? {}, session.state);
+    const state = mergedState(
+      this.appState.get(session.appName) ?? {},
+      this.userState.get(userKey(session.appName, session.userId)) ?? {},
+      session.state,
+    );
     return structuredClone({ ...session, state });
   }
 }

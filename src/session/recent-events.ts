@@ -9,7 +9,11 @@ import type { SessionStore } from './store';
 
 export const HISTORY_WINDOW = 1000;
 
-export async function recentEvents(store: SessionStore, sessionId: string, count = HISTORY_WINDOW): Promise<AgentEvent[]> {
+export async function recentEvents(
+  store: SessionStore,
+  sessionId: string,
+  count = HISTORY_WINDOW,
+): Promise<AgentEvent[]> {
   const session = await store.get(sessionId);
   if (!session) return [];
   return store.events(sessionId, { afterSeq: Math.max(0, session.lastSeq - count) });

@@ -22,7 +22,8 @@ export function interruptedCalls(events: readonly AgentEvent[]): OpenCall[] {
   const waiting = new Set<string>();
   for (const event of events) {
     for (const part of event.content?.parts ?? []) {
-      if ('functionCall' in part && event.content?.role === 'model') open.set(part.functionCall.id, { call: part.functionCall, event });
+      if ('functionCall' in part && event.content?.role === 'model')
+        open.set(part.functionCall.id, { call: part.functionCall, event });
       if ('functionResponse' in part && !event.late) open.delete(part.functionResponse.id);
     }
     for (const asked of event.actions?.requestApproval ?? []) waiting.add(asked.callId);
@@ -48,7 +49,9 @@ export async function repairInterrupted(store: SessionStore, sessionId: string):
         timestamp: Date.now(),
         content: {
           role: 'tool',
-          parts: calls.map((call) => ({ functionResponse: { id: call.id, name: call.name, response: null, error: INTERRUPTED } })),
+          parts: calls.map((call) => ({
+            functionResponse: { id: call.id, name: call.name, response: null, error: INTERRUPTED },
+          })),
         },
       }),
     );

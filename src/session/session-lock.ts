@@ -18,7 +18,10 @@ export async function withSessionLock<T>(
   if (options.ifBusy === 'fail') {
     return navigator.locks.request(name, { ifAvailable: true }, async (lock) => {
       if (!lock) {
-        throw new AgentError('session-busy', `Session ${sessionId} is running in another tab or agent. Wait for it, or call run(text, { ifBusy: 'wait' }) to queue behind it.`);
+        throw new AgentError(
+          'session-busy',
+          `Session ${sessionId} is running in another tab or agent. Wait for it, or call run(text, { ifBusy: 'wait' }) to queue behind it.`,
+        );
       }
       return run();
     });
@@ -26,7 +29,8 @@ export async function withSessionLock<T>(
   try {
     return await navigator.locks.request(name, options.signal ? { signal: options.signal } : {}, run);
   } catch (error) {
-    if ((error as { name?: string }).name === 'AbortError') throw new AgentError('aborted', 'The run was aborted while it waited for another run of this session to finish.');
+    if ((error as { name?: string }).name === 'AbortError')
+      throw new AgentError('aborted', 'The run was aborted while it waited for another run of this session to finish.');
     throw error;
   }
 }

@@ -34,7 +34,11 @@ export function storableDelta(delta: Record<string, unknown> | undefined): Recor
 }
 
 /** The view a session shows: app, then user, then session keys. */
-export function mergedState(app: Record<string, unknown>, user: Record<string, unknown>, session: Record<string, unknown>): Record<string, unknown> {
+export function mergedState(
+  app: Record<string, unknown>,
+  user: Record<string, unknown>,
+  session: Record<string, unknown>,
+): Record<string, unknown> {
   return { ...app, ...user, ...session };
 }
 

@@ -39,7 +39,11 @@ export interface ToolkitJSON {
   edges: Edge[];
 }
 
-const EDGE_ENDS: Record<EdgeKind, [Vertex['kind'], Vertex['kind']]> = { next: ['action', 'action'], call: ['action', 'tool'], has: ['group', 'tool'] };
+const EDGE_ENDS: Record<EdgeKind, [Vertex['kind'], Vertex['kind']]> = {
+  next: ['action', 'action'],
+  call: ['action', 'tool'],
+  has: ['group', 'tool'],
+};
 
 export function invalid(message: string): AgentError {
   return new AgentError('toolkit-invalid', message);
@@ -72,7 +76,9 @@ export class ToolkitGraph {
     const u = this.vertexMap.get(from);
     const v = this.vertexMap.get(to);
     if (u?.kind !== fromKind || v?.kind !== toKind) {
-      throw invalid(`A "${kind}" edge goes from a ${fromKind} to a ${toKind}; "${from}" → "${to}" does not (add both vertices first).`);
+      throw invalid(
+        `A "${kind}" edge goes from a ${fromKind} to a ${toKind}; "${from}" → "${to}" does not (add both vertices first).`,
+      );
     }
     const edge: Edge = { from, to, kind, score: kind === 'has' ? 1 : checkScore(score, `${from} → ${to}`) };
     link(this.outgoing, from, to, edge);
@@ -152,7 +158,9 @@ export class ToolkitGraph {
       const vertex = this.vertexMap.get(id);
       if (vertex) sub.addVertex(structuredClone(vertex));
     }
-    for (const id of keep) for (const edge of this.out(id)) if (keep.has(edge.to) && sub.has(edge.from)) sub.addEdge(edge.from, edge.to, edge.kind, edge.score);
+    for (const id of keep)
+      for (const edge of this.out(id))
+        if (keep.has(edge.to) && sub.has(edge.from)) sub.addEdge(edge.from, edge.to, edge.kind, edge.score);
     return sub;
   }
 
@@ -173,11 +181,13 @@ export class ToolkitGraph {
     }
     const graph = new ToolkitGraph();
     json.vertices.forEach((vertex, i) => {
-      if (!vertex || !['action', 'tool', 'group'].includes(vertex.kind)) throw invalid(`vertices[${i}] must have kind action, tool or group.`);
+      if (!vertex || !['action', 'tool', 'group'].includes(vertex.kind))
+        throw invalid(`vertices[${i}] must have kind action, tool or group.`);
       graph.addVertex(vertex);
     });
     json.edges.forEach((edge, i) => {
-      if (!edge || !['next', 'call', 'has'].includes(edge.kind)) throw invalid(`edges[${i}] must have kind next, call or has.`);
+      if (!edge || !['next', 'call', 'has'].includes(edge.kind))
+        throw invalid(`edges[${i}] must have kind next, call or has.`);
       graph.addEdge(edge.from, edge.to, edge.kind, edge.score);
     });
     return graph;

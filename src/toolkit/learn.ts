@@ -37,7 +37,8 @@ export function learnFromEvents(graph: ToolkitGraph, sessions: AgentEvent[][], o
         if (!action) continue;
         move(action, name, error ? 0 : 1);
         if (error) continue;
-        if (previous && previous !== action && graph.out(previous, 'next').some((edge) => edge.to === action)) move(previous, action, 1);
+        if (previous && previous !== action && graph.out(previous, 'next').some((edge) => edge.to === action))
+          move(previous, action, 1);
         previous = action;
       }
     }

@@ -6,7 +6,12 @@ export interface MCPToolListing {
   description?: string;
 }
 
-export function addMCPToolGroup(toolkit: Toolkit, group: { id: string; name?: string; description?: string }, tools: MCPToolListing[], connectedActions: Connection[]): Promise<void> {
+export function addMCPToolGroup(
+  toolkit: Toolkit,
+  group: { id: string; name?: string; description?: string },
+  tools: MCPToolListing[],
+  connectedActions: Connection[],
+): Promise<void> {
   return toolkit.addToolGroup(
     { id: group.id, name: group.name ?? group.id, description: group.description ?? `${tools.length} tools` },
     tools.map((tool) => ({ name: tool.name, description: tool.description })),

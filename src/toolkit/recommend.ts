@@ -11,10 +11,15 @@ export interface RecommendOptions {
   hops?: number;
 }
 
-export function recommendIds(graph: ToolkitGraph, actionIds: readonly string[], options: RecommendOptions = {}): { actions: string[]; tools: string[]; groups: string[] } {
+export function recommendIds(
+  graph: ToolkitGraph,
+  actionIds: readonly string[],
+  options: RecommendOptions = {},
+): { actions: string[]; tools: string[]; groups: string[] } {
   const threshold = options.threshold ?? 0.5;
   const hops = options.hops ?? 0;
-  if (!Number.isInteger(hops) || hops < 0) throw invalid(`hops must be a whole number of 0 or more (got ${String(options.hops)}).`);
+  if (!Number.isInteger(hops) || hops < 0)
+    throw invalid(`hops must be a whole number of 0 or more (got ${String(options.hops)}).`);
   const actions = new Set<string>();
   let frontier: string[] = [];
   for (const id of actionIds) {
@@ -43,7 +48,11 @@ export function recommendIds(graph: ToolkitGraph, actionIds: readonly string[], 
   return { actions: [...actions], tools: [...tools], groups: [...groups] };
 }
 
-export function recommendSubgraph(graph: ToolkitGraph, actionIds: readonly string[], options?: RecommendOptions): ToolkitGraph {
+export function recommendSubgraph(
+  graph: ToolkitGraph,
+  actionIds: readonly string[],
+  options?: RecommendOptions,
+): ToolkitGraph {
   const { actions, tools, groups } = recommendIds(graph, actionIds, options);
   return graph.subgraph([...actions, ...tools, ...groups]);
 }

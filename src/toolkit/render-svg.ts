@@ -56,8 +56,12 @@ export function renderSvg(graph: ToolkitGraph, options: RenderOptions = {}): str
     const color = edge.kind === 'has' ? COLORS.group : edge.kind === 'call' ? COLORS.tool : COLORS.action;
     // Scores sit near the arrow's end, where labels of edges from one vertex do not pile up.
     const t = 0.78;
-    const point = (k: 'x' | 'y') => (1 - t) ** 3 * from[k] + 3 * (1 - t) ** 2 * t * c1[k] + 3 * (1 - t) * t ** 2 * c2[k] + t ** 3 * to[k];
-    const label = edge.kind === 'has' ? '' : `<text x="${point('x').toFixed(1)}" y="${(point('y') - 5).toFixed(1)}" text-anchor="middle" class="score">${edge.score.toFixed(2)}</text>`;
+    const point = (k: 'x' | 'y') =>
+      (1 - t) ** 3 * from[k] + 3 * (1 - t) ** 2 * t * c1[k] + 3 * (1 - t) * t ** 2 * c2[k] + t ** 3 * to[k];
+    const label =
+      edge.kind === 'has'
+        ? ''
+        : `<text x="${point('x').toFixed(1)}" y="${(point('y') - 5).toFixed(1)}" text-anchor="middle" class="score">${edge.score.toFixed(2)}</text>`;
     return `<g opacity="${active ? 1 : 0.25}"><path d="${path}" fill="none" stroke="${color}" stroke-width="${lit && active ? 2.5 : 1.5}" stroke-dasharray="${DASH[edge.kind]}" marker-end="url(#arrow-${edge.kind})"/>${label}</g>`;
   });
 
@@ -79,7 +83,9 @@ export function renderSvg(graph: ToolkitGraph, options: RenderOptions = {}): str
     `<line x1="${PAD + 270}" y1="${legendY - 4}" x2="${PAD + 300}" y2="${legendY - 4}" stroke="${COLORS.action}"/><text x="${PAD + 306}" y="${legendY}" class="legend">next</text>`,
     `<line x1="${PAD + 350}" y1="${legendY - 4}" x2="${PAD + 380}" y2="${legendY - 4}" stroke="${COLORS.tool}" stroke-dasharray="6 4"/><text x="${PAD + 386}" y="${legendY}" class="legend">call</text>`,
     `<line x1="${PAD + 424}" y1="${legendY - 4}" x2="${PAD + 454}" y2="${legendY - 4}" stroke="${COLORS.group}" stroke-dasharray="2 4"/><text x="${PAD + 460}" y="${legendY}" class="legend">has</text>`,
-    lit ? `<text x="${PAD + 500}" y="${legendY}" class="legend">bold: recommended for ${escapeXml(options.highlight!.join(', '))}</text>` : '',
+    lit
+      ? `<text x="${PAD + 500}" y="${legendY}" class="legend">bold: recommended for ${escapeXml(options.highlight!.join(', '))}</text>`
+      : '',
   ].join('');
 
   const markers = (['next', 'call', 'has'] as const)
@@ -104,19 +110,33 @@ export function renderSvg(graph: ToolkitGraph, options: RenderOptions = {}): str
 function shapeOf(vertex: Vertex, x: number, y: number, stroke: string): string {
   const left = x - BOX.w / 2;
   const top = y - BOX.h / 2;
-  const base = vertex.kind === 'group' ? `<polygon points="${hexagon(x, y, BOX.w / 2, BOX.h / 2)}" class="base"/>` : `<rect x="${left}" y="${top}" width="${BOX.w}" height="${BOX.h}" rx="${vertex.kind === 'tool' ? BOX.h / 2 : 8}" class="base"/>`;
+  const base =
+    vertex.kind === 'group'
+      ? `<polygon points="${hexagon(x, y, BOX.w / 2, BOX.h / 2)}" class="base"/>`
+      : `<rect x="${left}" y="${top}" width="${BOX.w}" height="${BOX.h}" rx="${vertex.kind === 'tool' ? BOX.h / 2 : 8}" class="base"/>`;
   return base + tint(vertex, x, y, left, top, stroke);
 }
 
 function tint(vertex: Vertex, x: number, y: number, left: number, top: number, stroke: string): string {
-  if (vertex.kind === 'action') return `<rect x="${left}" y="${top}" width="${BOX.w}" height="${BOX.h}" rx="8" fill="${COLORS.action}1f" stroke="${COLORS.action}"${stroke}/>`;
-  if (vertex.kind === 'tool') return `<rect x="${left}" y="${top}" width="${BOX.w}" height="${BOX.h}" rx="${BOX.h / 2}" fill="${COLORS.tool}1f" stroke="${COLORS.tool}"${stroke}/>`;
+  if (vertex.kind === 'action')
+    return `<rect x="${left}" y="${top}" width="${BOX.w}" height="${BOX.h}" rx="8" fill="${COLORS.action}1f" stroke="${COLORS.action}"${stroke}/>`;
+  if (vertex.kind === 'tool')
+    return `<rect x="${left}" y="${top}" width="${BOX.w}" height="${BOX.h}" rx="${BOX.h / 2}" fill="${COLORS.tool}1f" stroke="${COLORS.tool}"${stroke}/>`;
   return `<polygon points="${hexagon(x, y, BOX.w / 2, BOX.h / 2)}" fill="${COLORS.group}1f" stroke="${COLORS.group}"${stroke}/>`;
 }
 
 function hexagon(x: number, y: number, rx: number, ry: number): string {
   const inset = ry;
-  return [[x - rx, y], [x - rx + inset, y - ry], [x + rx - inset, y - ry], [x + rx, y], [x + rx - inset, y + ry], [x - rx + inset, y + ry]].map(([px, py]) => `${px},${py}`).join(' ');
+  return [
+    [x - rx, y],
+    [x - rx + inset, y - ry],
+    [x + rx - inset, y - ry],
+    [x + rx, y],
+    [x + rx - inset, y + ry],
+    [x - rx + inset, y + ry],
+  ]
+    .map(([px, py]) => `${px},${py}`)
+    .join(' ');
 }
 
 /** Columns: actions by depth along `next` from the actions nothing leads to; then tools; then groups. */
@@ -142,7 +162,8 @@ function layout(graph: ToolkitGraph): Map<string, { col: number; row: number }> 
   for (const id of actions) place(id, depth.get(id)!);
   // Tools in the order of their first caller, so call edges cross less.
   const tools = graph.vertices('tool').map((tool) => tool.id);
-  const firstCaller = (tool: string) => Math.min(...graph.in(tool, 'call').map((edge) => positions.get(edge.from)?.row ?? 0), Number.MAX_SAFE_INTEGER);
+  const firstCaller = (tool: string) =>
+    Math.min(...graph.in(tool, 'call').map((edge) => positions.get(edge.from)?.row ?? 0), Number.MAX_SAFE_INTEGER);
   for (const id of [...tools].sort((a, b) => firstCaller(a) - firstCaller(b))) place(id, actionColumns);
   for (const group of graph.vertices('group')) place(group.id, actionColumns + 1);
   return positions;

@@ -30,8 +30,19 @@ export function createToolSelector(graph: ToolkitGraph, options: SelectorOptions
       const { tools, actions } = recommendIds(graph, current, { threshold: options.threshold, hops: options.hops });
       const recommended = new Set(tools);
       const offered = declared.filter((name) => recommended.has(name) || graph.vertex(name)?.kind !== 'tool');
-      const next = new Set(actions.flatMap((id) => graph.out(id, 'next').filter((edge) => edge.score >= (options.threshold ?? 0.5)).map((edge) => edge.to)));
-      const described = [...next].map((id) => graph.vertex(id)).flatMap((vertex) => (vertex?.kind === 'action' ? [`${vertex.name}${vertex.description ? ` (${vertex.description})` : ''}`] : []));
+      const next = new Set(
+        actions.flatMap((id) =>
+          graph
+            .out(id, 'next')
+            .filter((edge) => edge.score >= (options.threshold ?? 0.5))
+            .map((edge) => edge.to),
+        ),
+      );
+      const described = [...next]
+        .map((id) => graph.vertex(id))
+        .flatMap((vertex) =>
+          vertex?.kind === 'action' ? [`${vertex.name}${vertex.description ? ` (${vertex.description})` : ''}`] : [],
+        );
       return { offered, prompt: described.length ? `Possible next steps: ${described.join('; ')}.` : undefined };
     },
     afterCall(toolName) {

@@ -24,7 +24,8 @@ export class Toolkit {
   ) {}
 
   async addAction(action: Action, next: Connection[] = [], prev: Connection[] = []): Promise<void> {
-    if (!action?.id || typeof action.name !== 'string') throw invalid('An action needs an id and a name, e.g. { id: "plan", name: "Plan", description: "…" }.');
+    if (!action?.id || typeof action.name !== 'string')
+      throw invalid('An action needs an id and a name, e.g. { id: "plan", name: "Plan", description: "…" }.');
     for (const { action: other } of [...next, ...prev]) this.getAction(other);
     this.graph.addVertex({ kind: 'action', id: action.id, name: action.name, description: action.description ?? '' });
     for (const { action: other, score } of next) this.graph.addEdge(action.id, other, 'next', score);
@@ -40,10 +41,20 @@ export class Toolkit {
     await this.onChange(this.graph);
   }
 
-  async addToolGroup(group: ToolGroup, tools: (string | { name: string; description?: string })[], connectedActions: Connection[]): Promise<void> {
-    if (!group?.id) throw invalid('A tool group needs an id, e.g. { id: "files", name: "File system", description: "…" }.');
+  async addToolGroup(
+    group: ToolGroup,
+    tools: (string | { name: string; description?: string })[],
+    connectedActions: Connection[],
+  ): Promise<void> {
+    if (!group?.id)
+      throw invalid('A tool group needs an id, e.g. { id: "files", name: "File system", description: "…" }.');
     this.checkConnections(group.id, connectedActions);
-    this.graph.addVertex({ kind: 'group', id: group.id, name: group.name ?? group.id, description: group.description ?? '' });
+    this.graph.addVertex({
+      kind: 'group',
+      id: group.id,
+      name: group.name ?? group.id,
+      description: group.description ?? '',
+    });
     for (const tool of tools) {
       const { name, description } = typeof tool === 'string' ? { name: tool, description: undefined } : tool;
       this.graph.addVertex({ kind: 'tool', id: name, ...(description ? { description } : {}) });
@@ -57,7 +68,10 @@ export class Toolkit {
     const vertex = this.graph.vertex(id);
     if (vertex?.kind !== 'action') {
       const known = this.graph.vertices('action').map((action) => action.id);
-      throw new AgentError('toolkit-invalid', `There is no action "${id}" in the toolkit. Actions: ${known.join(', ') || '(none yet: add one with toolkit.addAction)'}.`);
+      throw new AgentError(
+        'toolkit-invalid',
+        `There is no action "${id}" in the toolkit. Actions: ${known.join(', ') || '(none yet: add one with toolkit.addAction)'}.`,
+      );
     }
     const { kind: _kind, ...action } = vertex;
     return action;
@@ -109,7 +123,9 @@ export class Toolkit {
 
   private checkConnections(name: string, connections: Connection[]): void {
     if (!Array.isArray(connections) || connections.length === 0) {
-      throw invalid(`"${name}" is connected to no action, so no step would ever offer it. Pass the actions that call it, e.g. [{ action: "plan", score: 0.9 }].`);
+      throw invalid(
+        `"${name}" is connected to no action, so no step would ever offer it. Pass the actions that call it, e.g. [{ action: "plan", score: 0.9 }].`,
+      );
     }
     for (const { action } of connections) this.getAction(action);
   }

@@ -94,7 +94,10 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function defineTool<P extends ZodObjectSchema, R>(spec: ToolSpec<P, R>): Tool<z.output<P>> {
   if (spec === null || typeof spec !== 'object') {
-    throw new AgentError('invalid-tool', 'defineTool needs an object: { name, description, parameters: z.object({...}), execute }.');
+    throw new AgentError(
+      'invalid-tool',
+      'defineTool needs an object: { name, description, parameters: z.object({...}), execute }.',
+    );
   }
   const name = checkName(spec.name, 'defineTool');
   if (!isZodObject(spec.parameters)) {
@@ -146,8 +149,16 @@ export function buildTool(spec: ToolBasics, schema: ToolSchema, source: ToolDecl
   if (typeof spec.execute !== 'function') {
     throw invalid(name, 'execute', `must be a function (args, ctx) => result; got ${describe(spec.execute)}.`);
   }
-  if (spec.needsApproval !== undefined && typeof spec.needsApproval !== 'boolean' && typeof spec.needsApproval !== 'function') {
-    throw invalid(name, 'needsApproval', `must be true, false or a function (args) => boolean; got ${describe(spec.needsApproval)}.`);
+  if (
+    spec.needsApproval !== undefined &&
+    typeof spec.needsApproval !== 'boolean' &&
+    typeof spec.needsApproval !== 'function'
+  ) {
+    throw invalid(
+      name,
+      'needsApproval',
+      `must be true, false or a function (args) => boolean; got ${describe(spec.needsApproval)}.`,
+    );
   }
   for (const field of ['returnDirect', 'longRunning'] as const) {
     if (spec[field] !== undefined && typeof spec[field] !== 'boolean') {
@@ -209,9 +220,13 @@ export function isTool(value: unknown): value is Tool {
 
 function checkName(name: unknown, where: string): string {
   if (typeof name !== 'string') {
-    throw new AgentError('invalid-tool', `${where}: "name" must be a string such as "add_todo"; got ${describe(name)}.`, {
-      details: { field: 'name' },
-    });
+    throw new AgentError(
+      'invalid-tool',
+      `${where}: "name" must be a string such as "add_todo"; got ${describe(name)}.`,
+      {
+        details: { field: 'name' },
+      },
+    );
   }
   if (!TOOL_NAME_PATTERN.test(name)) {
     throw new AgentError(
@@ -226,13 +241,18 @@ function checkName(name: unknown, where: string): string {
 function checkAnnotations(name: string, annotations: unknown): ToolAnnotations {
   if (annotations === undefined) return {};
   if (annotations === null || typeof annotations !== 'object' || Array.isArray(annotations)) {
-    throw invalid(name, 'annotations', `must be an object { readOnly?, destructive?, idempotent?, openWorld? }; got ${describe(annotations)}.`);
+    throw invalid(
+      name,
+      'annotations',
+      `must be an object { readOnly?, destructive?, idempotent?, openWorld? }; got ${describe(annotations)}.`,
+    );
   }
   const out: ToolAnnotations = {};
   for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const) {
     const flag = (annotations as Record<string, unknown>)[key];
     if (flag === undefined) continue;
-    if (typeof flag !== 'boolean') throw invalid(name, `annotations.${key}`, `must be true or false; got ${describe(flag)}.`);
+    if (typeof flag !== 'boolean')
+      throw invalid(name, `annotations.${key}`, `must be true or false; got ${describe(flag)}.`);
     out[key] = flag;
   }
   return out;
@@ -242,7 +262,10 @@ function zodToJsonSchema(name: string, field: 'parameters' | 'returns', schema: 
   let json: JsonSchema;
   try {
     // 'input': the model writes what the schema accepts (a .default() field is optional).
-    json = z.toJSONSchema(schema, { io: field === 'parameters' ? 'input' : 'output', unrepresentable: 'throw' }) as JsonSchema;
+    json = z.toJSONSchema(schema, {
+      io: field === 'parameters' ? 'input' : 'output',
+      unrepresentable: 'throw',
+    }) as JsonSchema;
   } catch (error) {
     throw invalid(
       name,
@@ -253,13 +276,22 @@ function zodToJsonSchema(name: string, field: 'parameters' | 'returns', schema: 
   // "$schema" tells the model nothing and costs prompt tokens.
   const { $schema: _ignored, ...rest } = json;
   if (field === 'parameters' && rest.type !== 'object') {
-    throw invalid(name, field, 'must describe an object (its JSON Schema has type "object"); wrap the fields in z.object({...}).');
+    throw invalid(
+      name,
+      field,
+      'must describe an object (its JSON Schema has type "object"); wrap the fields in z.object({...}).',
+    );
   }
   return rest;
 }
 
 function isZodSchema(value: unknown): value is z.core.$ZodType {
-  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { _zod: unknown })._zod === 'object';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    '_zod' in value &&
+    typeof (value as { _zod: unknown })._zod === 'object'
+  );
 }
 
 function isZodObject(value: unknown): value is ZodObjectSchema {
@@ -273,7 +305,8 @@ function invalid(tool: string, field: string, problem: string): AgentError {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (isZodSchema(value)) return `a zod ${String((value as { _zod: { def?: { type?: unknown } } })._zod.def?.type)} schema`;
+  if (isZodSchema(value))
+    return `a zod ${String((value as { _zod: { def?: { type?: unknown } } })._zod.def?.type)} schema`;
   if (typeof value === 'object' && 'safeParse' in value) return 'a zod 3 schema (inpage-agent needs zod 4)';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

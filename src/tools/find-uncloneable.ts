@@ -47,7 +47,9 @@ function locate(value: unknown, path: IssuePath, seen: Set<object>): Uncloneable
 }
 
 function isDomNode(value: object): value is { nodeType: number; nodeName: string } {
-  return typeof Node !== 'undefined' ? value instanceof Node : typeof (value as { nodeType?: unknown }).nodeType === 'number';
+  return typeof Node !== 'undefined'
+    ? value instanceof Node
+    : typeof (value as { nodeType?: unknown }).nodeType === 'number';
 }
 
 function describeNode(node: { nodeType: number; nodeName: string }): string {

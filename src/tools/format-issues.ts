@@ -89,7 +89,9 @@ export function quoteValue(value: unknown): string {
 }
 
 export function oneOfValues(values: readonly unknown[]): string {
-  return values.length === 1 ? `must be ${quoteValue(values[0])}` : `must be one of ${values.map(quoteValue).join(', ')}`;
+  return values.length === 1
+    ? `must be ${quoteValue(values[0])}`
+    : `must be one of ${values.map(quoteValue).join(', ')}`;
 }
 
 export function plural(count: number, noun: string): string {
@@ -135,7 +137,10 @@ function collectZodIssue(issue: ZodIssue, prefix: IssuePath, input: unknown, out
   switch (issue.code) {
     case 'invalid_type': {
       const missing = valueAt(input, path) === undefined;
-      out.push({ path, message: withAuthorNote(missing ? 'is required' : `must be ${typeNoun(issue.expected)}`, issue) });
+      out.push({
+        path,
+        message: withAuthorNote(missing ? 'is required' : `must be ${typeNoun(issue.expected)}`, issue),
+      });
       return;
     }
     case 'too_small':
@@ -172,7 +177,12 @@ function collectZodIssue(issue: ZodIssue, prefix: IssuePath, input: unknown, out
   }
 }
 
-function collectUnion(issue: Extract<ZodIssue, { code: 'invalid_union' }>, path: IssuePath, input: unknown, out: ValidationIssue[]): void {
+function collectUnion(
+  issue: Extract<ZodIssue, { code: 'invalid_union' }>,
+  path: IssuePath,
+  input: unknown,
+  out: ValidationIssue[],
+): void {
   const extra = issue as { note?: string; options?: unknown[] };
   if (issue.errors.length === 0) {
     // A discriminated union whose discriminator matched no option.
@@ -203,7 +213,8 @@ function collectUnion(issue: Extract<ZodIssue, { code: 'invalid_union' }>, path:
       else if (only.code === 'invalid_value') values.push(...only.values);
     }
     const choices = [...new Set(nouns)];
-    if (values.length) choices.push(values.length === 1 ? quoteValue(values[0]) : `one of ${values.map(quoteValue).join(', ')}`);
+    if (values.length)
+      choices.push(values.length === 1 ? quoteValue(values[0]) : `one of ${values.map(quoteValue).join(', ')}`);
     out.push({ path, message: `must be ${orList(choices)}` });
     return;
   }
@@ -215,7 +226,9 @@ function collectUnion(issue: Extract<ZodIssue, { code: 'invalid_union' }>, path:
 
 function sizePhrase(issue: Extract<ZodIssue, { code: 'too_small' | 'too_big' }>): string {
   const small = issue.code === 'too_small';
-  const bound = small ? (issue as { minimum: number | bigint }).minimum : (issue as { maximum: number | bigint }).maximum;
+  const bound = small
+    ? (issue as { minimum: number | bigint }).minimum
+    : (issue as { maximum: number | bigint }).maximum;
   const n = Number(bound);
   const exact = (issue as { exact?: boolean }).exact === true;
   const inclusive = issue.inclusive !== false;

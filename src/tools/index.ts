@@ -18,7 +18,14 @@ export { findUncloneable, isCloneable } from './find-uncloneable';
 export type { Uncloneable } from './find-uncloneable';
 export { invokeTool } from './invoke-tool';
 export type { ToolOutcome, InvokeOptions } from './invoke-tool';
-export { buildReferences, formatReferences, dedupeReferences, stripBase64Images, hashText, MAX_REFERENCE_CHARS } from './references';
+export {
+  buildReferences,
+  formatReferences,
+  dedupeReferences,
+  stripBase64Images,
+  hashText,
+  MAX_REFERENCE_CHARS,
+} from './references';
 export type { SearchResult, ReferenceChunk, ReferenceDocument, References, BuildReferencesOptions } from './references';
 export { fromMCPTool, toMCPTool, annotationsFromMCP } from './mcp';
 export type { MCPToolDefinition, MCPToolAnnotations, FromMCPOptions } from './mcp';

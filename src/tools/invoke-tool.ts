@@ -18,7 +18,8 @@ import { copyPlainData } from './plain-copy';
 import { collectToolOutput, type ToolResult } from './tool-result';
 import { validateToolArgs } from './validate-args';
 
-export type ToolOutcome = { ok: true; result: ToolResult; ms: number } | { ok: false; error: AgentErrorData; ms: number };
+export type ToolOutcome =
+  { ok: true; result: ToolResult; ms: number } | { ok: false; error: AgentErrorData; ms: number };
 
 export interface InvokeOptions {
   /** The run's signal: aborting it ends the call with 'aborted'. */
@@ -84,7 +85,10 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
     let chunkIndex = 0;
     const onChunk = (chunk: unknown) => {
       const problem = findUncloneable(chunk);
-      if (problem) throw new Stop(notCloneableError(tool, `chunk ${chunkIndex}${problem.path ? `.${problem.path}` : ''}`, problem.what));
+      if (problem)
+        throw new Stop(
+          notCloneableError(tool, `chunk ${chunkIndex}${problem.path ? `.${problem.path}` : ''}`, problem.what),
+        );
       chunkIndex++;
       try {
         const sent: unknown = options.onChunk?.(chunk);
@@ -94,7 +98,8 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
         // Streaming is a courtesy to the UI; the final result is what counts.
       }
     };
-    work = (async () => collectToolOutput(tool.execute(valid.value, context), { onChunk, signal: controller.signal }))();
+    work = (async () =>
+      collectToolOutput(tool.execute(valid.value, context), { onChunk, signal: controller.signal }))();
     // If a stop wins the race, the tool's late rejection must not go unhandled.
     work.catch(() => undefined);
     const result = await Promise.race([work, stopped]);
@@ -105,7 +110,8 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
       return fail(error.error);
     }
     // A tool that honoured its signal and threw because of it: report the stop, not the throw.
-    if (controller.signal.aborted && controller.signal.reason instanceof AgentError) return fail(controller.signal.reason);
+    if (controller.signal.aborted && controller.signal.reason instanceof AgentError)
+      return fail(controller.signal.reason);
     return fail(
       new AgentError('tool-failed', `Tool "${tool.name}" failed: ${messageOfThrow(error)}`, {
         details: {
@@ -126,11 +132,21 @@ function isFatal(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { fatal?: unknown }).fatal === true;
 }
 
-function reportLate(tool: Tool, work: Promise<ToolResult>, started: number, onLate: (outcome: ToolOutcome) => void): void {
+function reportLate(
+  tool: Tool,
+  work: Promise<ToolResult>,
+  started: number,
+  onLate: (outcome: ToolOutcome) => void,
+): void {
   const elapsed = () => performance.now() - started;
   work.then(
     (result) => onLate(crossable(tool, result, elapsed)),
-    (error) => onLate({ ok: false, error: new AgentError('tool-failed', `Tool "${tool.name}" failed late: ${messageOfThrow(error)}`).toJSON(), ms: elapsed() }),
+    (error) =>
+      onLate({
+        ok: false,
+        error: new AgentError('tool-failed', `Tool "${tool.name}" failed late: ${messageOfThrow(error)}`).toJSON(),
+        ms: elapsed(),
+      }),
   );
 }
 
@@ -141,7 +157,11 @@ function crossable(tool: Tool, result: ToolResult, elapsed: () => number): ToolO
     copy = structuredClone(result);
   } catch {
     const problem = findUncloneable(result) ?? { path: '', what: 'a value that cannot be copied' };
-    return { ok: false, error: notCloneableError(tool, problem.path || 'the result', problem.what).toJSON(), ms: elapsed() };
+    return {
+      ok: false,
+      error: notCloneableError(tool, problem.path || 'the result', problem.what).toJSON(),
+      ms: elapsed(),
+    };
   }
   // The delta is merged into session state: no key of it may reach a prototype.
   if (copy.stateDelta !== undefined) copy.stateDelta = copyPlainData(copy.stateDelta);
@@ -153,7 +173,9 @@ function validTimeout(value: number | undefined): number | undefined {
 }
 
 function abortedError(tool: Tool): AgentError {
-  return new AgentError('aborted', `Tool "${tool.name}" was stopped because the run was aborted.`, { details: { tool: tool.name } });
+  return new AgentError('aborted', `Tool "${tool.name}" was stopped because the run was aborted.`, {
+    details: { tool: tool.name },
+  });
 }
 
 function timeoutError(tool: Tool, timeoutMs: number): AgentError {

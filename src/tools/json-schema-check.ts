@@ -8,7 +8,17 @@ import { compilePattern, resolveRef } from './json-schema-validate';
 import { isPlainObject } from './plain-copy';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'array', 'object']);
-const SINGLE = ['additionalProperties', 'items', 'additionalItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else'];
+const SINGLE = [
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+];
 const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 const MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 
@@ -30,24 +40,34 @@ export function jsonSchemaProblems(root: JsonSchema | boolean): string[] {
     if (schema.$ref !== undefined) {
       if (typeof schema.$ref !== 'string') problems.push(`${where}$ref must be a string`);
       else if (resolveRef(root, schema.$ref) === undefined) {
-        problems.push(`${where}$ref "${schema.$ref}" points nowhere (only local references such as "#/$defs/name" are supported)`);
+        problems.push(
+          `${where}$ref "${schema.$ref}" points nowhere (only local references such as "#/$defs/name" are supported)`,
+        );
       }
     }
     if (schema.type !== undefined) {
       const types = Array.isArray(schema.type) ? schema.type : [schema.type];
       for (const type of types) {
-        if (typeof type !== 'string' || !TYPES.has(type)) problems.push(`${where}type ${JSON.stringify(type)} is not a JSON Schema type`);
+        if (typeof type !== 'string' || !TYPES.has(type))
+          problems.push(`${where}type ${JSON.stringify(type)} is not a JSON Schema type`);
       }
     }
-    if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((k) => typeof k === 'string'))) {
+    if (
+      schema.required !== undefined &&
+      !(Array.isArray(schema.required) && schema.required.every((k) => typeof k === 'string'))
+    ) {
       problems.push(`${where}required must be a list of property names`);
     }
-    if (schema.pattern !== undefined && (typeof schema.pattern !== 'string' || compilePattern(schema.pattern) === null)) {
+    if (
+      schema.pattern !== undefined &&
+      (typeof schema.pattern !== 'string' || compilePattern(schema.pattern) === null)
+    ) {
       problems.push(`${where}pattern ${JSON.stringify(schema.pattern)} is not a valid regular expression`);
     }
     if (isPlainObject(schema.patternProperties)) {
       for (const source of Object.keys(schema.patternProperties)) {
-        if (compilePattern(source) === null) problems.push(`${where}patternProperties key ${JSON.stringify(source)} is not a valid regular expression`);
+        if (compilePattern(source) === null)
+          problems.push(`${where}patternProperties key ${JSON.stringify(source)} is not a valid regular expression`);
       }
     }
 

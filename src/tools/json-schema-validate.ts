@@ -23,7 +23,16 @@
  * for absent properties. The input is never modified.
  */
 import type { JsonSchema } from './declaration';
-import { formatPhrase, oneOfValues, orList, plural, quoteValue, typeNoun, type IssuePath, type ValidationIssue } from './format-issues';
+import {
+  formatPhrase,
+  oneOfValues,
+  orList,
+  plural,
+  quoteValue,
+  typeNoun,
+  type IssuePath,
+  type ValidationIssue,
+} from './format-issues';
 import { copyPlainData, isForbiddenKey, isPlainObject } from './plain-copy';
 
 export type JsonSchemaValidation = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
@@ -52,7 +61,8 @@ export function resolveRef(root: Schema, ref: string): Schema | undefined {
   let current: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key))
+      return undefined;
     current = (current as Record<string, unknown>)[key];
   }
   return typeof current === 'boolean' || isPlainObject(current) ? (current as Schema) : undefined;
@@ -116,8 +126,10 @@ function check(schema: Schema, value: unknown, path: IssuePath, walk: Walk, issu
   if (Array.isArray(schema.allOf)) {
     for (const part of schema.allOf as Schema[]) value = check(part, value, path, inner, issues);
   }
-  if (Array.isArray(schema.anyOf)) value = checkAlternatives(schema.anyOf as Schema[], 'any', value, path, inner, issues);
-  if (Array.isArray(schema.oneOf)) value = checkAlternatives(schema.oneOf as Schema[], 'one', value, path, inner, issues);
+  if (Array.isArray(schema.anyOf))
+    value = checkAlternatives(schema.anyOf as Schema[], 'any', value, path, inner, issues);
+  if (Array.isArray(schema.oneOf))
+    value = checkAlternatives(schema.oneOf as Schema[], 'one', value, path, inner, issues);
   if (schema.not !== undefined && passes(schema.not as Schema, value, path, inner)) {
     issues.push({ path, message: 'is not allowed in this form' });
   }
@@ -242,7 +254,13 @@ function matchesFormat(format: string, value: string): boolean {
 
 // ---- arrays ---------------------------------------------------------------------
 
-function checkArray(schema: JsonSchema, value: unknown[], path: IssuePath, walk: Walk, issues: ValidationIssue[]): unknown[] {
+function checkArray(
+  schema: JsonSchema,
+  value: unknown[],
+  path: IssuePath,
+  walk: Walk,
+  issues: ValidationIssue[],
+): unknown[] {
   const { minItems, maxItems, uniqueItems } = schema;
   if (typeof minItems === 'number' && value.length < minItems) {
     issues.push({ path, message: `must have at least ${plural(minItems, 'item')}` });
@@ -280,8 +298,10 @@ function checkArray(schema: JsonSchema, value: unknown[], path: IssuePath, walk:
     const matching = value.filter((item, i) => passes(schema.contains as Schema, item, [...path, i], walk)).length;
     const min = typeof schema.minContains === 'number' ? schema.minContains : 1;
     const max = typeof schema.maxContains === 'number' ? schema.maxContains : Infinity;
-    if (matching < min) issues.push({ path, message: `must contain at least ${plural(min, 'item')} of the required kind` });
-    if (matching > max) issues.push({ path, message: `must contain at most ${plural(max, 'item')} of the restricted kind` });
+    if (matching < min)
+      issues.push({ path, message: `must contain at least ${plural(min, 'item')} of the required kind` });
+    if (matching > max)
+      issues.push({ path, message: `must contain at most ${plural(max, 'item')} of the restricted kind` });
   }
   return value;
 }
@@ -296,7 +316,9 @@ function checkObject(
   issues: ValidationIssue[],
 ): Record<string, unknown> {
   const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, Schema>) : {};
-  const patternProperties = isPlainObject(schema.patternProperties) ? (schema.patternProperties as Record<string, Schema>) : {};
+  const patternProperties = isPlainObject(schema.patternProperties)
+    ? (schema.patternProperties as Record<string, Schema>)
+    : {};
 
   // Defaults first, so a property that is both required and defaulted is satisfied.
   for (const key of Object.keys(properties)) {
@@ -422,9 +444,13 @@ function rootRejection(schema: Schema, own: ValidationIssue[], path: IssuePath, 
   }
   if (!isPlainObject(resolved)) return undefined;
   if ('const' in resolved) return quoteValue(resolved.const);
-  if (Array.isArray(resolved.enum)) return resolved.enum.length === 1 ? quoteValue(resolved.enum[0]) : `one of ${resolved.enum.map(quoteValue).join(', ')}`;
+  if (Array.isArray(resolved.enum))
+    return resolved.enum.length === 1
+      ? quoteValue(resolved.enum[0])
+      : `one of ${resolved.enum.map(quoteValue).join(', ')}`;
   const message = atRoot[0]!.message;
-  if (atRoot.length === 1 && message.startsWith('must be ') && resolved.type !== undefined) return message.slice('must be '.length);
+  if (atRoot.length === 1 && message.startsWith('must be ') && resolved.type !== undefined)
+    return message.slice('must be '.length);
   return undefined;
 }
 
@@ -452,6 +478,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const bKeys = Object.keys(b);
   if (aKeys.length !== bKeys.length) return false;
   return aKeys.every(
-    (key) => Object.prototype.hasOwnProperty.call(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    (key) =>
+      Object.prototype.hasOwnProperty.call(b, key) &&
+      deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
   );
 }

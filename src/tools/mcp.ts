@@ -53,7 +53,10 @@ export function fromMCPTool(
   options: FromMCPOptions = {},
 ): Tool<Record<string, unknown>> {
   if (!isPlainObject(definition)) {
-    throw new AgentError('invalid-tool', 'fromMCPTool needs an MCP tool definition: { name, description, inputSchema }.');
+    throw new AgentError(
+      'invalid-tool',
+      'fromMCPTool needs an MCP tool definition: { name, description, inputSchema }.',
+    );
   }
   const name = options.name ?? definition.name;
   const label = typeof name === 'string' ? name : String(definition.name);
@@ -129,16 +132,22 @@ export function toMCPTool(tool: Tool | ToolDeclaration): MCPToolDefinition {
   return {
     name: declaration.name,
     ...(declaration.displayName !== undefined && { title: declaration.displayName }),
-    description: declaration.whenToUse ? `${declaration.description}\n\nWhen to use: ${declaration.whenToUse}` : declaration.description,
+    description: declaration.whenToUse
+      ? `${declaration.description}\n\nWhen to use: ${declaration.whenToUse}`
+      : declaration.description,
     inputSchema: structuredClone(declaration.parameters),
     // MCP allows only object output schemas; other return shapes stay unstated.
-    ...(outputSchema !== undefined && outputSchema.type === 'object' && { outputSchema: structuredClone(outputSchema) }),
+    ...(outputSchema !== undefined &&
+      outputSchema.type === 'object' && { outputSchema: structuredClone(outputSchema) }),
     annotations,
   };
 }
 
 function suggestName(name: string): string {
-  const cleaned = name.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^[^a-zA-Z_]+/, '').slice(0, 64);
+  const cleaned = name
+    .replace(/[^a-zA-Z0-9_-]+/g, '_')
+    .replace(/^[^a-zA-Z_]+/, '')
+    .slice(0, 64);
   return cleaned || 'mcp_tool';
 }
 

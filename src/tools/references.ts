@@ -61,10 +61,17 @@ export interface BuildReferencesOptions<R> {
 
 export const MAX_REFERENCE_CHARS = 10_000;
 
-export function buildReferences<R = SearchResult>(results: readonly R[], options: BuildReferencesOptions<R> = {}): References {
+export function buildReferences<R = SearchResult>(
+  results: readonly R[],
+  options: BuildReferencesOptions<R> = {},
+): References {
   const maxChars = options.maxChars ?? MAX_REFERENCE_CHARS;
   const field = (result: R, getter: ((r: R) => unknown) | undefined, key: string): unknown =>
-    getter ? getter(result) : result !== null && typeof result === 'object' ? (result as Record<string, unknown>)[key] : undefined;
+    getter
+      ? getter(result)
+      : result !== null && typeof result === 'object'
+        ? (result as Record<string, unknown>)[key]
+        : undefined;
 
   const chunks: ReferenceChunk[] = [];
   for (const result of results) {
@@ -111,7 +118,13 @@ function aggregateDocuments(chunks: readonly ReferenceChunk[]): ReferenceDocumen
   for (const chunk of chunks) {
     const known = byId.get(chunk.docId);
     if (known) known.count++;
-    else byId.set(chunk.docId, { docId: chunk.docId, title: chunk.title, ...(chunk.url !== undefined && { url: chunk.url }), count: 1 });
+    else
+      byId.set(chunk.docId, {
+        docId: chunk.docId,
+        title: chunk.title,
+        ...(chunk.url !== undefined && { url: chunk.url }),
+        count: 1,
+      });
   }
   return [...byId.values()];
 }

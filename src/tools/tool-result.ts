@@ -62,7 +62,7 @@ export async function collectToolOutput(output: unknown, options: CollectOptions
   if (isToolResult(settled)) {
     if (isToolStream(settled.content)) {
       const final = await consumeStream(settled.content, options);
-      return { ...settled, content: isToolResult(final) ? final.content : final ?? null };
+      return { ...settled, content: isToolResult(final) ? final.content : (final ?? null) };
     }
     return { ...settled, content: settled.content ?? null };
   }
@@ -76,7 +76,9 @@ function fromFinal(final: unknown): ToolResult {
 
 async function consumeStream(stream: ToolStream, options: CollectOptions): Promise<unknown> {
   const iterator: AsyncIterator<unknown> | Iterator<unknown> =
-    Symbol.asyncIterator in stream ? (stream as AsyncIterable<unknown>)[Symbol.asyncIterator]() : (stream as Iterator<unknown>);
+    Symbol.asyncIterator in stream
+      ? (stream as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+      : (stream as Iterator<unknown>);
   let text = '';
   let allStrings = true;
   let last: unknown = null;

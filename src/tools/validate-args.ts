@@ -20,7 +20,11 @@ export type ArgsValidation<T = unknown> = { ok: true; value: T } | { ok: false; 
 
 /** Page side: the tool's zod schema. Synchronous; async refinements need validateToolArgs. */
 export function validateWithZod<Args>(tool: Tool<Args>, args: unknown): ArgsValidation<Args> {
-  if (tool.schema.kind !== 'zod') return validateWithJsonSchema({ name: tool.name, parameters: tool.schema.jsonParameters }, args) as ArgsValidation<Args>;
+  if (tool.schema.kind !== 'zod')
+    return validateWithJsonSchema(
+      { name: tool.name, parameters: tool.schema.jsonParameters },
+      args,
+    ) as ArgsValidation<Args>;
   const input = prepare(args);
   const parsed = z.safeParse(tool.schema.parameters, input);
   if (parsed.success) return { ok: true, value: parsed.data as Args };
@@ -28,14 +32,21 @@ export function validateWithZod<Args>(tool: Tool<Args>, args: unknown): ArgsVali
 }
 
 /** Worker side: the declaration's JSON Schema, before any page code runs. */
-export function validateWithJsonSchema(declaration: Pick<ToolDeclaration, 'name' | 'parameters'>, args: unknown): ArgsValidation {
+export function validateWithJsonSchema(
+  declaration: Pick<ToolDeclaration, 'name' | 'parameters'>,
+  args: unknown,
+): ArgsValidation {
   const result = validateJsonSchema(declaration.parameters, args === undefined || args === null ? {} : args);
   return result.ok ? { ok: true, value: result.value } : invalid(declaration.name, result.issues);
 }
 
 /** Whatever the tool's schema kind; zod's async refinements and transforms run too. */
 export async function validateToolArgs<Args>(tool: Tool<Args>, args: unknown): Promise<ArgsValidation<Args>> {
-  if (tool.schema.kind !== 'zod') return validateWithJsonSchema({ name: tool.name, parameters: tool.schema.jsonParameters }, args) as ArgsValidation<Args>;
+  if (tool.schema.kind !== 'zod')
+    return validateWithJsonSchema(
+      { name: tool.name, parameters: tool.schema.jsonParameters },
+      args,
+    ) as ArgsValidation<Args>;
   const input = prepare(args);
   const parsed = await z.safeParseAsync(tool.schema.parameters, input);
   if (parsed.success) return { ok: true, value: parsed.data as Args };

@@ -24,7 +24,17 @@ import type { AgentSpec, FlowHooks, Invocation, ToolRunner } from '../flow/types
 import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
 import { holdLifeline } from './lifeline';
-import type { AgentHostApi, AgentStats, HostConfig, HostInfo, ImportProgress, PageApi, RunInput, SessionView, ToolCallRequest } from './protocol';
+import type {
+  AgentHostApi,
+  AgentStats,
+  HostConfig,
+  HostInfo,
+  ImportProgress,
+  PageApi,
+  RunInput,
+  SessionView,
+  ToolCallRequest,
+} from './protocol';
 import { createToolkitBinding, type ToolkitBinding } from './toolkit-binding';
 
 interface Ready {
@@ -54,9 +64,14 @@ export class AgentHost implements AgentHostApi {
 
   async init(config: HostConfig, page: PageApi): Promise<HostInfo> {
     page.status('starting');
-    const { store, notice } = await openSessionStore({ storage: config.storage, dbName: config.dbName, appName: config.appName });
+    const { store, notice } = await openSessionStore({
+      storage: config.storage,
+      dbName: config.dbName,
+      appName: config.appName,
+    });
     let session = config.sessionId ? await store.get(config.sessionId) : undefined;
-    if (!session) session = await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId });
+    if (!session)
+      session = await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId });
     if (notice) {
       // storage: 'auto' fell back to memory: say so in the session itself, where every UI looks.
       const said = await store.append(session.id, {
@@ -75,7 +90,10 @@ export class AgentHost implements AgentHostApi {
     for (const tool of config.tools) this.tools.set(tool.name, tool);
 
     page.status('loading-model');
-    const { engine, release, reused } = await this.engines.acquire(config.model, (progress) => void page.progress(progress));
+    const { engine, release, reused } = await this.engines.acquire(
+      config.model,
+      (progress) => void page.progress(progress),
+    );
     const toolkit = await createToolkitBinding(config, store);
     const info: HostInfo = {
       sessionId: session.id,
@@ -98,19 +116,31 @@ export class AgentHost implements AgentHostApi {
     }
     const ready = this.need();
     const open = openApprovalRequest(await recentEvents(ready.store, ready.session.id));
-    return this.invoke(input.runId, input.ifBusy, { kind: 'user', text: input.text, before: open ? supersede(open) : undefined });
+    return this.invoke(input.runId, input.ifBusy, {
+      kind: 'user',
+      text: input.text,
+      before: open ? supersede(open) : undefined,
+    });
   }
 
   abort(runId: string): void {
     this.runs.get(runId)?.abort();
   }
 
-  async decideApproval(runId: string, callId: string, granted: boolean, reason?: string): Promise<ReadableStream<AgentEvent>> {
+  async decideApproval(
+    runId: string,
+    callId: string,
+    granted: boolean,
+    reason?: string,
+  ): Promise<ReadableStream<AgentEvent>> {
     const ready = this.need();
     const history = await recentEvents(ready.store, ready.session.id);
     const open = openApprovalRequest(history);
     if (!open || !open.undecided.includes(callId)) {
-      throw new AgentError('not-pending', `No call "${callId}" is waiting for approval in session ${ready.session.id}.`);
+      throw new AgentError(
+        'not-pending',
+        `No call "${callId}" is waiting for approval in session ${ready.session.id}.`,
+      );
     }
     const decision = { author: 'user', actions: { approval: { callId, granted, ...(reason ? { reason } : {}) } } };
     if (open.undecided.length > 1) {
@@ -126,21 +156,36 @@ export class AgentHost implements AgentHostApi {
       return streamOf(stored);
     }
     const calls = functionCalls(open.modelEvent);
-    return this.invoke(runId, 'wait', { kind: 'calls', agentName: open.modelEvent.author, calls, before: [decision] }, open.request.invocationId);
+    return this.invoke(
+      runId,
+      'wait',
+      { kind: 'calls', agentName: open.modelEvent.author, calls, before: [decision] },
+      open.request.invocationId,
+    );
   }
 
   async resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>> {
     const ready = this.need();
     const history = await recentEvents(ready.store, ready.session.id);
     const waiting = [...history].reverse().find((event) => event.longRunningToolIds?.includes(callId));
-    const answered = history.some((event) => event.content?.parts.some((part) => 'functionResponse' in part && part.functionResponse.id === callId && !event.late));
+    const answered = history.some((event) =>
+      event.content?.parts.some(
+        (part) => 'functionResponse' in part && part.functionResponse.id === callId && !event.late,
+      ),
+    );
     const call = waiting && findCall(history, callId);
     if (!waiting || !call || answered) {
-      throw new AgentError('not-pending', `No long-running call "${callId}" is waiting for a result in session ${ready.session.id}.`);
+      throw new AgentError(
+        'not-pending',
+        `No long-running call "${callId}" is waiting for a result in session ${ready.session.id}.`,
+      );
     }
     const response = {
       author: waiting.author,
-      content: { role: 'tool' as const, parts: [{ functionResponse: { id: callId, name: call.name, response: result } }] },
+      content: {
+        role: 'tool' as const,
+        parts: [{ functionResponse: { id: callId, name: call.name, response: result } }],
+      },
     };
     return this.invoke(runId, 'wait', { kind: 'continue', before: [response] }, waiting.invocationId);
   }
@@ -234,12 +279,18 @@ export class AgentHost implements AgentHostApi {
   }
 
   private need(): Ready {
-    if (!this.ready) throw new AgentError('closed', 'This agent is not started or was closed; create a new one with createAgent().');
+    if (!this.ready)
+      throw new AgentError('closed', 'This agent is not started or was closed; create a new one with createAgent().');
     return this.ready;
   }
 
   /** Runs one invocation under the session's lock, streaming its events to the page. */
-  private invoke(runId: string, ifBusy: 'wait' | 'fail', start: InvocationStart, invocationId: string = crypto.randomUUID()): ReadableStream<AgentEvent> {
+  private invoke(
+    runId: string,
+    ifBusy: 'wait' | 'fail',
+    start: InvocationStart,
+    invocationId: string = crypto.randomUUID(),
+  ): ReadableStream<AgentEvent> {
     const ready = this.need();
     const controller = new AbortController();
     this.runs.set(runId, controller);
@@ -320,7 +371,10 @@ export class AgentHost implements AgentHostApi {
  */
 function supersede(open: NonNullable<ReturnType<typeof openApprovalRequest>>): EventDraft[] {
   const reason = 'the user sent a new message instead of deciding';
-  const decisions: EventDraft[] = open.undecided.map((callId) => ({ author: 'user', actions: { approval: { callId, granted: false, reason } } }));
+  const decisions: EventDraft[] = open.undecided.map((callId) => ({
+    author: 'user',
+    actions: { approval: { callId, granted: false, reason } },
+  }));
   const responses: EventDraft = {
     author: open.modelEvent.author,
     content: {
@@ -334,7 +388,8 @@ function supersede(open: NonNullable<ReturnType<typeof openApprovalRequest>>): E
 }
 
 function agentsOf(config: HostConfig): Map<string, AgentSpec> {
-  if (config.agents.length === 0) return new Map([[DEFAULT_AGENT_NAME, { name: DEFAULT_AGENT_NAME, instructions: config.instructions }]]);
+  if (config.agents.length === 0)
+    return new Map([[DEFAULT_AGENT_NAME, { name: DEFAULT_AGENT_NAME, instructions: config.instructions }]]);
   return new Map(
     config.agents.map((agent) => [
       agent.name,

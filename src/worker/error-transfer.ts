@@ -32,7 +32,13 @@ export function installErrorTransfer(): void {
     },
     deserialize(wire: unknown): never {
       const { isError, value } = wire as WireError;
-      if (isError && value && typeof value === 'object' && 'code' in value && (value as { name?: string }).name === 'AgentError') {
+      if (
+        isError &&
+        value &&
+        typeof value === 'object' &&
+        'code' in value &&
+        (value as { name?: string }).name === 'AgentError'
+      ) {
         throw AgentError.fromJSON(value as AgentErrorData);
       }
       return original.deserialize(wire) as never;

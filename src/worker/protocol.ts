@@ -11,11 +11,23 @@ import type { ToolDeclaration } from '../tools/declaration';
 import type { ModelInfo, ModelOptions, ModelProgress } from '../model/engine';
 
 /** The model options without the page-side progress callback, which cannot be cloned. */
-export type HostModelOptions = ModelOptions extends infer M ? (M extends unknown ? Omit<M, 'onProgress'> : never) : never;
+export type HostModelOptions = ModelOptions extends infer M
+  ? M extends unknown
+    ? Omit<M, 'onProgress'>
+    : never
+  : never;
 import type { ToolOutcome } from '../tools/invoke-tool';
 import type { AgentSpec, AgentStats, CallbackKind, CallbackPayload, ToolCallRequest } from '../flow/types';
 
-export type { AgentSpec, AgentStats, CallbackKind, CallbackPayload, ModelResponse, ToolCallRequest, ToolStats } from '../flow/types';
+export type {
+  AgentSpec,
+  AgentStats,
+  CallbackKind,
+  CallbackPayload,
+  ModelResponse,
+  ToolCallRequest,
+  ToolStats,
+} from '../flow/types';
 
 /** createAgent's options as they reach the worker (functions removed). */
 export interface HostConfig {

@@ -22,7 +22,20 @@ export interface ToolkitBinding {
 /** The one graph of an app's database. */
 const GRAPH_NAME = 'default';
 
-const METHODS = ['addAction', 'addTool', 'addToolGroup', 'getAction', 'removeTool', 'removeAction', 'setScore', 'recommend', 'recommendToolsActions', 'render', 'toMermaid', 'toJSON'] as const;
+const METHODS = [
+  'addAction',
+  'addTool',
+  'addToolGroup',
+  'getAction',
+  'removeTool',
+  'removeAction',
+  'setScore',
+  'recommend',
+  'recommendToolsActions',
+  'render',
+  'toMermaid',
+  'toJSON',
+] as const;
 
 export async function createToolkitBinding(config: HostConfig, store: SessionStore): Promise<ToolkitBinding> {
   const db = store instanceof IdbSessionStore ? store.db : undefined;
@@ -40,7 +53,10 @@ export async function createToolkitBinding(config: HostConfig, store: SessionSto
         return toolkit.learn(events, options);
       }
       if (!(METHODS as readonly string[]).includes(method)) {
-        throw new AgentError('invalid-options', `agent.toolkit has no method "${method}". It has: ${[...METHODS, 'learn'].join(', ')}.`);
+        throw new AgentError(
+          'invalid-options',
+          `agent.toolkit has no method "${method}". It has: ${[...METHODS, 'learn'].join(', ')}.`,
+        );
       }
       const fn = toolkit[method as (typeof METHODS)[number]] as (...a: unknown[]) => unknown;
       return fn.apply(toolkit, args);

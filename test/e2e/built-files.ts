@@ -26,7 +26,13 @@ export function builtLibrary(): Promise<string> {
   return built;
 }
 
-const types: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html', '.json': 'application/json', '.css': 'text/css', '.wasm': 'application/wasm' };
+const types: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.html': 'text/html',
+  '.json': 'application/json',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+};
 
 export interface StaticServer {
   url: string;
@@ -35,7 +41,10 @@ export interface StaticServer {
 }
 
 /** Serves `routes` (URL path → folder) with `headers` on every response; POSTs to /csp-report are collected. */
-export async function serveStatic(routes: Record<string, string>, headers: Record<string, string> = {}): Promise<StaticServer> {
+export async function serveStatic(
+  routes: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<StaticServer> {
   const reports: unknown[] = [];
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent((request.url ?? '/').split('?')[0]!);
@@ -52,12 +61,17 @@ export async function serveStatic(routes: Record<string, string>, headers: Recor
       .filter((route) => path.startsWith(route))
       .sort((a, b) => b.length - a.length)[0];
     const rest = path.slice((prefix ?? '').length);
-    const file = prefix === undefined ? undefined : normalize(join(routes[prefix]!, rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest));
+    const file =
+      prefix === undefined
+        ? undefined
+        : normalize(join(routes[prefix]!, rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest));
     if (!file || !file.startsWith(normalize(routes[prefix!]!)) || !existsSync(file) || statSync(file).isDirectory()) {
       response.writeHead(404, headers).end('not found');
       return;
     }
-    response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...headers }).end(readFileSync(file));
+    response
+      .writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...headers })
+      .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

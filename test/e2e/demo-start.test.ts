@@ -4,14 +4,26 @@ import { chromium, type Browser } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const quiet = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const quiet = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 let server: ViteDevServer;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
   // What `npm start` serves.
-  server = await createServer({ root: resolve(import.meta.dirname, '../..'), logLevel: 'error', server: { host: '127.0.0.1', port: 0 } });
+  server = await createServer({
+    root: resolve(import.meta.dirname, '../..'),
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0 },
+  });
   await server.listen();
   url = server.resolvedUrls!.local[0]!;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
@@ -42,7 +54,12 @@ test('the demo runs the scripted tour without WebGPU: a step adds to-dos, text s
   // Text from the person (or a model) is shown as text, never as HTML.
   await page.fill('#prompt', '<img src=x onerror=alert(1)>');
   await page.click('#send');
-  await page.waitForFunction(() => [...document.querySelectorAll('#log li.user')].some((li) => li.textContent === '<img src=x onerror=alert(1)>'), null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('#log li.user')].some((li) => li.textContent === '<img src=x onerror=alert(1)>'),
+    null,
+    { timeout: 30_000 },
+  );
   expect(await page.locator('#log img').count()).toBe(0);
   await page.screenshot({ path: 'test-results/demo-tour.png', fullPage: true });
 
@@ -53,10 +70,17 @@ test('the demo runs the scripted tour without WebGPU: a step adds to-dos, text s
   // The tour goes on where it was: sort, fill, list, then the destructive step, which waits in a dialog.
   for (let step = 3; step <= 5; step++) {
     await page.click('#next-step');
-    await page.waitForFunction((n) => document.querySelectorAll('#log li.user').length === n, step, { timeout: 30_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('#log li.user').length === n, step, {
+      timeout: 30_000,
+    });
     await page.waitForFunction(() => !(document.querySelector('#send') as HTMLButtonElement).disabled);
   }
-  expect(await page.locator('#products tbody td:first-child').allTextContents()).toEqual(['Grinder', 'Kettle', 'Teapot', 'Mug']);
+  expect(await page.locator('#products tbody td:first-child').allTextContents()).toEqual([
+    'Grinder',
+    'Kettle',
+    'Teapot',
+    'Mug',
+  ]);
   expect(await page.inputValue('#form-email')).toBe('ana@example.org');
   await page.click('#next-step');
   await page.waitForSelector('#approval[open]', { timeout: 30_000 });

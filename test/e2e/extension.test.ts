@@ -7,7 +7,15 @@ import { join, resolve } from 'node:path';
 import { buildExtension } from '../../scripts/build-extension.mjs';
 import { serveStatic, type StaticServer } from './built-files';
 
-const quiet = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const quiet = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 let context: BrowserContext;
 let server: StaticServer;
 let extensionId: string;
@@ -25,7 +33,18 @@ beforeAll(async () => {
     args: [...quiet, `--disable-extensions-except=${dir},${foreign}`, `--load-extension=${dir},${foreign}`],
   });
   while (context.serviceWorkers().length < 2) await context.waitForEvent('serviceworker');
-  const names = await Promise.all(context.serviceWorkers().map((worker) => worker.evaluate(() => (globalThis as unknown as { chrome: { runtime: { getManifest(): { name: string } } } }).chrome.runtime.getManifest().name)));
+  const names = await Promise.all(
+    context
+      .serviceWorkers()
+      .map((worker) =>
+        worker.evaluate(
+          () =>
+            (
+              globalThis as unknown as { chrome: { runtime: { getManifest(): { name: string } } } }
+            ).chrome.runtime.getManifest().name,
+        ),
+      ),
+  );
   background = context.serviceWorkers()[names.findIndex((name) => !name.includes('foreign'))]!;
   foreignBackground = context.serviceWorkers()[names.findIndex((name) => name.includes('foreign'))]!;
   extensionId = new URL(background.url()).host;
@@ -43,18 +62,27 @@ async function ask(page: Page, text: string) {
     window.dispatchEvent(new CustomEvent('inpage-agent-example:ask', { detail: question }));
   }, text);
   await page.waitForFunction(() => document.documentElement.dataset.agentReply, null, { timeout: 30_000 });
-  return JSON.parse((await page.getAttribute('html', 'data-agent-reply'))!) as { answer?: string; results?: unknown[]; refused: string[]; error?: string };
+  return JSON.parse((await page.getAttribute('html', 'data-agent-reply'))!) as {
+    answer?: string;
+    results?: unknown[];
+    refused: string[];
+    error?: string;
+  };
 }
 
 async function toolsStatus(page: Page, status: string) {
-  await page.waitForFunction((wanted) => document.documentElement.dataset.agentTools === wanted, status, { timeout: 15_000 });
+  await page.waitForFunction((wanted) => document.documentElement.dataset.agentTools === wanted, status, {
+    timeout: 15_000,
+  });
 }
 
 describe('the example extension, loaded into Chromium', () => {
   test("the extension's agent calls a tool that the content script defines on the visited page", async () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/pages/visited.html`);
-    await page.evaluate(() => window.dispatchEvent(new CustomEvent('inpage-agent-example:ask', { detail: 'What is this page about?' })));
+    await page.evaluate(() =>
+      window.dispatchEvent(new CustomEvent('inpage-agent-example:ask', { detail: 'What is this page about?' })),
+    );
     await page.waitForFunction(() => document.documentElement.dataset.agentReply, null, { timeout: 30_000 });
     const reply = JSON.parse((await page.getAttribute('html', 'data-agent-reply'))!);
     expect(reply.results).toEqual(['Quarterly report']);
@@ -71,7 +99,18 @@ describe('the example extension, loaded into Chromium', () => {
     const outcome = await page.evaluate(
       (id) =>
         new Promise<string>((resolve) => {
-          const runtime = (globalThis as unknown as { chrome?: { runtime?: { connect(id: string, info: { name: string }): { onDisconnect: { addListener(f: () => void): void }; postMessage(m: unknown): void } } } }).chrome?.runtime;
+          const runtime = (
+            globalThis as unknown as {
+              chrome?: {
+                runtime?: {
+                  connect(
+                    id: string,
+                    info: { name: string },
+                  ): { onDisconnect: { addListener(f: () => void): void }; postMessage(m: unknown): void };
+                };
+              };
+            }
+          ).chrome?.runtime;
           if (!runtime) return resolve('no chrome.runtime on the page');
           const port = runtime.connect(id, { name: 'inpage-agent/tools' });
           port.onDisconnect.addListener(() => resolve('disconnected'));
@@ -109,10 +148,20 @@ describe('the example extension, loaded into Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/pages/visited.html`);
     await toolsStatus(page, 'connected');
-    await background.evaluate(() => (globalThis as unknown as { chrome: { offscreen: { closeDocument(): Promise<void> } } }).chrome.offscreen.closeDocument());
+    await background.evaluate(() =>
+      (
+        globalThis as unknown as { chrome: { offscreen: { closeDocument(): Promise<void> } } }
+      ).chrome.offscreen.closeDocument(),
+    );
     await toolsStatus(page, 'connecting');
     await background.evaluate(() =>
-      (globalThis as unknown as { chrome: { offscreen: { createDocument(o: object): Promise<void> } } }).chrome.offscreen.createDocument({ url: 'offscreen.html', reasons: ['WORKERS'], justification: 'test: a new host' }),
+      (
+        globalThis as unknown as { chrome: { offscreen: { createDocument(o: object): Promise<void> } } }
+      ).chrome.offscreen.createDocument({
+        url: 'offscreen.html',
+        reasons: ['WORKERS'],
+        justification: 'test: a new host',
+      }),
     );
     await toolsStatus(page, 'connected');
     const reply = await ask(page, 'Still there?');
@@ -126,7 +175,16 @@ describe('the example extension, loaded into Chromium', () => {
     const outcome = await foreignBackground.evaluate(
       (id) =>
         new Promise<string>((resolve) => {
-          const runtime = (globalThis as unknown as { chrome: { runtime: { connect(id: string, info: { name: string }): { onDisconnect: { addListener(f: () => void): void } }; lastError?: { message?: string } } } }).chrome.runtime;
+          const runtime = (
+            globalThis as unknown as {
+              chrome: {
+                runtime: {
+                  connect(id: string, info: { name: string }): { onDisconnect: { addListener(f: () => void): void } };
+                  lastError?: { message?: string };
+                };
+              };
+            }
+          ).chrome.runtime;
           const port = runtime.connect(id, { name: 'inpage-agent/tools' });
           port.onDisconnect.addListener(() => resolve(`disconnected: ${runtime.lastError?.message ?? ''}`));
           setTimeout(() => resolve('still connected'), 5000);

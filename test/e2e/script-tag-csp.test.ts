@@ -5,7 +5,15 @@ import { resolve } from 'node:path';
 import { builtLibrary, serveStatic, type StaticServer } from './built-files';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; report-uri /csp-report";
-const quiet = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const quiet = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let browser: Browser;
 let server: StaticServer;
@@ -13,7 +21,10 @@ let server: StaticServer;
 beforeAll(async () => {
   const dist = await builtLibrary();
   // The library lives in an arbitrary folder, away from the page: it must find its worker by itself.
-  server = await serveStatic({ '/vendor/lib/': dist, '/pages/': resolve(import.meta.dirname, 'pages/csp') }, { 'Content-Security-Policy': CSP });
+  server = await serveStatic(
+    { '/vendor/lib/': dist, '/pages/': resolve(import.meta.dirname, 'pages/csp') },
+    { 'Content-Security-Policy': CSP },
+  );
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
   mkdirSync('test-results', { recursive: true });
 });

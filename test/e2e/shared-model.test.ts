@@ -3,7 +3,15 @@ import { chromium, type Browser } from 'playwright-core';
 import { resolve } from 'node:path';
 import { builtLibrary, serveStatic, type StaticServer } from './built-files';
 
-const quiet = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const quiet = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 let browser: Browser;
 let server: StaticServer;
 
@@ -19,7 +27,7 @@ afterAll(async () => {
 });
 
 describe("share: 'tabs'", () => {
-  test('two tabs share one model host, each tab\'s tool runs in its own tab, and the host outlives the first tab', async () => {
+  test("two tabs share one model host, each tab's tool runs in its own tab, and the host outlives the first tab", async () => {
     const context = await browser.newContext();
     const first = await context.newPage();
     await first.goto(`${server.url}/pages/tab.html?tab=A`);
@@ -33,13 +41,19 @@ describe("share: 'tabs'", () => {
     expect(b).toMatchObject({ modelShared: true, host: 'shared-worker' });
     expect(b.sessionId).not.toBe(a.sessionId);
 
-    expect(await second.evaluate(() => (window as any).ask('milk please'))).toEqual({ answer: 'Added.', author: b.sessionId });
+    expect(await second.evaluate(() => (window as any).ask('milk please'))).toEqual({
+      answer: 'Added.',
+      author: b.sessionId,
+    });
     expect(await second.locator('#todos li').allTextContents()).toEqual(['milk (in tab B)']);
     expect(await first.locator('#todos li').allTextContents()).toEqual([]);
 
     await first.close();
     // The model host lives on for the remaining tab.
-    expect(await second.evaluate(() => (window as any).ask('more milk'))).toEqual({ answer: 'Added.', author: b.sessionId });
+    expect(await second.evaluate(() => (window as any).ask('more milk'))).toEqual({
+      answer: 'Added.',
+      author: b.sessionId,
+    });
     expect(await second.locator('#todos li').allTextContents()).toEqual(['milk (in tab B)', 'milk (in tab B)']);
     await second.screenshot({ path: 'test-results/shared-model-tab-b.png' });
     await context.close();

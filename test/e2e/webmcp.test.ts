@@ -8,14 +8,25 @@ import { builtLibrary, serveStatic, type StaticServer } from './built-files';
  * switch: these tests use the browser's real registry, and act as the
  * browser's own agent through its getTools() / executeTool().
  */
-const quiet = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const quiet = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 let browser: Browser;
 let server: StaticServer;
 
 beforeAll(async () => {
   const dist = await builtLibrary();
   server = await serveStatic({ '/vendor/lib/': dist, '/pages/': resolve(import.meta.dirname, 'pages/webmcp') });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...quiet, '--enable-features=WebMCP'] });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...quiet, '--enable-features=WebMCP'],
+  });
 });
 
 afterAll(async () => {
@@ -23,16 +34,25 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface PageResult { exposed: string[]; refused: string[]; imported: string[]; text: string; results: unknown[]; error?: string }
+interface PageResult {
+  exposed: string[];
+  refused: string[];
+  imported: string[];
+  text: string;
+  results: unknown[];
+  error?: string;
+}
 
 async function openExample(): Promise<{ page: Page; result: PageResult }> {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${server.url}/pages/index.html`);
-  await page.waitForFunction(() => (window as unknown as { __result?: unknown }).__result, null, { timeout: 30_000 }).catch(() => {
-    throw new Error(`The example page did not finish: ${errors.join('; ') || 'no page error'}`);
-  });
+  await page
+    .waitForFunction(() => (window as unknown as { __result?: unknown }).__result, null, { timeout: 30_000 })
+    .catch(() => {
+      throw new Error(`The example page did not finish: ${errors.join('; ') || 'no page error'}`);
+    });
   const result = await page.evaluate(() => (window as unknown as { __result: PageResult }).__result);
   return { page, result };
 }
@@ -42,12 +62,26 @@ describe("WebMCP, with the browser's own registry", () => {
     const { page, result } = await openExample();
     expect(result.exposed).toEqual(['add_todo']);
     const seen = await page.evaluate(async () => {
-      const registry = (document as unknown as { modelContext: { getTools(): Promise<{ name: string; title: string; annotations: { readOnlyHint: boolean } }[]>; executeTool(tool: unknown, input: unknown): Promise<string> } }).modelContext;
+      const registry = (
+        document as unknown as {
+          modelContext: {
+            getTools(): Promise<{ name: string; title: string; annotations: { readOnlyHint: boolean } }[]>;
+            executeTool(tool: unknown, input: unknown): Promise<string>;
+          };
+        }
+      ).modelContext;
       const tools = await registry.getTools();
       const addTodo = tools.find((tool) => tool.name === 'add_todo')!;
       const good = await registry.executeTool(addTodo, { text: 'call the bank' });
       const bad = await registry.executeTool(addTodo, { text: 42 });
-      return { names: tools.map((tool) => tool.name).sort(), title: addTodo.title, readOnly: addTodo.annotations.readOnlyHint, good: JSON.parse(good), bad: JSON.parse(bad), items: [...document.querySelectorAll('#todos li')].map((li) => li.textContent) };
+      return {
+        names: tools.map((tool) => tool.name).sort(),
+        title: addTodo.title,
+        readOnly: addTodo.annotations.readOnlyHint,
+        good: JSON.parse(good),
+        bad: JSON.parse(bad),
+        items: [...document.querySelectorAll('#todos li')].map((li) => li.textContent),
+      };
     });
     expect(seen.names).toEqual(['add_todo', 'page_title']);
     expect(seen.title).toBe('Add to-do');
@@ -84,7 +118,11 @@ describe("WebMCP, with the browser's own registry", () => {
         execute: () => 'archived',
       });
       const exposure = await exposeToWebMCP([archive]);
-      const registry = (document as unknown as { modelContext: { getTools(): Promise<{ name: string; annotations: Record<string, unknown> }[]> } }).modelContext;
+      const registry = (
+        document as unknown as {
+          modelContext: { getTools(): Promise<{ name: string; annotations: Record<string, unknown> }[]> };
+        }
+      ).modelContext;
       const listed = (await registry.getTools()).find((tool) => tool.name === 'archive_note')!;
       const [back] = (await importWebMCPTools()).filter((tool: { name: string }) => tool.name === 'archive_note');
       const again = await exposeToWebMCP([archive]);
@@ -94,7 +132,11 @@ describe("WebMCP, with the browser's own registry", () => {
         inRegistry: listed.annotations,
         original: toMCPTool(archive),
         back: toMCPTool(back),
-        refusedAgain: again.refused.map((r: { name: string; error: { code: string; message: string } }) => [r.name, r.error.code, r.error.message]),
+        refusedAgain: again.refused.map((r: { name: string; error: { code: string; message: string } }) => [
+          r.name,
+          r.error.code,
+          r.error.message,
+        ]),
         after,
       };
     });
@@ -103,7 +145,9 @@ describe("WebMCP, with the browser's own registry", () => {
     expect(outcome.back.inputSchema).toEqual(outcome.original.inputSchema);
     expect(outcome.back.title).toBe('Archive note');
     // A name can be registered once per page: the second try says so instead of failing silently.
-    expect(outcome.refusedAgain).toEqual([['archive_note', 'invalid-tool', expect.stringMatching(/refused the tool "archive_note".*once per page/)]]);
+    expect(outcome.refusedAgain).toEqual([
+      ['archive_note', 'invalid-tool', expect.stringMatching(/refused the tool "archive_note".*once per page/)],
+    ]);
     expect(outcome.after).not.toContain('archive_note');
     await page.close();
   });

@@ -35,7 +35,19 @@ describe('function calls', () => {
   test('three read-only calls of one turn run at the same time and are answered by one merged event', async () => {
     const log: string[] = [];
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'a', args: {} }, { name: 'b', args: {} }, { name: 'c', args: {} }] }, { text: 'ok' }] },
+      model: {
+        engine: 'scripted',
+        turns: [
+          {
+            toolCalls: [
+              { name: 'a', args: {} },
+              { name: 'b', args: {} },
+              { name: 'c', args: {} },
+            ],
+          },
+          { text: 'ok' },
+        ],
+      },
       tools: [readOnlyProbe('a', log), readOnlyProbe('b', log), readOnlyProbe('c', log)],
       storage: 'memory',
     });
@@ -46,11 +58,23 @@ describe('function calls', () => {
     expect(responses(events).map((r) => r.response)).toEqual(['A', 'B', 'C']);
   });
 
-  test('calls that are not all read-only run one after another in the model\'s order', async () => {
+  test("calls that are not all read-only run one after another in the model's order", async () => {
     const log: string[] = [];
     const todo = todoList();
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'a', args: {} }, { name: 'add_todo', args: { text: 'x' } }, { name: 'b', args: {} }] }, { text: 'ok' }] },
+      model: {
+        engine: 'scripted',
+        turns: [
+          {
+            toolCalls: [
+              { name: 'a', args: {} },
+              { name: 'add_todo', args: { text: 'x' } },
+              { name: 'b', args: {} },
+            ],
+          },
+          { text: 'ok' },
+        ],
+      },
       tools: [readOnlyProbe('a', log), todo.addTodo, readOnlyProbe('b', log)],
       storage: 'memory',
     });
@@ -62,7 +86,18 @@ describe('function calls', () => {
   test('calls without ids get unique ids that the responses answer', async () => {
     const log: string[] = [];
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'a', args: {} }, { name: 'a', args: {} }] }, { text: 'ok' }] },
+      model: {
+        engine: 'scripted',
+        turns: [
+          {
+            toolCalls: [
+              { name: 'a', args: {} },
+              { name: 'a', args: {} },
+            ],
+          },
+          { text: 'ok' },
+        ],
+      },
       tools: [readOnlyProbe('a', log, 1)],
       storage: 'memory',
     });
@@ -75,7 +110,14 @@ describe('function calls', () => {
   test('an unknown tool is answered with the names that exist, and the model can correct itself', async () => {
     const todo = todoList();
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'add_todos', args: { text: 'x' } }] }, { toolCalls: [{ name: 'add_todo', args: { text: 'x' } }] }, { text: 'ok' }] },
+      model: {
+        engine: 'scripted',
+        turns: [
+          { toolCalls: [{ name: 'add_todos', args: { text: 'x' } }] },
+          { toolCalls: [{ name: 'add_todo', args: { text: 'x' } }] },
+          { text: 'ok' },
+        ],
+      },
       tools: [todo.addTodo],
       storage: 'memory',
     });
@@ -87,7 +129,10 @@ describe('function calls', () => {
   test('more calls in one step than maxToolCallsPerStep ends the run with that reason and runs none', async () => {
     const todo = todoList();
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [1, 2, 3].map((n) => ({ name: 'add_todo', args: { text: `t${n}` } })) }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [1, 2, 3].map((n) => ({ name: 'add_todo', args: { text: `t${n}` } })) }],
+      },
       tools: [todo.addTodo],
       maxToolCallsPerStep: 2,
       storage: 'memory',
@@ -101,7 +146,10 @@ describe('function calls', () => {
   test('maxSteps ends a run that keeps calling tools', async () => {
     const todo = todoList();
     const agent = await start({
-      model: { engine: 'scripted', turns: Array.from({ length: 5 }, () => ({ toolCalls: [{ name: 'add_todo', args: { text: 'again' } }] })) },
+      model: {
+        engine: 'scripted',
+        turns: Array.from({ length: 5 }, () => ({ toolCalls: [{ name: 'add_todo', args: { text: 'again' } }] })),
+      },
       tools: [todo.addTodo],
       maxSteps: 3,
       storage: 'memory',
@@ -112,7 +160,7 @@ describe('function calls', () => {
     expect(todo.items()).toHaveLength(3);
   });
 
-  test('a returnDirect tool\'s output is the final answer, without another model step', async () => {
+  test("a returnDirect tool's output is the final answer, without another model step", async () => {
     const lookup = defineTool({
       name: 'lookup',
       description: 'Looks up the answer.',
@@ -120,7 +168,11 @@ describe('function calls', () => {
       returnDirect: true,
       execute: () => 'forty-two',
     });
-    const agent = await start({ model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'lookup', args: {} }] }] }, tools: [lookup], storage: 'memory' });
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'lookup', args: {} }] }] },
+      tools: [lookup],
+      storage: 'memory',
+    });
     const { text, endReason } = await agent.send('answer?');
     expect(endReason).toBe('return-direct');
     expect(text).toBe('forty-two');
@@ -131,9 +183,18 @@ describe('function calls', () => {
       name: 'finish',
       description: 'Finishes.',
       parameters: z.object({}),
-      execute: () => ({ content: 'done', artifact: { rows: [1, 2] }, stateDelta: { progress: 'finished' }, finalAnswer: true }),
+      execute: () => ({
+        content: 'done',
+        artifact: { rows: [1, 2] },
+        stateDelta: { progress: 'finished' },
+        finalAnswer: true,
+      }),
     });
-    const agent = await start({ model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'finish', args: {}, id: 'c1' }] }] }, tools: [tool], storage: 'memory' });
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'finish', args: {}, id: 'c1' }] }] },
+      tools: [tool],
+      storage: 'memory',
+    });
     const { endReason, events } = await agent.send('finish');
     expect(endReason).toBe('return-direct');
     const toolEvent = events.find((event) => event.content?.role === 'tool')!;
@@ -152,7 +213,11 @@ describe('a fatal tool error', () => {
         throw Object.assign(new Error('the cart was emptied in another tab'), { fatal: true });
       },
     });
-    const agent = await start({ model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'checkout', args: {} }] }, { text: 'never' }] }, tools: [checkout], storage: 'memory' });
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'checkout', args: {} }] }, { text: 'never' }] },
+      tools: [checkout],
+      storage: 'memory',
+    });
     const { events, endReason, error } = await agent.send('pay');
     expect(endReason).toBe('error');
     expect(error?.message).toMatch(/A tool stopped the run: .*cart was emptied/);
@@ -182,7 +247,15 @@ describe('callbacks', () => {
     const agent = await start({
       model: {
         engine: 'scripted',
-        turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }, { name: 'add_todo', args: { text: 'skip me' } }] }, { text: 'ok' }],
+        turns: [
+          {
+            toolCalls: [
+              { name: 'add_todo', args: { text: 'milk' } },
+              { name: 'add_todo', args: { text: 'skip me' } },
+            ],
+          },
+          { text: 'ok' },
+        ],
       },
       tools: [todo.addTodo],
       storage: 'memory',
@@ -192,7 +265,8 @@ describe('callbacks', () => {
           if (text === 'skip me') return { result: 'skipped' };
           return { args: { text: `${text} (oat)` } };
         },
-        afterTool: ({ result }) => (result && typeof result === 'object' ? { ...(result as object), checked: true } : undefined),
+        afterTool: ({ result }) =>
+          result && typeof result === 'object' ? { ...(result as object), checked: true } : undefined,
       },
     });
     const { events } = await agent.send('go');
@@ -218,7 +292,11 @@ describe('callbacks', () => {
 
   test('onEvent sees every event of a run', async () => {
     const seen: AgentEvent[] = [];
-    const agent = await start({ model: { engine: 'scripted', turns: [{ text: 'hello' }] }, storage: 'memory', callbacks: { onEvent: (event) => void seen.push(event) } });
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ text: 'hello' }] },
+      storage: 'memory',
+      callbacks: { onEvent: (event) => void seen.push(event) },
+    });
     const { events } = await agent.send('hi');
     expect(seen.filter((event) => !event.partial).map((event) => event.id)).toEqual(events.map((event) => event.id));
   });
@@ -228,7 +306,10 @@ describe('approval', () => {
   test('a denied approval never runs the tool, and the model reads the rejection', async () => {
     const log: string[] = [];
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'clear_all', args: {} }] }, { text: 'I left your list alone.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'clear_all', args: {} }] }, { text: 'I left your list alone.' }],
+      },
       tools: [clearAll(log)],
       storage: 'memory',
       onApproval: async () => false,
@@ -247,13 +328,20 @@ describe('approval', () => {
     const before = await start({ model: { engine: 'scripted', turns }, tools: [clearAll(log)], dbName });
     const paused = await before.send('clear everything');
     expect(paused.endReason).toBe('awaiting-approval');
-    expect(paused.events.at(-1)!.actions!.requestApproval).toEqual([{ callId: 'call-clear', name: 'clear_all', args: {} }]);
+    expect(paused.events.at(-1)!.actions!.requestApproval).toEqual([
+      { callId: 'call-clear', name: 'clear_all', args: {} },
+    ]);
     expect(log).toEqual([]);
     const sessionId = before.sessionId;
     await before.close();
 
     // The "reload": a new agent on the same session, whose model continues from the second turn.
-    const after = await start({ model: { engine: 'scripted', turns: turns.slice(1) }, tools: [clearAll(log)], dbName, sessionId });
+    const after = await start({
+      model: { engine: 'scripted', turns: turns.slice(1) },
+      tools: [clearAll(log)],
+      dbName,
+      sessionId,
+    });
     expect(await after.pendingApprovals()).toEqual([{ callId: 'call-clear', name: 'clear_all', args: {} }]);
     const resumed = await after.approve('call-clear');
     expect(log).toEqual(['cleared']);
@@ -261,10 +349,13 @@ describe('approval', () => {
     expect(await after.pendingApprovals()).toEqual([]);
   });
 
-  test('reject() with a reason gives the model that reason as the tool\'s answer', async () => {
+  test("reject() with a reason gives the model that reason as the tool's answer", async () => {
     const log: string[] = [];
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'clear_all', args: {}, id: 'c' }] }, { text: 'OK, not clearing.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'clear_all', args: {}, id: 'c' }] }, { text: 'OK, not clearing.' }],
+      },
       tools: [clearAll(log)],
       storage: 'memory',
     });
@@ -288,7 +379,18 @@ describe('approval rules', () => {
     });
     const asked: string[] = [];
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'pay', args: { amount: 5 } }, { name: 'pay', args: { amount: 500 } }] }, { text: 'ok' }] },
+      model: {
+        engine: 'scripted',
+        turns: [
+          {
+            toolCalls: [
+              { name: 'pay', args: { amount: 5 } },
+              { name: 'pay', args: { amount: 500 } },
+            ],
+          },
+          { text: 'ok' },
+        ],
+      },
       tools: [pay],
       storage: 'memory',
       onApproval: (call) => {
@@ -304,10 +406,21 @@ describe('approval rules', () => {
   test("an MCP tool without hints is destructive by MCP's defaults, so it waits for approval", async () => {
     const ran: unknown[] = [];
     const remote = fromMCPTool(
-      { name: 'delete_file', description: 'Deletes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+      {
+        name: 'delete_file',
+        description: 'Deletes a file.',
+        inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      },
       async (args) => void ran.push(args),
     );
-    const agent = await start({ model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'delete_file', args: { path: '/tmp/x' }, id: 'd1' }] }] }, tools: [remote], storage: 'memory' });
+    const agent = await start({
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'delete_file', args: { path: '/tmp/x' }, id: 'd1' }] }],
+      },
+      tools: [remote],
+      storage: 'memory',
+    });
     const { endReason } = await agent.send('delete it');
     expect(endReason).toBe('awaiting-approval');
     expect(ran).toEqual([]);
@@ -316,7 +429,18 @@ describe('approval rules', () => {
 
   test('tools registered and unregistered at run time are offered from the next step on', async () => {
     const todo = todoList();
-    const agent = await start({ model: { engine: 'scripted', turns: [{ text: 'one' }, { toolCalls: [{ name: 'add_todo', args: { text: 'late' } }] }, { text: 'two' }, { text: 'three' }] }, storage: 'memory' });
+    const agent = await start({
+      model: {
+        engine: 'scripted',
+        turns: [
+          { text: 'one' },
+          { toolCalls: [{ name: 'add_todo', args: { text: 'late' } }] },
+          { text: 'two' },
+          { text: 'three' },
+        ],
+      },
+      storage: 'memory',
+    });
     const first = await agent.send('hi');
     expect(first.events.find((event) => event.content?.role === 'model')!.offeredTools).toEqual([]);
     await agent.registerTool(todo.addTodo);
@@ -332,13 +456,18 @@ describe('moving on', () => {
   test('a new message while a call waits for approval rejects that call, which never runs, and the conversation goes on', async () => {
     const log: string[] = [];
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'clear_all', args: {}, id: 'c' }] }, { text: 'Never mind then.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'clear_all', args: {}, id: 'c' }] }, { text: 'Never mind then.' }],
+      },
       tools: [clearAll(log)],
       storage: 'memory',
     });
     expect((await agent.send('clear')).endReason).toBe('awaiting-approval');
     const { events, text } = await agent.send('actually, keep everything');
-    expect(responses(events)).toEqual([{ id: 'c', name: 'clear_all', response: null, error: expect.stringMatching(/Not run/) }]);
+    expect(responses(events)).toEqual([
+      { id: 'c', name: 'clear_all', response: null, error: expect.stringMatching(/Not run/) },
+    ]);
     expect(text).toBe('Never mind then.');
     expect(log).toEqual([]);
     expect(await agent.pendingApprovals()).toEqual([]);
@@ -356,7 +485,13 @@ describe('long-running tools', () => {
       execute: ({ question }) => ({ shown: question }),
     });
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'ask_user', args: { question: 'Which day?' }, id: 'form-1' }] }, { text: 'Booked for Tuesday.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [
+          { toolCalls: [{ name: 'ask_user', args: { question: 'Which day?' }, id: 'form-1' }] },
+          { text: 'Booked for Tuesday.' },
+        ],
+      },
       tools: [ask],
       storage: 'memory',
     });
@@ -400,8 +535,14 @@ describe('agent transfer', () => {
 
   test('a transfer to an agent that does not exist is answered with the names that do', async () => {
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'transfer_to_agent', args: { agent_name: 'sales' } }] }, { text: 'ok' }] },
-      agents: [{ name: 'desk', instructions: '' }, { name: 'billing', instructions: '' }],
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'transfer_to_agent', args: { agent_name: 'sales' } }] }, { text: 'ok' }],
+      },
+      agents: [
+        { name: 'desk', instructions: '' },
+        { name: 'billing', instructions: '' },
+      ],
       storage: 'memory',
     });
     const { events } = await agent.send('hi');
@@ -419,7 +560,11 @@ describe('abort', () => {
       execute: () => new Promise<string>((resolve) => (finish = () => resolve('late value'))),
     });
     const dbName = uniqueDb('abort');
-    const agent = await start({ model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'slow', args: {}, id: 's1' }] }, { text: 'never' }] }, tools: [slow], dbName });
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'slow', args: {}, id: 's1' }] }, { text: 'never' }] },
+      tools: [slow],
+      dbName,
+    });
     const controller = new AbortController();
     const seen: AgentEvent[] = [];
     const run = (async () => {
@@ -444,7 +589,10 @@ describe('abort', () => {
 describe('the context window', () => {
   test('old turns are trimmed to fit, and the model event says how many were left out', async () => {
     const long = 'lorem ipsum dolor sit amet '.repeat(40);
-    const agent = await start({ model: { engine: 'scripted', turns: Array.from({ length: 6 }, () => ({ text: long })), contextWindow: 1200 }, storage: 'memory' });
+    const agent = await start({
+      model: { engine: 'scripted', turns: Array.from({ length: 6 }, () => ({ text: long })), contextWindow: 1200 },
+      storage: 'memory',
+    });
     for (let i = 0; i < 5; i++) await agent.send(`question ${i}: ${long}`);
     const { events } = await agent.send('last question');
     const model = events.find((event) => event.content?.role === 'model')!;
@@ -452,7 +600,11 @@ describe('the context window', () => {
   });
 
   test('a step that cannot fit even after trimming ends with context-overflow and what to do', async () => {
-    const agent = await start({ model: { engine: 'scripted', turns: [{ text: 'never' }], contextWindow: 64 }, instructions: 'be brief '.repeat(200), storage: 'memory' });
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ text: 'never' }], contextWindow: 64 },
+      instructions: 'be brief '.repeat(200),
+      storage: 'memory',
+    });
     const { endReason, error } = await agent.send('hi');
     expect(endReason).toBe('error');
     expect(error?.code).toBe('context-overflow');
@@ -465,7 +617,18 @@ describe('telemetry', () => {
     const log: string[] = [];
     const todo = todoList();
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'x' } }, { name: 'add_todo', args: {} }] }, { text: 'ok' }] },
+      model: {
+        engine: 'scripted',
+        turns: [
+          {
+            toolCalls: [
+              { name: 'add_todo', args: { text: 'x' } },
+              { name: 'add_todo', args: {} },
+            ],
+          },
+          { text: 'ok' },
+        ],
+      },
       tools: [todo.addTodo, readOnlyProbe('a', log)],
       storage: 'memory',
     });

@@ -13,7 +13,14 @@ const history: ChatMessage[] = [
   { role: 'tool', toolCallId: 'a', name: 'get_time', content: filler(80) },
   { role: 'assistant', content: `old answer ${filler(80)}` },
   { role: 'user', content: 'new question' },
-  { role: 'assistant', content: '', toolCalls: [{ id: 'b', name: 'get_time', args: {} }, { id: 'c', name: 'get_time', args: {} }] },
+  {
+    role: 'assistant',
+    content: '',
+    toolCalls: [
+      { id: 'b', name: 'get_time', args: {} },
+      { id: 'c', name: 'get_time', args: {} },
+    ],
+  },
   { role: 'tool', toolCallId: 'b', name: 'get_time', content: filler(30) },
   { role: 'tool', toolCallId: 'c', name: 'get_time', content: filler(30) },
 ];

@@ -19,7 +19,20 @@ describe('text from users and tools cannot forge the template or a call', () => 
       const escaped = escapeUntrusted(forged);
       expect(hasTemplateMarkup(forged)).toBe(true);
       expect(hasTemplateMarkup(escaped)).toBe(false);
-      for (const token of ['<|im_start|>', '<|im_end|>', '<|eot_id|>', '<|python_tag|>', '[INST]', '[/INST]', '[TOOL_CALLS]', '<tool_call>', '</tool_response>', '<start_of_turn>', '<function=', '<｜Assistant｜>']) {
+      for (const token of [
+        '<|im_start|>',
+        '<|im_end|>',
+        '<|eot_id|>',
+        '<|python_tag|>',
+        '[INST]',
+        '[/INST]',
+        '[TOOL_CALLS]',
+        '<tool_call>',
+        '</tool_response>',
+        '<start_of_turn>',
+        '<function=',
+        '<｜Assistant｜>',
+      ]) {
         expect(escaped).not.toContain(token);
       }
       // Even if a model echoed the escaped text back verbatim, it would not read as a call.

@@ -30,11 +30,14 @@ describe('the tool-call parser reads what real models write', () => {
 
   it('covers every format the issue names', () => {
     const formats = new Set((corpus as Case[]).map((c) => c.format));
-    for (const format of ['hermes', 'qwen2.5', 'llama3.1-json', 'llama3.1-python-tag', 'mistral-v3', 'repair', 'error']) expect(formats).toContain(format);
+    for (const format of ['hermes', 'qwen2.5', 'llama3.1-json', 'llama3.1-python-tag', 'mistral-v3', 'repair', 'error'])
+      expect(formats).toContain(format);
   });
 
   it('accepts any name when no tool list is given', () => {
-    expect(parseToolCalls('<tool_call>{"name": "anything", "arguments": {}}</tool_call>').calls).toEqual([{ name: 'anything', args: {} }]);
+    expect(parseToolCalls('<tool_call>{"name": "anything", "arguments": {}}</tool_call>').calls).toEqual([
+      { name: 'anything', args: {} },
+    ]);
   });
 
   it('tells the model to answer in text when no tools are offered', () => {

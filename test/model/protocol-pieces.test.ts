@@ -23,7 +23,9 @@ describe('the tool section of the system prompt', () => {
 describe('streaming text while holding back calls', () => {
   it('shows text as it comes and never shows a call, even split across chunks', () => {
     const stream = new ToolCallStream(toolNames);
-    const shown = ['Sure', ', one moment <', 'tool', '_call>{"name": "get_time", "arguments": {}}</tool_call>'].map((c) => stream.push(c)).join('');
+    const shown = ['Sure', ', one moment <', 'tool', '_call>{"name": "get_time", "arguments": {}}</tool_call>']
+      .map((c) => stream.push(c))
+      .join('');
     expect(shown).toBe('Sure, one moment ');
     expect(stream.end()).toEqual({ text: '', calls: [{ name: 'get_time', args: {} }], errors: [] });
   });
@@ -44,7 +46,11 @@ describe('streaming text while holding back calls', () => {
 
 describe('lenient JSON', () => {
   it('leaves valid JSON alone and repairs what small models get wrong', () => {
-    expect(parseLenientJson('{"a": "it\'s, [fine]"}')).toEqual({ ok: true, value: { a: "it's, [fine]" }, repaired: false });
+    expect(parseLenientJson('{"a": "it\'s, [fine]"}')).toEqual({
+      ok: true,
+      value: { a: "it's, [fine]" },
+      repaired: false,
+    });
     expect(parseLenientJson("{'a': [1, 2,], 'b': True,}")).toMatchObject({ ok: true, value: { a: [1, 2], b: true } });
     expect(parseLenientJson('{"a": {"b": [1, 2')).toMatchObject({ ok: true, value: { a: { b: [1, 2] } } });
     expect(parseLenientJson('{"a": "line\nbreak"}')).toMatchObject({ ok: true, value: { a: 'line\nbreak' } });
@@ -53,44 +59,90 @@ describe('lenient JSON', () => {
 });
 
 describe('load progress', () => {
-  it('reads byte counts out of web-llm\'s progress text', () => {
-    expect(parseProgress({ progress: 0.5, text: 'Fetching param cache[10/20]: 300MB fetched. 50% completed, 12 secs elapsed.' })).toEqual({
+  it("reads byte counts out of web-llm's progress text", () => {
+    expect(
+      parseProgress({
+        progress: 0.5,
+        text: 'Fetching param cache[10/20]: 300MB fetched. 50% completed, 12 secs elapsed.',
+      }),
+    ).toEqual({
       progress: 0.5,
       text: 'Fetching param cache[10/20]: 300MB fetched. 50% completed, 12 secs elapsed.',
       loadedBytes: 300 * 1024 * 1024,
       totalBytes: 600 * 1024 * 1024,
     });
-    expect(parseProgress({ progress: 0.3, text: 'Loading GPU shader modules[3/10]: 30% completed, 1 secs elapsed.' })).toEqual({ progress: 0.3, text: 'Loading GPU shader modules[3/10]: 30% completed, 1 secs elapsed.' });
+    expect(
+      parseProgress({ progress: 0.3, text: 'Loading GPU shader modules[3/10]: 30% completed, 1 secs elapsed.' }),
+    ).toEqual({ progress: 0.3, text: 'Loading GPU shader modules[3/10]: 30% completed, 1 secs elapsed.' });
   });
 });
 
 describe('errors that say what to do', () => {
-  const ids = ['Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', 'SmolLM2-135M-Instruct-q0f32-MLC', 'Llama-3.2-1B-Instruct-q4f32_1-MLC'];
+  const ids = [
+    'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+    'Qwen2.5-0.5B-Instruct-q4f32_1-MLC',
+    'SmolLM2-135M-Instruct-q0f32-MLC',
+    'Llama-3.2-1B-Instruct-q4f32_1-MLC',
+  ];
 
   it('lists the closest model ids', () => {
-    expect(closestIds('qwen2.5-0.5b-instruct-q4f32-MLC', ids, 2)).toEqual(['Qwen2.5-0.5B-Instruct-q4f32_1-MLC', 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC']);
+    expect(closestIds('qwen2.5-0.5b-instruct-q4f32-MLC', ids, 2)).toEqual([
+      'Qwen2.5-0.5B-Instruct-q4f32_1-MLC',
+      'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+    ]);
     expect(f32Alternative('Qwen2.5-0.5B-Instruct-q4f16_1-MLC', ids)).toBe('Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
   });
 
   it('maps web-llm failures by name and message, even as plain strings from a worker', async () => {
     const ctx = { modelId: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', knownIds: ids };
     const named = (name: string, message: string) => Object.assign(new Error(message), { name });
-    expect(await toAgentError(named('WebGPUNotAvailableError', 'WebGPU is not supported'), ctx)).toMatchObject({ code: 'webgpu-unavailable' });
-    expect(await toAgentError('Error: Unable to find a compatible GPU. This issue might be…', ctx)).toMatchObject({ code: 'webgpu-unavailable' });
-    expect(await toAgentError(named('ModelNotFoundError', 'Cannot find model record in appConfig for x'), ctx)).toMatchObject({ code: 'model-not-found' });
-    expect(await toAgentError(named('DeviceLostError', 'The WebGPU device was lost'), ctx)).toMatchObject({ code: 'device-lost' });
-    expect(await toAgentError(new Error('Failed to allocate 2147483648 bytes: out of memory'), ctx)).toMatchObject({ code: 'out-of-memory' });
-    expect(await toAgentError(named('ShaderF16SupportError', 'needs shader-f16'), { ...ctx, modelId: ids[0] })).toMatchObject({ code: 'shader-f16-missing', message: expect.stringContaining(ids[1]) });
+    expect(await toAgentError(named('WebGPUNotAvailableError', 'WebGPU is not supported'), ctx)).toMatchObject({
+      code: 'webgpu-unavailable',
+    });
+    expect(await toAgentError('Error: Unable to find a compatible GPU. This issue might be…', ctx)).toMatchObject({
+      code: 'webgpu-unavailable',
+    });
+    expect(
+      await toAgentError(named('ModelNotFoundError', 'Cannot find model record in appConfig for x'), ctx),
+    ).toMatchObject({ code: 'model-not-found' });
+    expect(await toAgentError(named('DeviceLostError', 'The WebGPU device was lost'), ctx)).toMatchObject({
+      code: 'device-lost',
+    });
+    expect(await toAgentError(new Error('Failed to allocate 2147483648 bytes: out of memory'), ctx)).toMatchObject({
+      code: 'out-of-memory',
+    });
+    expect(
+      await toAgentError(named('ShaderF16SupportError', 'needs shader-f16'), { ...ctx, modelId: ids[0] }),
+    ).toMatchObject({ code: 'shader-f16-missing', message: expect.stringContaining(ids[1]) });
   });
 
   it('finds the failing URL and status behind an error that names neither', async () => {
-    const record = { model: 'https://models.example/qwen/', model_id: ctxId, model_lib: 'https://models.example/qwen.wasm' };
-    const probe = async (url: string) => (url.endsWith('.json') ? { url, status: 200, ok: true, bytes: 10, contentType: 'application/json' } : { url, status: 403, ok: false });
-    const error = await toAgentError(new TypeError("Failed to execute 'add' on 'Cache': Request failed"), { modelId: ctxId, knownIds: [ctxId], record, probe });
+    const record = {
+      model: 'https://models.example/qwen/',
+      model_id: ctxId,
+      model_lib: 'https://models.example/qwen.wasm',
+    };
+    const probe = async (url: string) =>
+      url.endsWith('.json')
+        ? { url, status: 200, ok: true, bytes: 10, contentType: 'application/json' }
+        : { url, status: 403, ok: false };
+    const error = await toAgentError(new TypeError("Failed to execute 'add' on 'Cache': Request failed"), {
+      modelId: ctxId,
+      knownIds: [ctxId],
+      record,
+      probe,
+    });
     expect(error).toMatchObject({ code: 'download-failed' });
     expect(error.message).toContain('https://models.example/qwen.wasm: HTTP 403');
-    const unreachable = await toAgentError(new TypeError('Failed to fetch'), { modelId: ctxId, knownIds: [ctxId], record, probe: async (url) => ({ url, error: 'Failed to fetch' }) });
-    expect(unreachable.message).toContain('https://models.example/qwen/resolve/main/mlc-chat-config.json: Failed to fetch');
+    const unreachable = await toAgentError(new TypeError('Failed to fetch'), {
+      modelId: ctxId,
+      knownIds: [ctxId],
+      record,
+      probe: async (url) => ({ url, error: 'Failed to fetch' }),
+    });
+    expect(unreachable.message).toContain(
+      'https://models.example/qwen/resolve/main/mlc-chat-config.json: Failed to fetch',
+    );
     expect(unreachable.message).toContain('CORS');
   });
 });

@@ -16,46 +16,78 @@ describe('scripted engine', () => {
     const engine = createEngine({
       engine: 'scripted',
       turns: [
-        { raw: 'On it.\n<tool_call>{"name": "add_todo", "arguments": {"text": "milk",}}</tool_call>\n<tool_call>{"name": "nope", "arguments": {}}</tool_call>' },
+        {
+          raw: 'On it.\n<tool_call>{"name": "add_todo", "arguments": {"text": "milk",}}</tool_call>\n<tool_call>{"name": "nope", "arguments": {}}</tool_call>',
+        },
         { raw: '<|python_tag|>{"name": "set_volume", "parameters": {"level": 3}}<|eom_id|>' },
         { raw: 'All done.' },
       ],
     });
     const first = await collect(engine.generate(request));
-    expect(first.filter((d) => d.type === 'text').map((d) => (d as { text: string }).text).join('')).toBe('On it.\n');
+    expect(
+      first
+        .filter((d) => d.type === 'text')
+        .map((d) => (d as { text: string }).text)
+        .join(''),
+    ).toBe('On it.\n');
     expect(first).toContainEqual({ type: 'tool-call', call: { name: 'add_todo', args: { text: 'milk' } } });
     const error = first.find((d) => d.type === 'tool-call-error') as { name: string; message: string };
     expect(error.name).toBe('nope');
     expect(error.message).toContain('add_todo, set_volume, get_time');
-    expect(first.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } });
+    expect(first.at(-1)).toEqual({
+      type: 'finish',
+      reason: 'tool-calls',
+      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+    });
 
     expect(await collect(engine.generate(request))).toEqual([
       { type: 'tool-call', call: { name: 'set_volume', args: { level: 3 } } },
-      { type: 'finish', reason: 'tool-calls', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } },
+      {
+        type: 'finish',
+        reason: 'tool-calls',
+        usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      },
     ]);
     const last = await collect(engine.generate(request));
     expect(last.map((d) => (d.type === 'text' ? d.text : '')).join('')).toBe('All done.');
-    expect(last.at(-1)).toEqual({ type: 'finish', reason: 'stop', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } });
+    expect(last.at(-1)).toEqual({
+      type: 'finish',
+      reason: 'stop',
+      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+    });
   });
 
   it('checks raw calls against the tools offered in that step', async () => {
-    const engine = createEngine({ engine: 'scripted', turns: [{ raw: '<tool_call>{"name": "add_todo", "arguments": {"text": "x"}}</tool_call>' }] });
+    const engine = createEngine({
+      engine: 'scripted',
+      turns: [{ raw: '<tool_call>{"name": "add_todo", "arguments": {"text": "x"}}</tool_call>' }],
+    });
     const deltas = await collect(engine.generate({ ...request, tools: [] }));
     expect(deltas[0]).toMatchObject({ type: 'tool-call-error', name: 'add_todo' });
   });
 
   it('keeps structured turns as they are', async () => {
-    const engine = createEngine({ engine: 'scripted', turns: [{ text: 'Hi', toolCalls: [{ id: 'c1', name: 'get_time', args: {} }] }] });
+    const engine = createEngine({
+      engine: 'scripted',
+      turns: [{ text: 'Hi', toolCalls: [{ id: 'c1', name: 'get_time', args: {} }] }],
+    });
     expect(await collect(engine.generate(request))).toEqual([
       { type: 'text', text: 'Hi' },
       { type: 'tool-call', call: { id: 'c1', name: 'get_time', args: {} } },
-      { type: 'finish', reason: 'tool-calls', usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) } },
+      {
+        type: 'finish',
+        reason: 'tool-calls',
+        usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      },
     ]);
   });
 
   it('says how to fix a script that ran out of turns', async () => {
     const engine = createEngine({ engine: 'scripted', turns: [] });
-    await expect(collect(engine.generate(request))).rejects.toMatchObject({ code: 'script-exhausted', message: expect.stringContaining('Add a turn') });
+    await expect(collect(engine.generate(request))).rejects.toMatchObject({
+      code: 'script-exhausted',
+      message: expect.stringContaining('Add a turn'),
+    });
   });
 
   it('rejects options that name no engine', () => {

@@ -2,10 +2,19 @@
 export async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<{ value?: T; error?: unknown }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const sentinel = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not settle within ${ms / 1000} s: the engine hangs instead of failing`)), ms);
+    timer = setTimeout(
+      () => reject(new Error(`did not settle within ${ms / 1000} s: the engine hangs instead of failing`)),
+      ms,
+    );
   });
   try {
-    return await Promise.race([promise.then((value) => ({ value }), (error: unknown) => ({ error })), sentinel]);
+    return await Promise.race([
+      promise.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      sentinel,
+    ]);
   } finally {
     clearTimeout(timer);
   }

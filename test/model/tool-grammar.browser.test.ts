@@ -31,7 +31,9 @@ describe('the structural-tag grammar (what web-llm receives for a model without 
   });
 
   it('accepts text around calls and several calls in one turn', async () => {
-    expect(await accepts(`Sure. ${call('add_todo', { text: 'milk' })}\n${call('set_volume', { level: 1 })} Done.`)).toBe(true);
+    expect(
+      await accepts(`Sure. ${call('add_todo', { text: 'milk' })}\n${call('set_volume', { level: 1 })} Done.`),
+    ).toBe(true);
   });
 
   it('rejects a call to a tool that was not declared', async () => {

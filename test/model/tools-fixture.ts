@@ -1,6 +1,10 @@
 import type { ToolDeclaration } from '../../src/tools/declaration';
 
-export function tool(name: string, parameters: Record<string, unknown>, description = `The ${name} tool.`): ToolDeclaration {
+export function tool(
+  name: string,
+  parameters: Record<string, unknown>,
+  description = `The ${name} tool.`,
+): ToolDeclaration {
   return {
     name,
     description,
@@ -27,7 +31,12 @@ export const addTodo = tool(
 
 export const setVolume = tool(
   'set_volume',
-  { type: 'object', properties: { level: { type: 'integer', minimum: 0, maximum: 10 } }, required: ['level'], additionalProperties: false },
+  {
+    type: 'object',
+    properties: { level: { type: 'integer', minimum: 0, maximum: 10 } },
+    required: ['level'],
+    additionalProperties: false,
+  },
   'Set the player volume.',
 );
 

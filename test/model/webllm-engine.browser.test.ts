@@ -35,8 +35,10 @@ describe('web-llm engine without a WebGPU adapter', () => {
     expect((error as Error).message).toContain('SmolLM2-360M-Instruct-q4f32_1-MLC');
   });
 
-  it('fails with model-not-found for an id missing from a page\'s own appConfig', async () => {
-    const appConfig = { model_list: [{ model: '/models/a/resolve/main/', model_id: 'Tiny-A-q4f32_1-MLC', model_lib: '/models/a.wasm' }] };
+  it("fails with model-not-found for an id missing from a page's own appConfig", async () => {
+    const appConfig = {
+      model_list: [{ model: '/models/a/resolve/main/', model_id: 'Tiny-A-q4f32_1-MLC', model_lib: '/models/a.wasm' }],
+    };
     const { error } = await settleWithin(model('Tiny-B-q4f32_1-MLC', appConfig).load(), 5_000);
     expect(error).toMatchObject({ code: 'model-not-found' });
     expect((error as Error).message).toContain('Tiny-A-q4f32_1-MLC');

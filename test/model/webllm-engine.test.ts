@@ -7,7 +7,12 @@ import { tools } from './tools-fixture';
 
 const SMALL = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
 const HERMES = 'Hermes-3-Llama-3.1-8B-q4f16_1-MLC';
-const gpuWithF16: GpuReport = { available: true, features: ['shader-f16'], shaderF16: true, adapter: { vendor: 'test', architecture: 'gpu', device: '', description: '', isFallbackAdapter: false } };
+const gpuWithF16: GpuReport = {
+  available: true,
+  features: ['shader-f16'],
+  shaderF16: true,
+  adapter: { vendor: 'test', architecture: 'gpu', device: '', description: '', isFallbackAdapter: false },
+};
 const gpuWithoutF16: GpuReport = { ...gpuWithF16, features: [], shaderF16: false };
 
 async function loaded(modelId: string, recordings: Recording[], extra: Partial<WebLLMEngineOptions> = {}) {
@@ -35,11 +40,26 @@ const request: ModelRequest = {
 describe('WebLLMEngine with a model without native tool calls', () => {
   it('sends the tools in the system prompt under a structural-tag grammar, and streams text then the call', async () => {
     const { engine, standIn } = await loaded(SMALL, [
-      { contents: ['Adding it', ' now. <to', 'ol_call>{"name": "add_todo", ', '"arguments": {"text": "milk"}}</tool_call>'], finish: 'stop', usage: { prompt_tokens: 120, completion_tokens: 30 } },
+      {
+        contents: [
+          'Adding it',
+          ' now. <to',
+          'ol_call>{"name": "add_todo", ',
+          '"arguments": {"text": "milk"}}</tool_call>',
+        ],
+        finish: 'stop',
+        usage: { prompt_tokens: 120, completion_tokens: 30 },
+      },
     ]);
     const deltas = await collect(engine.generate(request));
     const sent = standIn.requests[0];
-    expect(sent).toMatchObject({ stream: true, stream_options: { include_usage: true }, temperature: 0.2, max_tokens: 256, seed: 7 });
+    expect(sent).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.2,
+      max_tokens: 256,
+      seed: 7,
+    });
     expect(sent.tools).toBeUndefined();
     expect(sent.messages[0].role).toBe('system');
     expect(sent.messages[0].content).toContain('You help with this page.');
@@ -56,11 +76,16 @@ describe('WebLLMEngine with a model without native tool calls', () => {
   });
 
   it('uses the JSON-schema fallback when asked, and reads {"answer"} as text', async () => {
-    const { engine, standIn } = await loaded(SMALL, [{ contents: ['{"answer": ', '"Done."}'], finish: 'stop' }], { grammar: 'json' });
+    const { engine, standIn } = await loaded(SMALL, [{ contents: ['{"answer": ', '"Done."}'], finish: 'stop' }], {
+      grammar: 'json',
+    });
     const deltas = await collect(engine.generate(request));
     expect(standIn.requests[0].response_format?.type).toBe('json_object');
     expect(JSON.parse(standIn.requests[0].response_format!.schema!).anyOf).toHaveLength(tools.length + 1);
-    expect(deltas).toEqual([{ type: 'text', text: 'Done.' }, { type: 'finish', reason: 'stop', usage: undefined }]);
+    expect(deltas).toEqual([
+      { type: 'text', text: 'Done.' },
+      { type: 'finish', reason: 'stop', usage: undefined },
+    ]);
   });
 
   it('sends no grammar when the step offers no tools', async () => {
@@ -71,7 +96,9 @@ describe('WebLLMEngine with a model without native tool calls', () => {
   });
 
   it('turns a call to an unknown tool into an error the model can correct from', async () => {
-    const { engine } = await loaded(SMALL, [{ contents: ['<tool_call>{"name": "fly", "arguments": {}}</tool_call>'], finish: 'stop' }]);
+    const { engine } = await loaded(SMALL, [
+      { contents: ['<tool_call>{"name": "fly", "arguments": {}}</tool_call>'], finish: 'stop' },
+    ]);
     const deltas = await collect(engine.generate(request));
     expect(deltas[0]).toMatchObject({ type: 'tool-call-error', name: 'fly' });
     expect((deltas[0] as { message: string }).message).toContain('add_todo, set_volume, get_time');
@@ -79,7 +106,9 @@ describe('WebLLMEngine with a model without native tool calls', () => {
   });
 
   it('stops decoding with interruptGenerate when the signal aborts', async () => {
-    const { engine, standIn } = await loaded(SMALL, [{ contents: Array.from({ length: 200 }, () => 'word '), finish: 'stop' }]);
+    const { engine, standIn } = await loaded(SMALL, [
+      { contents: Array.from({ length: 200 }, () => 'word '), finish: 'stop' },
+    ]);
     const controller = new AbortController();
     const deltas: ModelDelta[] = [];
     for await (const delta of engine.generate({ ...request, tools: [] }, controller.signal)) {
@@ -96,8 +125,14 @@ describe('WebLLMEngine with a Hermes model (native tool calls)', () => {
   it('sends tools natively, puts the instructions in the first user message, and reads calls from the last chunk', async () => {
     const { engine, standIn } = await loaded(HERMES, [
       {
-        contents: ['[{"name": "add_todo", ', '"arguments": {"text": "milk"}}, {"name": "set_volume", "arguments": {"level": 2}}]'],
-        toolCalls: [{ name: 'add_todo', arguments: '{"text": "milk"}' }, { name: 'set_volume', arguments: '{"level": 2}' }],
+        contents: [
+          '[{"name": "add_todo", ',
+          '"arguments": {"text": "milk"}}, {"name": "set_volume", "arguments": {"level": 2}}]',
+        ],
+        toolCalls: [
+          { name: 'add_todo', arguments: '{"text": "milk"}' },
+          { name: 'set_volume', arguments: '{"level": 2}' },
+        ],
         finish: 'tool_calls',
         usage: { prompt_tokens: 300, completion_tokens: 40 },
       },
@@ -119,14 +154,16 @@ describe('WebLLMEngine with a Hermes model (native tool calls)', () => {
 
   it('writes earlier calls back as the JSON the model produced, and tool results as tool messages', async () => {
     const { engine, standIn } = await loaded(HERMES, [{ contents: ['[]'], toolCalls: [], finish: 'tool_calls' }]);
-    await collect(engine.generate({
-      ...request,
-      messages: [
-        ...request.messages,
-        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'get_time', args: {} }] },
-        { role: 'tool', toolCallId: 'c1', name: 'get_time', content: '12:00' },
-      ],
-    }));
+    await collect(
+      engine.generate({
+        ...request,
+        messages: [
+          ...request.messages,
+          { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'get_time', args: {} }] },
+          { role: 'tool', toolCallId: 'c1', name: 'get_time', content: '12:00' },
+        ],
+      }),
+    );
     expect(standIn.requests[0].messages.slice(1)).toEqual([
       { role: 'assistant', content: '[{"name":"get_time","arguments":{}}]' },
       { role: 'tool', tool_call_id: 'c1', content: '12:00' },
@@ -134,7 +171,9 @@ describe('WebLLMEngine with a Hermes model (native tool calls)', () => {
   });
 
   it('answers unreadable Hermes output with a tool-call error instead of failing the run', async () => {
-    const { engine } = await loaded(HERMES, [{ contents: ['[{"name": "add_todo", "argu'], finish: 'stop', throwName: 'ToolCallOutputParseError' }]);
+    const { engine } = await loaded(HERMES, [
+      { contents: ['[{"name": "add_todo", "argu'], finish: 'stop', throwName: 'ToolCallOutputParseError' },
+    ]);
     const deltas = await collect(engine.generate(request));
     expect(deltas[0]).toMatchObject({ type: 'tool-call-error', raw: '[{"name": "add_todo", "argu' });
     expect(deltas.at(-1)).toMatchObject({ type: 'finish', reason: 'tool-calls' });
@@ -147,24 +186,37 @@ describe('WebLLMEngine with a Hermes model (native tool calls)', () => {
 });
 
 describe('WebLLMEngine loading', () => {
-  it('reports progress with byte counts parsed from web-llm\'s text', async () => {
+  it("reports progress with byte counts parsed from web-llm's text", async () => {
     const progress: ModelProgress[] = [];
     const standIn = new StandInEngine();
     standIn.onReload = async (self) => {
-      self.progress!({ progress: 0.25, timeElapsed: 3, text: 'Fetching param cache[5/20]: 100MB fetched. 25% completed, 3 secs elapsed.' });
+      self.progress!({
+        progress: 0.25,
+        timeElapsed: 3,
+        text: 'Fetching param cache[5/20]: 100MB fetched. 25% completed, 3 secs elapsed.',
+      });
       self.progress!({ progress: 1, timeElapsed: 9, text: 'Finish loading on WebGPU - test' });
     };
     const engine = new WebLLMEngine({ modelId: SMALL, createEngine: () => standIn, probeGpu: async () => gpuWithF16 });
     await engine.load((p) => progress.push(p));
     expect(progress[0].text).toContain('Found WebGPU');
-    expect(progress[1]).toEqual({ progress: 0.25, text: expect.stringContaining('100MB'), loadedBytes: 100 * 1024 * 1024, totalBytes: 400 * 1024 * 1024 });
+    expect(progress[1]).toEqual({
+      progress: 0.25,
+      text: expect.stringContaining('100MB'),
+      loadedBytes: 100 * 1024 * 1024,
+      totalBytes: 400 * 1024 * 1024,
+    });
     expect(progress[2]).toEqual({ progress: 1, text: 'Finish loading on WebGPU - test' });
     expect(engine.info.contextWindow).toBe(4096);
   });
 
   it('fails fast on an unknown id, naming the closest ids, without creating an engine', async () => {
     let created = false;
-    const engine = new WebLLMEngine({ modelId: 'Qwen2.5-0.5B-Instruct-q4f32-MLC', createEngine: () => ((created = true), new StandInEngine()), probeGpu: async () => gpuWithF16 });
+    const engine = new WebLLMEngine({
+      modelId: 'Qwen2.5-0.5B-Instruct-q4f32-MLC',
+      createEngine: () => ((created = true), new StandInEngine()),
+      probeGpu: async () => gpuWithF16,
+    });
     const error = await engine.load().catch((e) => e);
     expect(error).toMatchObject({ code: 'model-not-found' });
     expect(error.message).toContain('Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
@@ -173,7 +225,11 @@ describe('WebLLMEngine loading', () => {
 
   it('fails fast without a GPU adapter, before any download', async () => {
     let created = false;
-    const engine = new WebLLMEngine({ modelId: SMALL, createEngine: () => ((created = true), new StandInEngine()), probeGpu: async () => ({ available: false, reason: 'no-adapter', features: [], shaderF16: false }) });
+    const engine = new WebLLMEngine({
+      modelId: SMALL,
+      createEngine: () => ((created = true), new StandInEngine()),
+      probeGpu: async () => ({ available: false, reason: 'no-adapter', features: [], shaderF16: false }),
+    });
     const error = await engine.load().catch((e) => e);
     expect(error).toMatchObject({ code: 'webgpu-unavailable' });
     expect(error.message).toContain('--enable-unsafe-webgpu');
@@ -182,7 +238,11 @@ describe('WebLLMEngine loading', () => {
   });
 
   it('suggests the q4f32 model when an f16 model meets a GPU without shader-f16', async () => {
-    const engine = new WebLLMEngine({ modelId: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', createEngine: () => new StandInEngine(), probeGpu: async () => gpuWithoutF16 });
+    const engine = new WebLLMEngine({
+      modelId: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+      createEngine: () => new StandInEngine(),
+      probeGpu: async () => gpuWithoutF16,
+    });
     const error = await engine.load().catch((e) => e);
     expect(error).toMatchObject({ code: 'shader-f16-missing' });
     expect(error.message).toContain('Qwen2.5-0.5B-Instruct-q4f32_1-MLC');

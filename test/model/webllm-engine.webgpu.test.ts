@@ -20,7 +20,11 @@ type CreateEngine = typeof createEngine;
 
 function tinyConfig(modelPath: string, libPath: string) {
   // Relative URLs, as a page would write them; the engine makes them absolute.
-  return { model_list: [{ model: modelPath, model_id: 'Tiny-q4f32_1-MLC', model_lib: libPath, overrides: { context_window_size: 1024 } }] };
+  return {
+    model_list: [
+      { model: modelPath, model_id: 'Tiny-q4f32_1-MLC', model_lib: libPath, overrides: { context_window_size: 1024 } },
+    ],
+  };
 }
 
 function tinyEngine(modelPath: string, libPath: string, create: CreateEngine = createEngine): ModelEngine {
@@ -45,20 +49,31 @@ describe('web-llm engine with the SwiftShader adapter', () => {
   });
 
   it('an empty model library gives model-lib-invalid naming the file', async () => {
-    const { error } = await settleWithin(tinyEngine(`${fixtures}/tiny-model/resolve/main/`, `${fixtures}/empty-lib.wasm`).load(), 5_000);
+    const { error } = await settleWithin(
+      tinyEngine(`${fixtures}/tiny-model/resolve/main/`, `${fixtures}/empty-lib.wasm`).load(),
+      5_000,
+    );
     expect(error).toMatchObject({ code: 'model-lib-invalid' });
     expect((error as Error).message).toContain(`${location.origin}${fixtures}/empty-lib.wasm`);
   });
 
   it('a config answered with an HTML page (a missing file behind an SPA fallback) gives download-failed naming the URL', async () => {
-    const { error } = await settleWithin(tinyEngine(`${fixtures}/no-such-model/resolve/main/`, `${fixtures}/empty-lib.wasm`).load(), 5_000);
+    const { error } = await settleWithin(
+      tinyEngine(`${fixtures}/no-such-model/resolve/main/`, `${fixtures}/empty-lib.wasm`).load(),
+      5_000,
+    );
     expect(error).toMatchObject({ code: 'download-failed' });
-    expect((error as Error).message).toContain(`${location.origin}${fixtures}/no-such-model/resolve/main/mlc-chat-config.json`);
+    expect((error as Error).message).toContain(
+      `${location.origin}${fixtures}/no-such-model/resolve/main/mlc-chat-config.json`,
+    );
     expect((error as Error).message).toContain('HTML page instead of the file');
   });
 
   it('a model library answered with an HTML page gives download-failed naming the URL', async () => {
-    const { error } = await settleWithin(tinyEngine(`${fixtures}/tiny-model/resolve/main/`, `${fixtures}/no-such-lib.wasm`).load(), 5_000);
+    const { error } = await settleWithin(
+      tinyEngine(`${fixtures}/tiny-model/resolve/main/`, `${fixtures}/no-such-lib.wasm`).load(),
+      5_000,
+    );
     expect(error).toMatchObject({ code: 'download-failed' });
     expect((error as Error).message).toContain(`${location.origin}${fixtures}/no-such-lib.wasm`);
   });
@@ -72,7 +87,9 @@ describe('web-llm engine with the SwiftShader adapter', () => {
       registration = await navigator.serviceWorker.register(`${fixtures}/status-sw.js`, { scope: `${fixtures}/` });
       const worker = registration.installing ?? registration.waiting ?? registration.active!;
       if (worker.state !== 'activated') {
-        await new Promise<void>((resolve) => worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()));
+        await new Promise<void>((resolve) =>
+          worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()),
+        );
       }
       frame = document.createElement('iframe');
       frame.src = `${fixtures}/frame.html`;
@@ -84,8 +101,12 @@ describe('web-llm engine with the SwiftShader adapter', () => {
       expect(frameWindow.navigator.serviceWorker.controller).not.toBeNull();
       // Imported in the frame's realm so that web-llm's requests come from the controlled frame.
       // Vitest rewrites dynamic imports to go through its runner, which only the test page has.
-      Object.assign(frameWindow, { __vitest_browser_runner__: { wrapDynamicImport: (load: () => Promise<unknown>) => load() } });
-      const module = (await frameWindow.eval(`import('/src/model/create-engine.ts')`)) as { createEngine: CreateEngine };
+      Object.assign(frameWindow, {
+        __vitest_browser_runner__: { wrapDynamicImport: (load: () => Promise<unknown>) => load() },
+      });
+      const module = (await frameWindow.eval(`import('/src/model/create-engine.ts')`)) as {
+        createEngine: CreateEngine;
+      };
       frameCreateEngine = module.createEngine;
     });
 
@@ -95,13 +116,21 @@ describe('web-llm engine with the SwiftShader adapter', () => {
     });
 
     it('a 404 model config gives download-failed naming the URL and the status', async () => {
-      const { error } = await settleWithin(tinyEngine(`${fixtures}/http-404/model/resolve/main/`, `${fixtures}/empty-lib.wasm`, frameCreateEngine).load(), 5_000);
+      const { error } = await settleWithin(
+        tinyEngine(`${fixtures}/http-404/model/resolve/main/`, `${fixtures}/empty-lib.wasm`, frameCreateEngine).load(),
+        5_000,
+      );
       expect(error).toMatchObject({ code: 'download-failed' });
-      expect((error as Error).message).toContain(`${location.origin}${fixtures}/http-404/model/resolve/main/mlc-chat-config.json: HTTP 404`);
+      expect((error as Error).message).toContain(
+        `${location.origin}${fixtures}/http-404/model/resolve/main/mlc-chat-config.json: HTTP 404`,
+      );
     });
 
     it('a 404 model library gives download-failed naming the URL and the status', async () => {
-      const { error } = await settleWithin(tinyEngine(`${fixtures}/tiny-model/resolve/main/`, `${fixtures}/http-404/lib.wasm`, frameCreateEngine).load(), 5_000);
+      const { error } = await settleWithin(
+        tinyEngine(`${fixtures}/tiny-model/resolve/main/`, `${fixtures}/http-404/lib.wasm`, frameCreateEngine).load(),
+        5_000,
+      );
       expect(error).toMatchObject({ code: 'download-failed' });
       expect((error as Error).message).toContain(`${location.origin}${fixtures}/http-404/lib.wasm: HTTP 404`);
     });

@@ -4,7 +4,12 @@
  * tool_calls only in the last chunk, usage in a chunk with no choices, and
  * finish_reason 'abort' after interruptGenerate().
  */
-import type { ChatCompletionChunk, ChatCompletionFinishReason, ChatCompletionRequestStreaming, InitProgressCallback } from '@mlc-ai/web-llm';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionFinishReason,
+  ChatCompletionRequestStreaming,
+  InitProgressCallback,
+} from '@mlc-ai/web-llm';
 import type { WebLLMEngineLike } from '../../src/model/webllm-engine';
 
 export interface Recording {
@@ -16,8 +21,17 @@ export interface Recording {
   throwName?: string;
 }
 
-export function chunk(delta: ChatCompletionChunk.Choice.Delta, finish: ChatCompletionFinishReason | null = null): ChatCompletionChunk {
-  return { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] };
+export function chunk(
+  delta: ChatCompletionChunk.Choice.Delta,
+  finish: ChatCompletionFinishReason | null = null,
+): ChatCompletionChunk {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
 
 export class StandInEngine implements WebLLMEngineLike {
@@ -70,10 +84,20 @@ export class StandInEngine implements WebLLMEngineLike {
       throw error;
     }
     const finish = this.interrupted ? 'abort' : recording.finish;
-    const toolCalls = finish === 'tool_calls' ? recording.toolCalls?.map((call, index) => ({ index, type: 'function' as const, function: call })) : undefined;
+    const toolCalls =
+      finish === 'tool_calls'
+        ? recording.toolCalls?.map((call, index) => ({ index, type: 'function' as const, function: call }))
+        : undefined;
     yield chunk(toolCalls ? { role: 'assistant', tool_calls: toolCalls } : {}, finish);
     if (recording.usage) {
-      yield { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [], usage: { ...recording.usage, total_tokens: 0, extra: {} as never } };
+      yield {
+        id: 'chatcmpl-1',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'm',
+        choices: [],
+        usage: { ...recording.usage, total_tokens: 0, extra: {} as never },
+      };
     }
   }
 }

@@ -9,7 +9,10 @@ afterEach(async () => {
 
 /** Settles with the promise's outcome, or fails the test if it is still pending after `ms` (a hang check, not a speed check). */
 function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms)),
+  ]);
 }
 
 function statuses(agent: Agent): AgentStatus[] {
@@ -84,7 +87,11 @@ describe('a worker that dies', () => {
     const agent = await createAgent({
       model: {
         engine: 'scripted',
-        turns: [{ toolCalls: [{ name: 'slow_save', args: { text: 'a' }, id: 'first' }] }, { toolCalls: [{ name: 'slow_save', args: { text: 'b' }, id: 'second' }] }, { text: 'Saved b.' }],
+        turns: [
+          { toolCalls: [{ name: 'slow_save', args: { text: 'a' }, id: 'first' }] },
+          { toolCalls: [{ name: 'slow_save', args: { text: 'b' }, id: 'second' }] },
+          { text: 'Saved b.' },
+        ],
       },
       tools: [slow],
       dbName,
@@ -121,7 +128,9 @@ describe('a worker that dies', () => {
   });
 
   test('a worker file that cannot load fails createAgent with a message naming the fix', async () => {
-    await expect(createAgent({ model: { engine: 'scripted', turns: [] }, storage: 'memory', workerUrl: '/no-such-worker.js' })).rejects.toMatchObject({
+    await expect(
+      createAgent({ model: { engine: 'scripted', turns: [] }, storage: 'memory', workerUrl: '/no-such-worker.js' }),
+    ).rejects.toMatchObject({
       code: 'worker-failed',
     });
   });

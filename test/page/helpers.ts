@@ -34,7 +34,9 @@ export function responses(events: AgentEvent[]) {
 }
 
 export function calls(events: AgentEvent[]) {
-  return events.flatMap((event) => (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : [])));
+  return events.flatMap((event) =>
+    (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : [])),
+  );
 }
 
 /** createAgent for a test file: every agent it makes is closed after each test. */

@@ -8,7 +8,10 @@ describe('page → worker → page tool round trip', () => {
   test('a scripted model calls a page tool in the page, the DOM changes, and the answer comes back', async () => {
     const todo = todoList();
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] }, { text: 'Added milk.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] }, { text: 'Added milk.' }],
+      },
       tools: [todo.addTodo],
       dbName: uniqueDb('round-trip'),
     });
@@ -24,7 +27,10 @@ describe('page → worker → page tool round trip', () => {
   test('run() streams events as they happen, ending with the reason', async () => {
     const todo = todoList();
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'eggs' } }] }, { text: 'Done.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'eggs' } }] }, { text: 'Done.' }],
+      },
       tools: [todo.addTodo],
       storage: 'memory',
     });
@@ -64,7 +70,10 @@ describe('page → worker → page tool round trip', () => {
       },
     });
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'broken', args: {} }] }, { text: 'The shelf is full.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'broken', args: {} }] }, { text: 'The shelf is full.' }],
+      },
       tools: [broken],
       storage: 'memory',
     });
@@ -96,7 +105,10 @@ describe('page → worker → page tool round trip', () => {
     const todo = todoList();
     const dbName = uniqueDb('resume');
     const first = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'bread' } }] }, { text: 'Added bread.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'bread' } }] }, { text: 'Added bread.' }],
+      },
       tools: [todo.addTodo],
       dbName,
     });
@@ -104,7 +116,12 @@ describe('page → worker → page tool round trip', () => {
     const sessionId = first.sessionId;
     await first.close();
 
-    const second = await start({ model: { engine: 'scripted', turns: [{ text: 'You asked for bread.' }] }, tools: [todo.addTodo], dbName, sessionId });
+    const second = await start({
+      model: { engine: 'scripted', turns: [{ text: 'You asked for bread.' }] },
+      tools: [todo.addTodo],
+      dbName,
+      sessionId,
+    });
     expect(second.sessionId).toBe(sessionId);
     const stored = await second.sessions.get(sessionId);
     expect(stored!.events.map((event) => event.content?.role)).toEqual(['user', 'model', 'tool', 'model']);
@@ -122,7 +139,10 @@ describe('page → worker → page tool round trip', () => {
       },
     });
     const agent = await start({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'countdown', args: { from: 3 } }] }, { text: 'Lift-off.' }] },
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'countdown', args: { from: 3 } }] }, { text: 'Lift-off.' }],
+      },
       tools: [countdown],
       storage: 'memory',
     });

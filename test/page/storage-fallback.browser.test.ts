@@ -18,7 +18,11 @@ async function databaseFromTheFuture(): Promise<string> {
 
 test("storage 'auto' falls back to memory when IndexedDB cannot open, and says so in the session", async () => {
   const dbName = await databaseFromTheFuture();
-  const agent = await createAgent({ model: { engine: 'scripted', turns: [{ text: 'still here' }] }, dbName, storage: 'auto' });
+  const agent = await createAgent({
+    model: { engine: 'scripted', turns: [{ text: 'still here' }] },
+    dbName,
+    storage: 'auto',
+  });
   try {
     expect(agent.info!.storage).toBe('memory');
     expect(agent.info!.storageNotice).toMatch(/memory only/);
@@ -32,7 +36,9 @@ test("storage 'auto' falls back to memory when IndexedDB cannot open, and says s
 
 test("storage 'indexeddb' refuses to start instead of silently keeping nothing", async () => {
   const dbName = await databaseFromTheFuture();
-  await expect(createAgent({ model: { engine: 'scripted', turns: [] }, dbName, storage: 'indexeddb' })).rejects.toMatchObject({
+  await expect(
+    createAgent({ model: { engine: 'scripted', turns: [] }, dbName, storage: 'indexeddb' }),
+  ).rejects.toMatchObject({
     code: 'storage-unavailable',
     message: expect.stringMatching(/storage: 'auto'/),
   });

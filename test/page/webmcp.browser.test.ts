@@ -1,5 +1,11 @@
 import { afterEach, expect, test } from 'vitest';
-import { exposeToWebMCP, findModelContext, importWebMCPTools, type ModelContextLike, type WebMCPTool } from '../../src/page/webmcp';
+import {
+  exposeToWebMCP,
+  findModelContext,
+  importWebMCPTools,
+  type ModelContextLike,
+  type WebMCPTool,
+} from '../../src/page/webmcp';
 import { todoList } from './helpers';
 
 /**
@@ -33,23 +39,28 @@ test('without a WebMCP registry (Chromium by default), nothing is exposed or imp
   expect(await importWebMCPTools()).toEqual([]);
 });
 
-test.each(['handle', 'unregisterTool'] as const)("an older draft's navigator.modelContext (unregistering by %s) gets the page's tools, and gets them back out", async (style) => {
-  const { registry, tools } = olderDraftRegistry(style);
-  Object.defineProperty(navigator, 'modelContext', { value: registry, configurable: true });
-  expect(findModelContext()).toBe(registry);
-  const todo = todoList();
-  const exposure = await exposeToWebMCP([todo.addTodo]);
-  expect(exposure.exposed).toEqual(['add_todo']);
-  // Another agent's call: validated by our zod schema, run in this page.
-  expect(await tools.get('add_todo')!.execute({ text: 'from another agent' })).toEqual({ content: [{ type: 'text', text: '{"id":"todo-1"}' }] });
-  expect(todo.items()).toEqual(['from another agent']);
-  const bad = (await tools.get('add_todo')!.execute({})) as { isError: boolean; content: { text: string }[] };
-  expect(bad.isError).toBe(true);
-  expect(bad.content[0]!.text).toMatch(/"text"/);
-  expect(todo.items()).toEqual(['from another agent']);
-  exposure.unregister();
-  expect(tools.size).toBe(0);
-});
+test.each(['handle', 'unregisterTool'] as const)(
+  "an older draft's navigator.modelContext (unregistering by %s) gets the page's tools, and gets them back out",
+  async (style) => {
+    const { registry, tools } = olderDraftRegistry(style);
+    Object.defineProperty(navigator, 'modelContext', { value: registry, configurable: true });
+    expect(findModelContext()).toBe(registry);
+    const todo = todoList();
+    const exposure = await exposeToWebMCP([todo.addTodo]);
+    expect(exposure.exposed).toEqual(['add_todo']);
+    // Another agent's call: validated by our zod schema, run in this page.
+    expect(await tools.get('add_todo')!.execute({ text: 'from another agent' })).toEqual({
+      content: [{ type: 'text', text: '{"id":"todo-1"}' }],
+    });
+    expect(todo.items()).toEqual(['from another agent']);
+    const bad = (await tools.get('add_todo')!.execute({})) as { isError: boolean; content: { text: string }[] };
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]!.text).toMatch(/"text"/);
+    expect(todo.items()).toEqual(['from another agent']);
+    exposure.unregister();
+    expect(tools.size).toBe(0);
+  },
+);
 
 test('a registry that refuses a tool (a name taken twice) is reported per tool; the others are still exposed', async () => {
   const { registry } = olderDraftRegistry('handle');

@@ -20,77 +20,97 @@ function checkpoint() {
 }
 
 /** The moments a worker is killed at, each reached through a real run. */
-const moments = ['after the user event', 'during the model step', 'during a tool call', 'after the tool answered'] as const;
+const moments = [
+  'after the user event',
+  'during the model step',
+  'during a tool call',
+  'after the tool answered',
+] as const;
 
 describe('a worker killed in the middle of a run', () => {
-  test.each(moments)('killed %s: the stored events are a prefix whose folded state is the stored state, and the next agent runs on', async (moment) => {
-    const dbName = uniqueDb('prefix');
-    const reached = gate();
-    const hold = new Promise<void>(() => undefined);
-    let executions = 0;
-    const save = defineTool({
-      name: 'save',
-      description: 'Saves and records it in state.',
-      parameters: z.object({ text: z.string() }),
-      execute: async ({ text }) => {
-        executions += 1;
-        if (moment === 'during a tool call') {
-          reached.open();
-          await hold;
-        }
-        return { content: `saved ${text}`, stateDelta: { saved: text, 'user:count': 1 } };
-      },
-    });
-    let steps = 0;
-    const agent = await createAgent({
-      model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'save', args: { text: 'a' } }] }, { text: 'Saved.' }] },
-      tools: [save],
-      dbName,
-      restart: 'never',
-      callbacks: {
-        beforeModel: async () => {
-          steps += 1;
-          if (moment === 'during the model step' && steps === 1) {
+  test.each(moments)(
+    'killed %s: the stored events are a prefix whose folded state is the stored state, and the next agent runs on',
+    async (moment) => {
+      const dbName = uniqueDb('prefix');
+      const reached = gate();
+      const hold = new Promise<void>(() => undefined);
+      let executions = 0;
+      const save = defineTool({
+        name: 'save',
+        description: 'Saves and records it in state.',
+        parameters: z.object({ text: z.string() }),
+        execute: async ({ text }) => {
+          executions += 1;
+          if (moment === 'during a tool call') {
             reached.open();
             await hold;
           }
-          if (moment === 'after the tool answered' && steps === 2) {
-            reached.open();
-            await hold;
-          }
-          return undefined;
+          return { content: `saved ${text}`, stateDelta: { saved: text, 'user:count': 1 } };
         },
-        onEvent: (event) => {
-          if (moment === 'after the user event' && event.author === 'user' && !event.partial) reached.open();
+      });
+      let steps = 0;
+      const agent = await createAgent({
+        model: {
+          engine: 'scripted',
+          turns: [{ toolCalls: [{ name: 'save', args: { text: 'a' } }] }, { text: 'Saved.' }],
         },
-      },
-    });
-    agents.push(agent);
-    const sessionId = agent.sessionId;
-    const run = agent.send('save a').catch((error) => error);
-    await reached.opened;
-    agent.worker!.terminate();
-    expect(await run).toMatchObject({ code: 'worker-crashed' });
+        tools: [save],
+        dbName,
+        restart: 'never',
+        callbacks: {
+          beforeModel: async () => {
+            steps += 1;
+            if (moment === 'during the model step' && steps === 1) {
+              reached.open();
+              await hold;
+            }
+            if (moment === 'after the tool answered' && steps === 2) {
+              reached.open();
+              await hold;
+            }
+            return undefined;
+          },
+          onEvent: (event) => {
+            if (moment === 'after the user event' && event.author === 'user' && !event.partial) reached.open();
+          },
+        },
+      });
+      agents.push(agent);
+      const sessionId = agent.sessionId;
+      const run = agent.send('save a').catch((error) => error);
+      await reached.opened;
+      agent.worker!.terminate();
+      expect(await run).toMatchObject({ code: 'worker-crashed' });
 
-    const next = await createAgent({ model: { engine: 'scripted', turns: [{ text: 'Still here.' }] }, tools: [save], dbName, sessionId });
-    agents.push(next);
-    const { events, session } = (await next.sessions.get(sessionId))!;
-    // A prefix: numbered 1..n without gaps, starting with the user's words.
-    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-    expect(events[0]!.content!.parts).toEqual([{ text: 'save a' }]);
-    const sessionKeys = Object.fromEntries(Object.entries(session.state).filter(([key]) => !key.includes(':')));
-    expect(sessionKeys).toEqual(foldSessionState(events.map((e) => e.actions?.stateDelta)));
-    // Every call has exactly one answer (a real one, or "interrupted").
-    const callIds = events.flatMap((e) => e.content?.parts.flatMap((p) => ('functionCall' in p ? [p.functionCall.id] : [])) ?? []);
-    const answerIds = events.flatMap((e) => e.content?.parts.flatMap((p) => ('functionResponse' in p ? [p.functionResponse.id] : [])) ?? []);
-    expect(answerIds.sort()).toEqual(callIds.sort());
-    if (moment === 'during a tool call') {
-      // The call that was cut off is answered "interrupted" and never re-run by the resume.
-      expect(responses(events)).toEqual([{ id: callIds[0], name: 'save', response: null, error: 'interrupted' }]);
-    }
-    expect(executions).toBe(moment === 'after the user event' || moment === 'during the model step' ? 0 : 1);
-    expect((await next.send('are you there?')).text).toBe('Still here.');
-  });
+      const next = await createAgent({
+        model: { engine: 'scripted', turns: [{ text: 'Still here.' }] },
+        tools: [save],
+        dbName,
+        sessionId,
+      });
+      agents.push(next);
+      const { events, session } = (await next.sessions.get(sessionId))!;
+      // A prefix: numbered 1..n without gaps, starting with the user's words.
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      expect(events[0]!.content!.parts).toEqual([{ text: 'save a' }]);
+      const sessionKeys = Object.fromEntries(Object.entries(session.state).filter(([key]) => !key.includes(':')));
+      expect(sessionKeys).toEqual(foldSessionState(events.map((e) => e.actions?.stateDelta)));
+      // Every call has exactly one answer (a real one, or "interrupted").
+      const callIds = events.flatMap(
+        (e) => e.content?.parts.flatMap((p) => ('functionCall' in p ? [p.functionCall.id] : [])) ?? [],
+      );
+      const answerIds = events.flatMap(
+        (e) => e.content?.parts.flatMap((p) => ('functionResponse' in p ? [p.functionResponse.id] : [])) ?? [],
+      );
+      expect(answerIds.sort()).toEqual(callIds.sort());
+      if (moment === 'during a tool call') {
+        // The call that was cut off is answered "interrupted" and never re-run by the resume.
+        expect(responses(events)).toEqual([{ id: callIds[0], name: 'save', response: null, error: 'interrupted' }]);
+      }
+      expect(executions).toBe(moment === 'after the user event' || moment === 'during the model step' ? 0 : 1);
+      expect((await next.send('are you there?')).text).toBe('Still here.');
+    },
+  );
 });
 
 describe('two agents on one session', () => {
@@ -109,10 +129,20 @@ describe('two agents on one session', () => {
         return 'ok';
       },
     });
-    const turns = [{ toolCalls: [{ name: 'slow', args: {} }] }, { text: 'done' }, { toolCalls: [{ name: 'slow', args: {} }] }, { text: 'done' }];
+    const turns = [
+      { toolCalls: [{ name: 'slow', args: {} }] },
+      { text: 'done' },
+      { toolCalls: [{ name: 'slow', args: {} }] },
+      { text: 'done' },
+    ];
     const first = await createAgent({ model: { engine: 'scripted', turns }, tools: [slow], dbName });
     agents.push(first);
-    const second = await createAgent({ model: { engine: 'scripted', turns }, tools: [slow], dbName, sessionId: first.sessionId });
+    const second = await createAgent({
+      model: { engine: 'scripted', turns },
+      tools: [slow],
+      dbName,
+      sessionId: first.sessionId,
+    });
     agents.push(second);
     const [a, b] = await Promise.all([first.send('one'), second.send('two')]);
     expect(a.text).toBe('done');
@@ -127,7 +157,10 @@ describe('two agents on one session', () => {
     release = checkpoint();
     const busy = first.send('three');
     await release.reached.opened;
-    await expect(second.send('four', { ifBusy: 'fail' })).resolves.toMatchObject({ endReason: 'error', error: { code: 'session-busy' } });
+    await expect(second.send('four', { ifBusy: 'fail' })).resolves.toMatchObject({
+      endReason: 'error',
+      error: { code: 'session-busy' },
+    });
     release.open();
     expect((await busy).text).toBe('done');
   });
@@ -136,9 +169,16 @@ describe('two agents on one session', () => {
 describe('other agents on the session', () => {
   test("see another agent's new events through agent.sessions.subscribe (BroadcastChannel from its worker)", async () => {
     const dbName = uniqueDb('subscribe');
-    const runner = await createAgent({ model: { engine: 'scripted', turns: [{ text: 'Hello from the runner.' }] }, dbName });
+    const runner = await createAgent({
+      model: { engine: 'scripted', turns: [{ text: 'Hello from the runner.' }] },
+      dbName,
+    });
     agents.push(runner);
-    const watcher = await createAgent({ model: { engine: 'scripted', turns: [] }, dbName, sessionId: runner.sessionId });
+    const watcher = await createAgent({
+      model: { engine: 'scripted', turns: [] },
+      dbName,
+      sessionId: runner.sessionId,
+    });
     agents.push(watcher);
     const seen: AgentEvent[] = [];
     const ended = new Promise<void>((resolve) => {

@@ -62,23 +62,40 @@ describe.each(stores)('%s store', (_name, open) => {
     const store = await open();
     const session = await store.create({ appName: 'app', userId: 'u' });
     await store.append(session.id, event(session.id, say('hello')));
-    await store.append(session.id, event(session.id, { author: 'assistant', content: { role: 'model', parts: [{ text: 'hi' }] }, actions: { stateDelta: { greeted: true } } }));
+    await store.append(
+      session.id,
+      event(session.id, {
+        author: 'assistant',
+        content: { role: 'model', parts: [{ text: 'hi' }] },
+        actions: { stateDelta: { greeted: true } },
+      }),
+    );
     const jsonl = await exportSession(store, session.id);
     const copyId = await importSession(store, jsonl);
     expect(copyId).not.toBe(session.id);
-    const strip = (events: { id: string; seq: number; content?: unknown; actions?: unknown }[]) => events.map(({ id, seq, content, actions }) => ({ id, seq, content, actions }));
+    const strip = (events: { id: string; seq: number; content?: unknown; actions?: unknown }[]) =>
+      events.map(({ id, seq, content, actions }) => ({ id, seq, content, actions }));
     expect(strip(await store.events(copyId))).toEqual(strip(await store.events(session.id)));
     expect((await store.get(copyId))!.state).toEqual({ greeted: true });
 
     const before = (await store.list()).length;
     const lines = jsonl.trim().split('\n');
     const corrupt = [lines[0], lines[1], '{"id": "x", oops', lines[2]].join('\n');
-    await expect(importSession(store, corrupt)).rejects.toMatchObject({ code: 'import-invalid', message: expect.stringMatching(/line 3: not valid JSON/) });
+    await expect(importSession(store, corrupt)).rejects.toMatchObject({
+      code: 'import-invalid',
+      message: expect.stringMatching(/line 3: not valid JSON/),
+    });
     const gap = [lines[0], lines[2]].join('\n');
-    await expect(importSession(store, gap)).rejects.toMatchObject({ message: expect.stringMatching(/line 2: "seq" is 2 but 1 was expected/) });
+    await expect(importSession(store, gap)).rejects.toMatchObject({
+      message: expect.stringMatching(/line 2: "seq" is 2 but 1 was expected/),
+    });
     const { author: _author, ...anonymous } = JSON.parse(lines[2]!);
     const noAuthor = [lines[0], lines[1], JSON.stringify(anonymous)].join('\n');
-    await expect(importSession(store, noAuthor)).rejects.toMatchObject({ code: 'import-invalid', details: { line: 3 }, message: expect.stringMatching(/line 3: .*author/) });
+    await expect(importSession(store, noAuthor)).rejects.toMatchObject({
+      code: 'import-invalid',
+      details: { line: 3 },
+      message: expect.stringMatching(/line 3: .*author/),
+    });
     expect((await store.list()).length).toBe(before);
     store.close();
   });
@@ -107,10 +124,18 @@ describe.each(stores)('%s store', (_name, open) => {
     const store = await open();
     const session = await store.create({ appName: 'app', userId: 'u' });
     await store.append(session.id, event(session.id, say('mine')));
-    await expect(store.create({ id: session.id, appName: 'app', userId: 'u' })).rejects.toMatchObject({ code: 'invalid-options', message: expect.stringMatching(/already exists/) });
+    await expect(store.create({ id: session.id, appName: 'app', userId: 'u' })).rejects.toMatchObject({
+      code: 'invalid-options',
+      message: expect.stringMatching(/already exists/),
+    });
     const jsonl = await exportSession(store, session.id);
-    await expect(importSession(store, jsonl, { newId: session.id })).rejects.toMatchObject({ code: 'invalid-options', message: expect.stringMatching(/already exists/) });
-    expect((await store.events(session.id)).map((e) => e.content)).toEqual([{ role: 'user', parts: [{ text: 'mine' }] }]);
+    await expect(importSession(store, jsonl, { newId: session.id })).rejects.toMatchObject({
+      code: 'invalid-options',
+      message: expect.stringMatching(/already exists/),
+    });
+    expect((await store.events(session.id)).map((e) => e.content)).toEqual([
+      { role: 'user', parts: [{ text: 'mine' }] },
+    ]);
     store.close();
   });
 
@@ -119,7 +144,12 @@ describe.each(stores)('%s store', (_name, open) => {
     const session = await store.create({ appName: 'app', userId: 'u' });
     await store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 1, 'app:shared': 1 } } }));
     // A function cannot be stored by IndexedDB (DataCloneError); the memory store follows the same rule.
-    await expect(store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 2, 'app:shared': 2, bad: () => 1 } } }))).rejects.toMatchObject({
+    await expect(
+      store.append(
+        session.id,
+        event(session.id, { actions: { stateDelta: { kept: 2, 'app:shared': 2, bad: () => 1 } } }),
+      ),
+    ).rejects.toMatchObject({
       code: 'invalid-options',
       message: expect.stringMatching(/cannot store.*plain data/),
     });
@@ -132,10 +162,23 @@ describe.each(stores)('%s store', (_name, open) => {
   test('large imports report progress', async () => {
     const store = await open();
     const session = await store.create({ appName: 'app', userId: 'u' });
-    const header = JSON.stringify({ type: 'session', format: 'inpage-agent/session@1', id: session.id, appName: 'app', userId: 'u', createdAt: 1, updatedAt: 1, eventCount: 2000 });
-    const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ ...event('old'), seq: i + 1, ...say(`line ${i}`) }));
+    const header = JSON.stringify({
+      type: 'session',
+      format: 'inpage-agent/session@1',
+      id: session.id,
+      appName: 'app',
+      userId: 'u',
+      createdAt: 1,
+      updatedAt: 1,
+      eventCount: 2000,
+    });
+    const lines = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ ...event('old'), seq: i + 1, ...say(`line ${i}`) }),
+    );
     const progress: number[] = [];
-    const id = await importSession(store, [header, ...lines].join('\n'), { onProgress: (p) => progress.push(p.linesDone) });
+    const id = await importSession(store, [header, ...lines].join('\n'), {
+      onProgress: (p) => progress.push(p.linesDone),
+    });
     expect(progress.length).toBeGreaterThan(2);
     expect(progress.at(-1)).toBe(2001);
     expect((await store.events(id)).length).toBe(2000);
@@ -152,11 +195,16 @@ describe('IndexedDB specifics', () => {
     // event add fails with a ConstraintError only when the browser runs it, after the session
     // update of the same transaction was queued: the browser aborts the whole transaction.
     await store.db.add('events', { ...event(session.id, say('squatter')), seq: 2 } as AgentEvent);
-    await expect(store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 2, added: true } } }))).rejects.toMatchObject({ code: 'storage-unavailable' });
+    await expect(
+      store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 2, added: true } } })),
+    ).rejects.toMatchObject({ code: 'storage-unavailable' });
     const after = (await store.get(session.id))!;
     expect(after.state).toEqual({ kept: 1 });
     expect(after.lastSeq).toBe(1);
-    expect((await store.events(session.id)).map((e) => e.content)).toEqual([say('kept').content, say('squatter').content]);
+    expect((await store.events(session.id)).map((e) => e.content)).toEqual([
+      say('kept').content,
+      say('squatter').content,
+    ]);
     store.close();
   });
 
@@ -168,8 +216,24 @@ describe('IndexedDB specifics', () => {
         db.createObjectStore('events', { keyPath: ['sessionId', 'seq'] });
       },
     });
-    await v1.put('sessions', { id: 'old', appName: 'app', userId: 'u', createdAt: 1, updatedAt: 2, state: { cart: 1 }, lastSeq: 1 });
-    await v1.put('events', { id: 'e1', sessionId: 'old', invocationId: 'i', seq: 1, author: 'user', timestamp: 2, content: { role: 'user', parts: [{ text: 'from v1' }] } });
+    await v1.put('sessions', {
+      id: 'old',
+      appName: 'app',
+      userId: 'u',
+      createdAt: 1,
+      updatedAt: 2,
+      state: { cart: 1 },
+      lastSeq: 1,
+    });
+    await v1.put('events', {
+      id: 'e1',
+      sessionId: 'old',
+      invocationId: 'i',
+      seq: 1,
+      author: 'user',
+      timestamp: 2,
+      content: { role: 'user', parts: [{ text: 'from v1' }] },
+    });
     v1.close();
     const store = await openIdbSessionStore({ dbName: name });
     expect((await store.get('old'))!.state).toEqual({ cart: 1 });
@@ -181,9 +245,14 @@ describe('IndexedDB specifics', () => {
 
   test('an upgrade blocked by another tab that keeps an old version open fails with storage-blocked, saying what to do', async () => {
     const name = uniqueDb('blocked');
-    const stubborn = await openDB(name, 1, { upgrade: (db) => void db.createObjectStore('sessions', { keyPath: 'id' }) });
+    const stubborn = await openDB(name, 1, {
+      upgrade: (db) => void db.createObjectStore('sessions', { keyPath: 'id' }),
+    });
     // This connection ignores versionchange, as an old tab of the page would.
-    await expect(openAgentDatabase(name)).rejects.toMatchObject({ code: 'storage-blocked', message: expect.stringMatching(/Close the other tabs/) });
+    await expect(openAgentDatabase(name)).rejects.toMatchObject({
+      code: 'storage-blocked',
+      message: expect.stringMatching(/Close the other tabs/),
+    });
     stubborn.close();
   });
 
@@ -194,7 +263,10 @@ describe('IndexedDB specifics', () => {
     expect(newer.version).toBe(3);
     newer.close();
     // What this tab does next fails loudly, saying why and what to do.
-    await expect(store.list()).rejects.toMatchObject({ code: 'storage-unavailable', message: expect.stringMatching(/another tab upgraded.*Reload the page/) });
+    await expect(store.list()).rejects.toMatchObject({
+      code: 'storage-unavailable',
+      message: expect.stringMatching(/another tab upgraded.*Reload the page/),
+    });
     store.close();
   });
 
@@ -202,7 +274,10 @@ describe('IndexedDB specifics', () => {
     // Constructed, not provoked: Chromium gives this origin a 10 GiB quota, and a quota lowered
     // through DevTools (Storage.overrideQuotaForOrigin) was only honoured by IndexedDB when set
     // before the origin's first database opened, which test files sharing the origin cannot ensure.
-    const error = storageError(new DOMException('The quota has been exceeded.', 'QuotaExceededError'), 'appending an event');
+    const error = storageError(
+      new DOMException('The quota has been exceeded.', 'QuotaExceededError'),
+      'appending an event',
+    );
     expect(error.code).toBe('quota-exceeded');
     expect(error.message).toMatch(/nothing already stored was lost/);
   });
@@ -231,12 +306,23 @@ describe('resume and concurrency', () => {
     const store = new MemorySessionStore();
     const { id } = await store.create({ appName: 'app', userId: 'u' });
     const call = (callId: string, name: string) => ({ functionCall: { id: callId, name, args: {} } });
-    await store.append(id, event(id, { author: 'assistant', content: { role: 'model', parts: [call('a', 'save'), call('b', 'delete'), call('c', 'ask')] } }));
-    await store.append(id, event(id, { author: 'assistant', actions: { requestApproval: [{ callId: 'b', name: 'delete', args: {} }] } }));
+    await store.append(
+      id,
+      event(id, {
+        author: 'assistant',
+        content: { role: 'model', parts: [call('a', 'save'), call('b', 'delete'), call('c', 'ask')] },
+      }),
+    );
+    await store.append(
+      id,
+      event(id, { author: 'assistant', actions: { requestApproval: [{ callId: 'b', name: 'delete', args: {} }] } }),
+    );
     await store.append(id, event(id, { author: 'assistant', longRunningToolIds: ['c'] }));
     expect(interruptedCalls(await store.events(id)).map((open) => open.call.id)).toEqual(['a']);
     const repaired = await repairInterrupted(store, id);
-    expect(repaired[0]!.content!.parts).toEqual([{ functionResponse: { id: 'a', name: 'save', response: null, error: 'interrupted' } }]);
+    expect(repaired[0]!.content!.parts).toEqual([
+      { functionResponse: { id: 'a', name: 'save', response: null, error: 'interrupted' } },
+    ]);
     expect(await repairInterrupted(store, id)).toEqual([]);
   });
 
@@ -251,7 +337,9 @@ describe('resume and concurrency', () => {
       });
     const first = run('first', 60);
     const second = run('second', 10);
-    await expect(withSessionLock(id, { ifBusy: 'fail' }, async () => undefined)).rejects.toMatchObject({ code: 'session-busy' });
+    await expect(withSessionLock(id, { ifBusy: 'fail' }, async () => undefined)).rejects.toMatchObject({
+      code: 'session-busy',
+    });
     const controller = new AbortController();
     const waiting = withSessionLock(id, { ifBusy: 'wait', signal: controller.signal }, async () => log.push('never'));
     controller.abort();

@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { ToolkitGraph, Toolkit, recommendIds, learnFromEvents, createToolSelector, renderSvg, toMermaid, addMCPToolGroup } from '../../src/toolkit/index';
+import {
+  ToolkitGraph,
+  Toolkit,
+  recommendIds,
+  learnFromEvents,
+  createToolSelector,
+  renderSvg,
+  toMermaid,
+  addMCPToolGroup,
+} from '../../src/toolkit/index';
 import type { AgentEvent } from '../../src/session/event';
 
 const action = (id: string) => ({ id, name: id.toUpperCase(), description: `${id} things` });
@@ -24,7 +33,11 @@ async function sample() {
   await toolkit.addTool('web', [{ action: 'search', score: 0.7 }]);
   await toolkit.addTool('editor', [{ action: 'write', score: 0.9 }]);
   await toolkit.addTool('lint', [{ action: 'review', score: 0.8 }]);
-  await toolkit.addToolGroup({ id: 'fs', name: 'File system', description: 'local files' }, ['files', 'notes'], [{ action: 'search', score: 0.6 }]);
+  await toolkit.addToolGroup(
+    { id: 'fs', name: 'File system', description: 'local files' },
+    ['files', 'notes'],
+    [{ action: 'search', score: 0.6 }],
+  );
   toolkit.graph.setScore('search', 'notes', 0.2);
   toolkit.graph.addEdge('plan', 'notes', 'call', 0.4);
   return toolkit;
@@ -62,13 +75,18 @@ describe('recommendation by weighted BFS', () => {
   });
 });
 
-describe('removal cascades (Chat2Graph\'s three rules)', () => {
+describe("removal cascades (Chat2Graph's three rules)", () => {
   test('1. removing an action takes the tools no other action calls, and keeps shared ones', async () => {
     const toolkit = await sample();
     await toolkit.removeAction('plan');
     expect(toolkit.graph.has('outline')).toBe(false); // only plan called it
     expect(toolkit.graph.has('notes')).toBe(true); // search still calls it
-    expect(toolkit.graph.out('search', 'call').map((e) => e.to).sort()).toEqual(['files', 'notes', 'web']);
+    expect(
+      toolkit.graph
+        .out('search', 'call')
+        .map((e) => e.to)
+        .sort(),
+    ).toEqual(['files', 'notes', 'web']);
   });
 
   test('2. removing a group takes all its tools', async () => {
@@ -101,7 +119,12 @@ describe('the graph', () => {
     other.addEdge('plan', 'outline', 'call', 0.5);
     const before = graph.edges().length;
     graph.update(other);
-    expect(graph.vertices('action').map((a) => a.id).sort()).toEqual(['plan', 'review', 'search', 'ship', 'write']);
+    expect(
+      graph
+        .vertices('action')
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual(['plan', 'review', 'search', 'ship', 'write']);
     expect(graph.edges().length).toBe(before + 1);
     expect(graph.getScore('plan', 'outline')).toBe(0.5);
   });
@@ -109,7 +132,12 @@ describe('the graph', () => {
   test('subgraph keeps the given vertices and only the edges between them', async () => {
     const { graph } = await sample();
     const sub = graph.subgraph(['plan', 'search', 'web']);
-    expect(sub.edges().map((e) => `${e.from}>${e.to}`).sort()).toEqual(['plan>search', 'search>web']);
+    expect(
+      sub
+        .edges()
+        .map((e) => `${e.from}>${e.to}`)
+        .sort(),
+    ).toEqual(['plan>search', 'search>web']);
   });
 
   test('getScore is 1.0 without an edge; setScore checks the range', async () => {
@@ -135,9 +163,14 @@ describe('the graph', () => {
     expect(() => toolkit.getAction('nope')).toThrow(/no action "nope".*plan/);
   });
 
-  test('an MCP server\'s tools join as one group', async () => {
+  test("an MCP server's tools join as one group", async () => {
     const toolkit = await sample();
-    await addMCPToolGroup(toolkit, { id: 'browser-mcp' }, [{ name: 'navigate', description: 'Go to a URL' }, { name: 'click' }], [{ action: 'search', score: 0.8 }]);
+    await addMCPToolGroup(
+      toolkit,
+      { id: 'browser-mcp' },
+      [{ name: 'navigate', description: 'Go to a URL' }, { name: 'click' }],
+      [{ action: 'search', score: 0.8 }],
+    );
     expect(toolkit.graph.out('browser-mcp', 'has').map((e) => e.to)).toEqual(['navigate', 'click']);
     expect(recommendIds(toolkit.graph, ['search']).tools).toContain('navigate');
   });
@@ -166,14 +199,21 @@ describe('learning', () => {
       seq: 1,
       author: 'assistant',
       timestamp: 0,
-      content: { role: 'tool', parts: responses.map((r, i) => ({ functionResponse: { id: `c${i}`, name: r.name, response: null, ...(r.error ? { error: r.error } : {}) } })) },
+      content: {
+        role: 'tool',
+        parts: responses.map((r, i) => ({
+          functionResponse: { id: `c${i}`, name: r.name, response: null, ...(r.error ? { error: r.error } : {}) },
+        })),
+      },
     };
   }
 
   test('successes strengthen call and next edges, errors weaken, scores stay in [0, 1], and the result is deterministic', async () => {
     const a = await sample();
     const b = await sample();
-    const sessions = [[toolEvent([{ name: 'outline' }]), toolEvent([{ name: 'web' }]), toolEvent([{ name: 'editor', error: 'boom' }])]];
+    const sessions = [
+      [toolEvent([{ name: 'outline' }]), toolEvent([{ name: 'web' }]), toolEvent([{ name: 'editor', error: 'boom' }])],
+    ];
     learnFromEvents(a.graph, sessions, { rate: 0.5 });
     learnFromEvents(b.graph, sessions, { rate: 0.5 });
     expect(a.graph.toJSON()).toEqual(b.graph.toJSON());
@@ -184,14 +224,19 @@ describe('learning', () => {
     // The failed step does not count as a good transition.
     expect(a.graph.getScore('search', 'write')).toBe(0.8);
     for (let i = 0; i < 50; i++) learnFromEvents(a.graph, sessions, { rate: 0.9 });
-    for (const edge of a.graph.edges()) expect(edge.score).toBeGreaterThanOrEqual(0), expect(edge.score).toBeLessThanOrEqual(1);
+    for (const edge of a.graph.edges())
+      (expect(edge.score).toBeGreaterThanOrEqual(0), expect(edge.score).toBeLessThanOrEqual(1));
   });
 });
 
 describe('pictures', () => {
   test('the SVG draws every vertex, escapes hostile names, and marks the recommendation', async () => {
     const toolkit = await sample();
-    await toolkit.addAction({ id: 'evil', name: '<script>alert(1)</script>', description: '"&' }, [], [{ action: 'plan', score: 0.1 }]);
+    await toolkit.addAction(
+      { id: 'evil', name: '<script>alert(1)</script>', description: '"&' },
+      [],
+      [{ action: 'plan', score: 0.1 }],
+    );
     const svg = renderSvg(toolkit.graph, { highlight: ['plan'], hops: 1 });
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).not.toContain('<script>');

@@ -8,11 +8,21 @@ afterEach(async () => {
 });
 
 const tool = (name: string) =>
-  defineTool({ name, description: `The ${name} tool.`, annotations: { readOnly: true }, parameters: z.object({}), execute: () => `${name} done` });
+  defineTool({
+    name,
+    description: `The ${name} tool.`,
+    annotations: { readOnly: true },
+    parameters: z.object({}),
+    execute: () => `${name} done`,
+  });
 
 async function buildGraph(agent: Agent) {
   await agent.toolkit.addAction({ id: 'plan', name: 'Plan', description: 'decide' });
-  await agent.toolkit.addAction({ id: 'search', name: 'Search', description: 'find' }, [], [{ action: 'plan', score: 0.9 }]);
+  await agent.toolkit.addAction(
+    { id: 'search', name: 'Search', description: 'find' },
+    [],
+    [{ action: 'plan', score: 0.9 }],
+  );
   await agent.toolkit.addTool('outline', [{ action: 'plan', score: 0.9 }]);
   await agent.toolkit.addTool('web', [{ action: 'search', score: 0.8 }]);
 }
@@ -47,7 +57,11 @@ test('each step offers only the tools recommended for the current actions (plus 
   const agent = await createAgent({
     model: {
       engine: 'scripted',
-      turns: [{ toolCalls: [{ name: 'outline', args: {} }] }, { toolCalls: [{ name: 'web', args: {} }] }, { text: 'done' }],
+      turns: [
+        { toolCalls: [{ name: 'outline', args: {} }] },
+        { toolCalls: [{ name: 'web', args: {} }] },
+        { text: 'done' },
+      ],
     },
     tools: [tool('outline'), tool('web'), tool('clock')],
     toolkit: { startActions: ['plan'] },
@@ -76,5 +90,7 @@ test('learn() moves scores toward what worked in the stored sessions', async () 
   const { changed } = await agent.toolkit.learn({ rate: 0.5 });
   expect(changed).toBeGreaterThan(0);
   const graph = await agent.toolkit.toJSON();
-  expect(graph.edges.find((edge: { from: string; to: string }) => edge.from === 'search' && edge.to === 'web').score).toBeCloseTo(0.9);
+  expect(
+    graph.edges.find((edge: { from: string; to: string }) => edge.from === 'search' && edge.to === 'web').score,
+  ).toBeCloseTo(0.9);
 });

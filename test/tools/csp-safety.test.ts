@@ -15,7 +15,9 @@ function stripComments(code: string): string {
 // Pages with Content-Security-Policy "script-src 'self'" forbid eval; the tools layer must never need it.
 describe('src/tools under a strict Content-Security-Policy', () => {
   it('finds the source files', () => {
-    expect(sources.map((s) => s.file)).toEqual(expect.arrayContaining(['json-schema-validate.ts', 'invoke-tool.ts', 'zod.ts']));
+    expect(sources.map((s) => s.file)).toEqual(
+      expect.arrayContaining(['json-schema-validate.ts', 'invoke-tool.ts', 'zod.ts']),
+    );
   });
 
   it.each(sources.map((s) => [s.file, s.code]))('%s has no eval, new Function or string timers', (_, code) => {

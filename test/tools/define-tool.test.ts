@@ -76,10 +76,12 @@ describe('defineTool', () => {
   it('rejects a missing execute and a bad needsApproval', () => {
     expect(errorOf(() => defineTool({ ...base, execute: undefined as never })).message).toMatch(/"execute"/);
     expect(errorOf(() => defineTool({ ...base, needsApproval: 'yes' as never })).message).toMatch(/"needsApproval"/);
-    expect(errorOf(() => defineTool({ ...base, annotations: { destructive: 'no' as never } })).message).toMatch(/annotations\.destructive/);
+    expect(errorOf(() => defineTool({ ...base, annotations: { destructive: 'no' as never } })).message).toMatch(
+      /annotations\.destructive/,
+    );
   });
 
-  it('finds a duplicate name among one agent\'s tools', () => {
+  it("finds a duplicate name among one agent's tools", () => {
     const a = defineTool(base);
     const b = defineTool({ ...base, description: 'another' });
     expect(() => assertUniqueToolNames([a])).not.toThrow();
@@ -121,9 +123,13 @@ describe('toDeclaration', () => {
 
   it('turns needsApproval into true, false or dynamic; destructive tools ask unless told not to', () => {
     expect(toDeclaration(defineTool({ ...base, needsApproval: true })).needsApproval).toBe(true);
-    expect(toDeclaration(defineTool({ ...base, needsApproval: (args) => args.text === 'x' })).needsApproval).toBe('dynamic');
+    expect(toDeclaration(defineTool({ ...base, needsApproval: (args) => args.text === 'x' })).needsApproval).toBe(
+      'dynamic',
+    );
     expect(toDeclaration(defineTool({ ...base, annotations: { destructive: true } })).needsApproval).toBe(true);
-    expect(toDeclaration(defineTool({ ...base, annotations: { destructive: true }, needsApproval: false })).needsApproval).toBe(false);
+    expect(
+      toDeclaration(defineTool({ ...base, annotations: { destructive: true }, needsApproval: false })).needsApproval,
+    ).toBe(false);
   });
 
   it('gives the worker its own copy of the schema', () => {

@@ -19,7 +19,14 @@ describe('invokeTool', () => {
         return { id: '1' };
       }),
       { text: 'milk', stray: true },
-      { context: { sessionId: 's1', callId: 'c1', state: { n: 1 }, setState: (delta) => (seen = { ...seen, args: { ...(seen.args as object), delta } }) } },
+      {
+        context: {
+          sessionId: 's1',
+          callId: 'c1',
+          state: { n: 1 },
+          setState: (delta) => (seen = { ...seen, args: { ...(seen.args as object), delta } }),
+        },
+      },
     );
     expect(outcome).toMatchObject({ ok: true, result: { content: { id: '1' } } });
     expect(outcome.ms).toBeGreaterThanOrEqual(0);
@@ -31,7 +38,10 @@ describe('invokeTool', () => {
 
   it('never lets invalid arguments reach execute', async () => {
     let ran = false;
-    const outcome = await invokeTool(tool(() => (ran = true)), { text: 5 });
+    const outcome = await invokeTool(
+      tool(() => (ran = true)),
+      { text: 5 },
+    );
     expect(ran).toBe(false);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {
@@ -51,17 +61,23 @@ describe('invokeTool', () => {
       expect(outcome).toMatchObject({ ok: false, error: { code: 'tool-failed' } });
       if (!outcome.ok) expect(outcome.error.message).toBe('Tool "add_todo" failed: the list is full');
     }
-    const odd = await invokeTool(tool(() => Promise.reject({ reason: 'odd' })), { text: 'x' });
+    const odd = await invokeTool(
+      tool(() => Promise.reject({ reason: 'odd' })),
+      { text: 'x' },
+    );
     expect(!odd.ok && odd.error.message).toContain('{"reason":"odd"}');
   });
 
   it('ends a call that never resolves and ignores its signal with tool-timeout, promptly', async () => {
     let signal: AbortSignal | undefined;
     const outcome = await invokeTool(
-      tool((_, ctx) => {
-        signal = ctx.signal;
-        return new Promise(() => {});
-      }, { timeoutMs: 30 }),
+      tool(
+        (_, ctx) => {
+          signal = ctx.signal;
+          return new Promise(() => {});
+        },
+        { timeoutMs: 30 },
+      ),
       { text: 'milk' },
     );
     expect(outcome.ok).toBe(false);
@@ -74,26 +90,41 @@ describe('invokeTool', () => {
   });
 
   it('lets a call override the tool timeout', async () => {
-    const outcome = await invokeTool(tool(() => new Promise(() => {})), { text: 'milk' }, { timeoutMs: 20 });
+    const outcome = await invokeTool(
+      tool(() => new Promise(() => {})),
+      { text: 'milk' },
+      { timeoutMs: 20 },
+    );
     expect(!outcome.ok && outcome.error.code).toBe('tool-timeout');
   });
 
   it('ends with aborted when the run is aborted, even if execute ignores the signal', async () => {
     const controller = new AbortController();
-    const pending = invokeTool(tool(() => new Promise(() => {})), { text: 'milk' }, { signal: controller.signal });
+    const pending = invokeTool(
+      tool(() => new Promise(() => {})),
+      { text: 'milk' },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 5);
     const outcome = await pending;
     expect(!outcome.ok && outcome.error.code).toBe('aborted');
 
     let ran = false;
-    const already = await invokeTool(tool(() => (ran = true)), { text: 'milk' }, { signal: AbortSignal.abort() });
+    const already = await invokeTool(
+      tool(() => (ran = true)),
+      { text: 'milk' },
+      { signal: AbortSignal.abort() },
+    );
     expect(!already.ok && already.error.code).toBe('aborted');
     expect(ran).toBe(false);
   });
 
   it('reports the stop, not the throw, for a tool that honours its signal', async () => {
     const outcome = await invokeTool(
-      tool((_, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))))),
+      tool(
+        (_, ctx) =>
+          new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))),
+      ),
       { text: 'milk' },
       { timeoutMs: 10 },
     );
@@ -116,19 +147,32 @@ describe('invokeTool', () => {
 
   it('returns a copy of the result, so later changes on the page do not leak into the log', async () => {
     const live = { count: 1 };
-    const outcome = await invokeTool(tool(() => live), { text: 'milk' });
+    const outcome = await invokeTool(
+      tool(() => live),
+      { text: 'milk' },
+    );
     live.count = 2;
     expect(outcome.ok && outcome.result.content).toEqual({ count: 1 });
   });
 
   it('keeps a ToolResult as it is and drops prototype keys from its stateDelta', async () => {
     const outcome = await invokeTool(
-      tool(() => ({ content: 'added', artifact: { row: 3 }, stateDelta: JSON.parse('{"todos":1,"__proto__":{"polluted":1}}'), finalAnswer: true })),
+      tool(() => ({
+        content: 'added',
+        artifact: { row: 3 },
+        stateDelta: JSON.parse('{"todos":1,"__proto__":{"polluted":1}}'),
+        finalAnswer: true,
+      })),
       { text: 'milk' },
     );
     expect(outcome.ok).toBe(true);
     if (outcome.ok) {
-      expect(outcome.result).toEqual({ content: 'added', artifact: { row: 3 }, stateDelta: { todos: 1 }, finalAnswer: true });
+      expect(outcome.result).toEqual({
+        content: 'added',
+        artifact: { row: 3 },
+        stateDelta: { todos: 1 },
+        finalAnswer: true,
+      });
       expect(Object.prototype.hasOwnProperty.call(outcome.result.stateDelta, '__proto__')).toBe(false);
     }
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
@@ -145,7 +189,10 @@ describe('invokeTool', () => {
         return 'ok';
       },
     });
-    const outcome = await invokeTool(loose, JSON.parse('{"patch":{"a":1,"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}'));
+    const outcome = await invokeTool(
+      loose,
+      JSON.parse('{"patch":{"a":1,"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}'),
+    );
     expect(outcome.ok).toBe(true);
     expect(Object.keys(received)).toEqual(['a']);
     expect(Object.getPrototypeOf(received)).toBe(Object.prototype);
@@ -167,7 +214,7 @@ describe('invokeTool', () => {
     expect(outcome.ok && outcome.result).toEqual({ content: 'Step 1. Step 2. Done.' });
   });
 
-  it('records the last chunk of a non-text stream, or the generator\'s return value', async () => {
+  it("records the last chunk of a non-text stream, or the generator's return value", async () => {
     const last = await invokeTool(
       tool(async function* () {
         yield { progress: 0.5 };
@@ -240,7 +287,10 @@ describe('invokeTool', () => {
   });
 
   it('answers undefined as null content', async () => {
-    const outcome = await invokeTool(tool(() => undefined), { text: 'x' });
+    const outcome = await invokeTool(
+      tool(() => undefined),
+      { text: 'x' },
+    );
     expect(outcome.ok && outcome.result).toEqual({ content: null });
   });
 });

@@ -20,7 +20,15 @@ describe('validateJsonSchema', () => {
   });
 
   it('checks numbers: bounds, exclusive bounds (both drafts) and multipleOf', () => {
-    const schema = { type: 'object', properties: { a: { minimum: 1, maximum: 5 }, b: { exclusiveMinimum: 0, exclusiveMaximum: 10 }, c: { minimum: 0, exclusiveMinimum: true }, d: { multipleOf: 0.1 } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        a: { minimum: 1, maximum: 5 },
+        b: { exclusiveMinimum: 0, exclusiveMaximum: 10 },
+        c: { minimum: 0, exclusiveMinimum: true },
+        d: { multipleOf: 0.1 },
+      },
+    };
     expect(problems(schema, { a: 1, b: 5, c: 1, d: 0.3 })).toBe('');
     expect(problems(schema, { a: 6, b: 0, c: 0, d: 0.35 })).toBe(
       't: "a" must be at most 5; "b" must be greater than 0; "c" must be greater than 0; "d" must be a multiple of 0.1',
@@ -39,7 +47,16 @@ describe('validateJsonSchema', () => {
         odd: { type: 'string', format: 'x-unknown' },
       },
     };
-    expect(problems(schema, { s: '😀😀', p: 'abc', when: '2025-01-31T09:00:00Z', id: '123e4567-e89b-12d3-a456-426614174000', site: 'https://example.com', odd: '?' })).toBe('');
+    expect(
+      problems(schema, {
+        s: '😀😀',
+        p: 'abc',
+        when: '2025-01-31T09:00:00Z',
+        id: '123e4567-e89b-12d3-a456-426614174000',
+        site: 'https://example.com',
+        odd: '?',
+      }),
+    ).toBe('');
     const message = problems(schema, { s: 'abcd', p: 'A1', when: 'tomorrow', id: '42', site: 'example' });
     expect(message).toContain('"s" must be at most 3 characters long');
     expect(message).toContain('"p" must match the pattern /^[a-z]+$/');
@@ -49,7 +66,13 @@ describe('validateJsonSchema', () => {
   });
 
   it('checks arrays: items, prefixItems, draft-07 tuples, bounds and uniqueness', () => {
-    const schema = { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'number' }, minItems: 2, uniqueItems: true };
+    const schema = {
+      type: 'array',
+      prefixItems: [{ type: 'string' }],
+      items: { type: 'number' },
+      minItems: 2,
+      uniqueItems: true,
+    };
     expect(problems(schema, ['a', 1, 2])).toBe('');
     expect(problems(schema, ['a'])).toBe('t: the arguments must have at least 2 items');
     expect(problems(schema, [1, 'b', 2, 2])).toBe(
@@ -69,7 +92,9 @@ describe('validateJsonSchema', () => {
       required: ['name'],
     };
     expect(problems(schema, { name: 'n', 'x-a': 's', other: 1 })).toBe('');
-    expect(problems(schema, { 'x-a': 1, other: 'o' })).toBe('t: "name" is required; "x-a" must be a string; "other" must be a number');
+    expect(problems(schema, { 'x-a': 1, other: 'o' })).toBe(
+      't: "name" is required; "x-a" must be a string; "other" must be a number',
+    );
   });
 
   it('resolves $ref to $defs, definitions and itself, and fills defaults behind a $ref', () => {
@@ -77,28 +102,47 @@ describe('validateJsonSchema', () => {
       type: 'object',
       properties: { mode: { $ref: '#/$defs/mode' }, tree: { $ref: '#/definitions/node' } },
       $defs: { mode: { type: 'string', enum: ['fast', 'slow'], default: 'fast' } },
-      definitions: { node: { type: 'object', properties: { value: { type: 'number' }, children: { type: 'array', items: { $ref: '#/definitions/node' } } }, required: ['value'] } },
+      definitions: {
+        node: {
+          type: 'object',
+          properties: { value: { type: 'number' }, children: { type: 'array', items: { $ref: '#/definitions/node' } } },
+          required: ['value'],
+        },
+      },
     };
     const ok = validateJsonSchema(schema, { tree: { value: 1, children: [{ value: 2, children: [] }] } });
-    expect(ok).toEqual({ ok: true, value: { mode: 'fast', tree: { value: 1, children: [{ value: 2, children: [] }] } } });
+    expect(ok).toEqual({
+      ok: true,
+      value: { mode: 'fast', tree: { value: 1, children: [{ value: 2, children: [] }] } },
+    });
     expect(problems(schema, { mode: 'medium', tree: { value: 1, children: [{ children: [] }] } })).toBe(
       't: "mode" must be one of "fast", "slow"; "tree.children[0].value" is required',
     );
   });
 
   it('handles anyOf, oneOf, allOf and not with messages that say what would do', () => {
-    expect(problems({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, true)).toBe('t: the arguments must be a string or an integer');
-    expect(problems({ anyOf: [{ const: 'a' }, { enum: ['b', 'c'] }] }, 'z')).toBe('t: the arguments must be "a" or one of "b", "c"');
+    expect(problems({ anyOf: [{ type: 'string' }, { type: 'integer' }] }, true)).toBe(
+      't: the arguments must be a string or an integer',
+    );
+    expect(problems({ anyOf: [{ const: 'a' }, { enum: ['b', 'c'] }] }, 'z')).toBe(
+      't: the arguments must be "a" or one of "b", "c"',
+    );
     const shapes = {
       oneOf: [
         { type: 'object', properties: { kind: { const: 'circle' }, r: { type: 'number' } }, required: ['kind', 'r'] },
-        { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'] },
+        {
+          type: 'object',
+          properties: { kind: { const: 'square' }, side: { type: 'number' } },
+          required: ['kind', 'side'],
+        },
       ],
     };
     expect(problems(shapes, { kind: 'square', side: 2 })).toBe('');
     expect(problems(shapes, { kind: 'square' })).toBe('t: "side" is required');
     expect(problems({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 1)).toContain('must match exactly one');
-    expect(problems({ allOf: [{ required: ['a'] }, { required: ['b'] }] }, {})).toBe('t: "a" is required; "b" is required');
+    expect(problems({ allOf: [{ required: ['a'] }, { required: ['b'] }] }, {})).toBe(
+      't: "a" is required; "b" is required',
+    );
     expect(problems({ not: { type: 'string' } }, 'x')).toBe('t: the arguments is not allowed in this form');
   });
 
@@ -125,7 +169,13 @@ describe('validateJsonSchema', () => {
   it('never modifies its input', () => {
     const input = { list: [{ q: 1 }] };
     const frozen = JSON.stringify(input);
-    validateJsonSchema({ type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { d: { default: 0 } } } } } }, input);
+    validateJsonSchema(
+      {
+        type: 'object',
+        properties: { list: { type: 'array', items: { type: 'object', properties: { d: { default: 0 } } } } },
+      },
+      input,
+    );
     expect(JSON.stringify(input)).toBe(frozen);
   });
 });
@@ -173,12 +223,23 @@ describe('prototype pollution', () => {
 
 describe('jsonSchemaProblems', () => {
   it('finds refs that point nowhere, bad patterns and unknown types', () => {
-    expect(jsonSchemaProblems({ type: 'object', properties: { a: { $ref: '#/$defs/missing' }, b: { type: 'text' }, c: { pattern: '(' } } })).toEqual([
+    expect(
+      jsonSchemaProblems({
+        type: 'object',
+        properties: { a: { $ref: '#/$defs/missing' }, b: { type: 'text' }, c: { pattern: '(' } },
+      }),
+    ).toEqual([
       'properties.a.$ref "#/$defs/missing" points nowhere (only local references such as "#/$defs/name" are supported)',
       'properties.b.type "text" is not a JSON Schema type',
       'properties.c.pattern "(" is not a valid regular expression',
     ]);
-    expect(jsonSchemaProblems({ type: 'object', properties: { a: { $ref: '#/$defs/x' } }, $defs: { x: { type: 'string' } } })).toEqual([]);
+    expect(
+      jsonSchemaProblems({
+        type: 'object',
+        properties: { a: { $ref: '#/$defs/x' } },
+        $defs: { x: { type: 'string' } },
+      }),
+    ).toEqual([]);
   });
 });
 

@@ -35,7 +35,13 @@ const fetchPage: MCPToolDefinition = {
     description: 'Parameters for fetching a URL.',
     properties: {
       url: { type: 'string', format: 'uri', minLength: 1, title: 'Url', description: 'URL to fetch' },
-      max_length: { type: 'integer', default: 5000, exclusiveMinimum: 0, exclusiveMaximum: 1000000, title: 'Max Length' },
+      max_length: {
+        type: 'integer',
+        default: 5000,
+        exclusiveMinimum: 0,
+        exclusiveMaximum: 1000000,
+        title: 'Max Length',
+      },
       start_index: { type: 'integer', default: 0, minimum: 0, title: 'Start Index' },
       raw: { type: 'boolean', default: false, title: 'Raw' },
     },
@@ -83,7 +89,11 @@ const editFile: MCPToolDefinition = {
     },
     required: ['path', 'edits'],
     definitions: {
-      Edit: { type: 'object', properties: { oldText: { type: 'string' }, newText: { type: 'string' } }, required: ['oldText', 'newText'] },
+      Edit: {
+        type: 'object',
+        properties: { oldText: { type: 'string' }, newText: { type: 'string' } },
+        required: ['oldText', 'newText'],
+      },
     },
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -95,10 +105,18 @@ describe('fromMCPTool', () => {
   it('validates from the inputSchema on both sides and fills defaults', async () => {
     const tool = fromMCPTool(fetchPage, (args) => args);
     const ok = await invokeTool(tool, { url: 'https://example.com' });
-    expect(ok.ok && ok.result.content).toEqual({ url: 'https://example.com', max_length: 5000, start_index: 0, raw: false });
+    expect(ok.ok && ok.result.content).toEqual({
+      url: 'https://example.com',
+      max_length: 5000,
+      start_index: 0,
+      raw: false,
+    });
 
     let ran = false;
-    const bad = await invokeTool(fromMCPTool(fetchPage, () => (ran = true)), { url: 'not a url', max_length: 0, start_index: -1 });
+    const bad = await invokeTool(
+      fromMCPTool(fetchPage, () => (ran = true)),
+      { url: 'not a url', max_length: 0, start_index: -1 },
+    );
     expect(ran).toBe(false);
     expect(!bad.ok && bad.error.code).toBe('invalid-arguments');
     expect(!bad.ok && bad.error.message).toBe(
@@ -110,10 +128,25 @@ describe('fromMCPTool', () => {
 
   it('handles nested objects, arrays, enums, patterns and Optional fields written as anyOf', () => {
     const declaration = toDeclaration(fromMCPTool(createIssue, noop));
-    const good = validateWithJsonSchema(declaration, { owner: 'octo-org', repo: 'app', title: 'Bug', milestone: null, assignee: { login: 'amy' } });
+    const good = validateWithJsonSchema(declaration, {
+      owner: 'octo-org',
+      repo: 'app',
+      title: 'Bug',
+      milestone: null,
+      assignee: { login: 'amy' },
+    });
     expect(good).toEqual({
       ok: true,
-      value: { owner: 'octo-org', repo: 'app', title: 'Bug', milestone: null, assignee: { login: 'amy', notify: true }, body: null, labels: [], priority: 'medium' },
+      value: {
+        owner: 'octo-org',
+        repo: 'app',
+        title: 'Bug',
+        milestone: null,
+        assignee: { login: 'amy', notify: true },
+        body: null,
+        labels: [],
+        priority: 'medium',
+      },
     });
     const bad = validateWithJsonSchema(declaration, {
       owner: 'octo org',
@@ -148,7 +181,9 @@ describe('fromMCPTool', () => {
 
   it('follows $ref into definitions for array items', () => {
     const declaration = toDeclaration(fromMCPTool(editFile, noop));
-    expect(validateWithJsonSchema(declaration, { path: 'a.txt', edits: [{ oldText: 'a', newText: 'b' }] }).ok).toBe(true);
+    expect(validateWithJsonSchema(declaration, { path: 'a.txt', edits: [{ oldText: 'a', newText: 'b' }] }).ok).toBe(
+      true,
+    );
     const bad = validateWithJsonSchema(declaration, { path: 'a.txt', edits: [{ oldText: 'a' }] });
     expect(!bad.ok && bad.error.message).toContain('"edits[0].newText" is required');
   });
@@ -178,10 +213,15 @@ describe('fromMCPTool', () => {
     expect(dotted?.code).toBe('invalid-tool');
     expect(dotted?.message).toContain('{ name: "weather_get" }');
     expect(fromMCPTool({ ...getWeather, name: 'weather.get' }, noop, { name: 'weather_get' }).name).toBe('weather_get');
-    expect(() => fromMCPTool({ ...getWeather, inputSchema: { type: 'string' } }, noop)).toThrow(/inputSchema.*"type": "object"/);
-    expect(() => fromMCPTool({ ...getWeather, inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/nope' } } } }, noop)).toThrow(
-      /\$ref "#\/\$defs\/nope" points nowhere/,
+    expect(() => fromMCPTool({ ...getWeather, inputSchema: { type: 'string' } }, noop)).toThrow(
+      /inputSchema.*"type": "object"/,
     );
+    expect(() =>
+      fromMCPTool(
+        { ...getWeather, inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/nope' } } } },
+        noop,
+      ),
+    ).toThrow(/\$ref "#\/\$defs\/nope" points nowhere/);
     expect(() => fromMCPTool({ ...getWeather, description: undefined, title: undefined }, noop)).toThrow(/description/);
   });
 });
@@ -216,13 +256,21 @@ describe('toMCPTool', () => {
       title: 'Clear the list',
       inputSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
       outputSchema: { type: 'object', properties: { removed: { type: 'number' } } },
-      annotations: { title: 'Clear the list', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: 'Clear the list',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     });
     expect(structuredClone(exported)).toEqual(exported);
     const back = fromMCPTool(exported, noop);
     expect(back.annotations).toEqual({ readOnly: false, destructive: true, idempotent: true, openWorld: false });
     // A page tool without annotations stays non-destructive on the other side.
-    const plain = toMCPTool(defineTool({ name: 'peek', description: 'Look.', parameters: z.object({}), execute: noop }));
+    const plain = toMCPTool(
+      defineTool({ name: 'peek', description: 'Look.', parameters: z.object({}), execute: noop }),
+    );
     expect(plain.annotations?.destructiveHint).toBe(false);
     expect(toDeclaration(fromMCPTool(plain, noop)).needsApproval).toBe(false);
   });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildReferences, formatReferences, hashText, MAX_REFERENCE_CHARS, stripBase64Images } from '../../src/tools/references';
+import {
+  buildReferences,
+  formatReferences,
+  hashText,
+  MAX_REFERENCE_CHARS,
+  stripBase64Images,
+} from '../../src/tools/references';
 
-const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const png =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('references', () => {
   it('hashes content to the same id in every run (FNV-1a 64)', () => {
@@ -61,7 +68,9 @@ describe('references', () => {
   });
 
   it('formats a block the model can cite from', () => {
-    const { chunks } = buildReferences([{ content: 'Milk is in aisle 3.', title: 'Store map', url: 'https://store.example/map' }]);
+    const { chunks } = buildReferences([
+      { content: 'Milk is in aisle 3.', title: 'Store map', url: 'https://store.example/map' },
+    ]);
     expect(formatReferences(chunks)).toBe(
       `ID: ${chunks[0]!.id}\n├── Title: Store map\n├── URL: https://store.example/map\n└── Content:\nMilk is in aisle 3.`,
     );

@@ -19,7 +19,9 @@ describe('isToolResult', () => {
 describe('collectToolOutput', () => {
   it('wraps plain values and awaits promises', async () => {
     expect(await collectToolOutput(42)).toEqual({ content: 42 });
-    expect(await collectToolOutput(Promise.resolve({ content: 'x', author: 'y' }))).toEqual({ content: { content: 'x', author: 'y' } });
+    expect(await collectToolOutput(Promise.resolve({ content: 'x', author: 'y' }))).toEqual({
+      content: { content: 'x', author: 'y' },
+    });
     expect(await collectToolOutput(['a', 'b'])).toEqual({ content: ['a', 'b'] });
   });
 

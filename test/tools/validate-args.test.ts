@@ -78,7 +78,7 @@ describe('argument validation, zod (page) and JSON Schema (worker)', () => {
     expect(await validateToolArgs(tool, { name: 'free' })).toEqual({ ok: true, value: { name: 'free' } });
   });
 
-  it('keeps an author\'s own zod message beside ours', () => {
+  it("keeps an author's own zod message beside ours", () => {
     const tool = defineTool({
       name: 'note',
       description: 'Write a note.',
@@ -86,7 +86,9 @@ describe('argument validation, zod (page) and JSON Schema (worker)', () => {
       execute: () => 'ok',
     });
     const result = validateWithZod(tool, { text: '' });
-    expect(!result.ok && result.error.message).toContain('"text" must be at least 1 character long (Text cannot be empty)');
+    expect(!result.ok && result.error.message).toContain(
+      '"text" must be at least 1 character long (Text cannot be empty)',
+    );
   });
 
   it('phrases unions, literals, patterns, formats and unknown keys the same way', () => {

@@ -14,7 +14,10 @@ const addTodo = defineTool({
 });
 try {
   const agent = await createAgent({
-    model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] }, { text: 'Added milk.' }] },
+    model: {
+      engine: 'scripted',
+      turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] }, { text: 'Added milk.' }],
+    },
     tools: [addTodo],
   });
   const { text } = await agent.send('Remember to buy milk');

@@ -12,7 +12,10 @@ const addTodo = defineTool({
   },
 });
 createAgent({
-  model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] }, { text: 'Added milk.' }] },
+  model: {
+    engine: 'scripted',
+    turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] }, { text: 'Added milk.' }],
+  },
   tools: [addTodo],
 })
   .then((agent) => agent.send('Remember to buy milk'))

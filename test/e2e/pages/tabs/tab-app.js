@@ -15,8 +15,15 @@ const addTodo = defineTool({
   },
 });
 // Every tab plays the same script, so every tab asks for the same model.
-const turns = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] } : { text: 'Added.' }));
-window.agentReady = createAgent({ model: { engine: 'scripted', turns }, tools: [addTodo], share: 'tabs', dbName: 'tabs-test' }).then((agent) => {
+const turns = Array.from({ length: 20 }, (_, i) =>
+  i % 2 === 0 ? { toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] } : { text: 'Added.' },
+);
+window.agentReady = createAgent({
+  model: { engine: 'scripted', turns },
+  tools: [addTodo],
+  share: 'tabs',
+  dbName: 'tabs-test',
+}).then((agent) => {
   window.agent = agent;
   return { sessionId: agent.sessionId, modelShared: agent.info.modelShared, host: agent.info.host };
 });

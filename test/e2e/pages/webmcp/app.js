@@ -22,16 +22,29 @@ await document.modelContext?.registerTool({
   description: "Reads this page's title.",
   inputSchema: { type: 'object', properties: { upper: { type: 'boolean' } } },
   annotations: { readOnlyHint: true },
-  execute: async ({ upper }) => ({ content: [{ type: 'text', text: upper ? document.title.toUpperCase() : document.title }] }),
+  execute: async ({ upper }) => ({
+    content: [{ type: 'text', text: upper ? document.title.toUpperCase() : document.title }],
+  }),
 });
 const imported = await importWebMCPTools(undefined, { skip: exposure.exposed });
 
 const agent = await createAgent({
-  model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'page_title', args: { upper: true } }] }, { text: 'That is the title.' }] },
+  model: {
+    engine: 'scripted',
+    turns: [{ toolCalls: [{ name: 'page_title', args: { upper: true } }] }, { text: 'That is the title.' }],
+  },
   tools: [addTodo, ...imported],
   storage: 'memory',
 });
 const { text, events } = await agent.send('What is this page called?');
-const results = events.flatMap((event) => (event.content?.role === 'tool' ? event.content.parts.map((part) => part.functionResponse?.response) : []));
+const results = events.flatMap((event) =>
+  event.content?.role === 'tool' ? event.content.parts.map((part) => part.functionResponse?.response) : [],
+);
 
-window.__result = { exposed: exposure.exposed, refused: exposure.refused.map((r) => r.name), imported: imported.map((tool) => tool.name), text, results };
+window.__result = {
+  exposed: exposure.exposed,
+  refused: exposure.refused.map((r) => r.name),
+  imported: imported.map((tool) => tool.name),
+  text,
+  results,
+};
