@@ -19,6 +19,11 @@ export interface CallError {
 
 export interface StepResponse extends ModelResponse {
   callErrors: CallError[];
+  /** What the model reasoned before answering (e.g. `<think>`); never run, never fed back. */
+  reasoning?: string;
+  /** The model's output as generated; absent when a callback answered. */
+  raw?: string;
+  notices?: { code: string; message: string }[];
   usage?: Usage;
   finishReason: FinishReason;
   startedAt: number;
@@ -54,6 +59,9 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
   let text = '';
   const toolCalls: ModelToolCall[] = [];
   const callErrors: CallError[] = [];
+  let reasoning = '';
+  let raw: string | undefined;
+  const notices: { code: string; message: string }[] = [];
   let usage: Usage | undefined;
   let finishReason: FinishReason = 'stop';
   const stream = inv.engine.generate(request, inv.signal)[Symbol.asyncIterator]();
@@ -65,12 +73,17 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
       if (delta.type === 'text') {
         text += delta.text;
         emitPartial(inv, { author: agentName, content: { role: 'model', parts: [{ text: delta.text }] } });
-      } else if (delta.type === 'tool-call') toolCalls.push(delta.call);
+      } else if (delta.type === 'reasoning') {
+        reasoning += delta.text;
+        emitPartial(inv, { author: agentName, content: { role: 'model', parts: [{ reasoning: delta.text }] } });
+      } else if (delta.type === 'notice') notices.push({ code: delta.code, message: delta.message });
+      else if (delta.type === 'tool-call') toolCalls.push(delta.call);
       else if (delta.type === 'tool-call-error')
         callErrors.push({ id: delta.id, name: delta.name, raw: delta.raw, message: delta.message });
       else {
         finishReason = delta.reason;
         usage = delta.usage;
+        raw = delta.raw;
       }
     }
   } catch (error) {
@@ -95,7 +108,17 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
       answeredBy = 'afterModel';
     }
   }
-  return done({ ...response, callErrors: answeredBy ? [] : callErrors, usage, finishReason, answeredBy });
+  return done({
+    ...response,
+    callErrors: answeredBy ? [] : callErrors,
+    ...(reasoning && { reasoning }),
+    // A replaced answer is not what the model generated: it must not be replayed as its own words.
+    ...(raw !== undefined && !answeredBy && { raw }),
+    ...(notices.length && { notices }),
+    usage,
+    finishReason,
+    answeredBy,
+  });
 }
 
 /** A callback's failure ends the run with a clear error instead of leaving it stuck. */

@@ -24,9 +24,12 @@ export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] 
       for (const part of parts) if ('functionCall' in part) toolCalls.push({ ...part.functionCall });
       const text = textOf(parts);
       if (!text && toolCalls.length === 0) continue;
-      messages.push(
-        toolCalls.length ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text },
-      );
+      messages.push({
+        role: 'assistant',
+        content: text,
+        ...(toolCalls.length && { toolCalls }),
+        ...(event.raw !== undefined && { raw: event.raw }),
+      });
       // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
       for (const call of toolCalls) {
         if (!answered.has(call.id!))

@@ -54,12 +54,15 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
   const { calls, unreadable } = processResponse(inv, response, inv.responseProcessors);
 
   const parts: Part[] = [];
+  if (response.reasoning) parts.push({ reasoning: response.reasoning });
   if (response.text) parts.push({ text: response.text });
   for (const call of calls) parts.push({ functionCall: call });
   const answer = calls.length === 0;
   await record(inv, {
     author: agentName,
     content: { role: 'model', parts },
+    ...(response.raw !== undefined && { raw: response.raw }),
+    ...(response.notices && { notices: response.notices }),
     usage: response.usage,
     timing: { startedAt: response.startedAt, ms: response.ms },
     offeredTools: request.tools.map((tool) => tool.name),

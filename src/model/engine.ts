@@ -9,7 +9,12 @@ import type { Usage } from '../session/event';
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
+  /**
+   * `raw`: the model's own output for this turn exactly as it generated it.
+   * Engines replay it verbatim (so web-llm's KV cache stays valid) and fall
+   * back to `content` + `toolCalls`, written in the model's format, without it.
+   */
+  | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[]; raw?: string }
   | { role: 'tool'; content: string; toolCallId: string; name: string };
 
 export interface ModelToolCall {
@@ -26,10 +31,23 @@ export interface SamplingOptions {
   seed?: number;
 }
 
+/** Whether the model may, must or must not call a tool, or must call one named tool. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
 export interface ModelRequest {
   messages: ChatMessage[];
-  /** The tools offered for this step; empty means a plain answer is expected. */
+  /**
+   * The tools described to the model; empty means a plain answer is expected.
+   * Kept the same for every step of a run, so that the prompt stays the same.
+   */
   tools: ToolDeclaration[];
+  /**
+   * The names the model may call in this step (a subset of `tools`), enforced
+   * by the grammar without changing the prompt. Absent: every tool in `tools`.
+   */
+  allowedTools?: string[];
+  /** Absent: 'auto'. */
+  toolChoice?: ToolChoice;
   sampling?: SamplingOptions;
 }
 
@@ -37,10 +55,15 @@ export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'abort' | 'error';
 
 export type ModelDelta =
   | { type: 'text'; text: string }
+  /** Reasoning the model wrote before answering (e.g. Qwen3's `<think>…</think>`): shown and stored, never run. */
+  | { type: 'reasoning'; text: string }
   | { type: 'tool-call'; call: ModelToolCall }
   /** The model tried to call a tool but the call could not be read; the loop answers it with this message so the model can correct itself. */
   | { type: 'tool-call-error'; id?: string; name?: string; raw: string; message: string }
-  | { type: 'finish'; reason: FinishReason; usage?: Usage };
+  /** Something the person or developer should know about this step, e.g. a grammar that fell back. */
+  | { type: 'notice'; code: string; message: string }
+  /** `raw`: everything the model generated, markup included, as it generated it. */
+  | { type: 'finish'; reason: FinishReason; usage?: Usage; raw?: string };
 
 export interface ModelProgress {
   /** 0..1 */

@@ -87,7 +87,7 @@ function* rawTurn(
   if (rest.text) yield { type: 'text', text: rest.text };
   for (const call of rest.calls) yield { type: 'tool-call', call };
   for (const error of rest.errors) yield { type: 'tool-call-error', ...error };
-  yield { type: 'finish', reason: rest.calls.length || rest.errors.length ? 'tool-calls' : 'stop', usage };
+  yield { type: 'finish', reason: rest.calls.length || rest.errors.length ? 'tool-calls' : 'stop', usage, raw };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -18,7 +18,12 @@ export interface FunctionResponse {
   error?: string;
 }
 
-export type Part = { text: string } | { functionCall: FunctionCall } | { functionResponse: FunctionResponse };
+export type Part =
+  | { text: string }
+  /** What the model reasoned before it answered (e.g. `<think>`): shown and stored, never fed back as an answer, never run. */
+  | { reasoning: string }
+  | { functionCall: FunctionCall }
+  | { functionResponse: FunctionResponse };
 
 export type ContentRole = 'user' | 'model' | 'tool';
 
@@ -80,6 +85,14 @@ export interface AgentEvent {
   artifacts?: Record<string, unknown>;
   /** Milliseconds each call of a merged tool-response event took, by call id. */
   toolTimings?: Record<string, number>;
+  /**
+   * The model's output exactly as it generated it, markup included (model
+   * events). Later requests replay it verbatim, so the engine's KV cache stays
+   * valid. Absent when a callback answered instead of the model.
+   */
+  raw?: string;
+  /** Things the person or developer should know about this step (model events), e.g. a grammar fallback. */
+  notices?: { code: string; message: string }[];
   /** Messages the context-window guard left out of this step's request (model events). */
   contextTrimmed?: number;
   /** Set on the event that ends an invocation. */

@@ -130,6 +130,7 @@ function checkContent(content: unknown, fail: (reason: string) => AgentError): v
     const ok =
       isObject(part) &&
       (typeof part.text === 'string' ||
+        typeof part.reasoning === 'string' ||
         (isObject(part.functionCall) &&
           typeof part.functionCall.id === 'string' &&
           typeof part.functionCall.name === 'string') ||
@@ -138,7 +139,7 @@ function checkContent(content: unknown, fail: (reason: string) => AgentError): v
           typeof part.functionResponse.name === 'string'));
     if (!ok)
       throw fail(
-        `"content.parts[${i}]" must be {text}, {functionCall:{id,name,args}} or {functionResponse:{id,name,response}}`,
+        `"content.parts[${i}]" must be {text}, {reasoning}, {functionCall:{id,name,args}} or {functionResponse:{id,name,response}}`,
       );
   });
 }
