@@ -4,7 +4,7 @@
  * adding a function to the list, not editing the loop.
  */
 import { AgentError } from '../errors';
-import type { ChatMessage, ModelRequest } from '../model/engine';
+import type { ChatMessage, ModelRequest, ToolChoice } from '../model/engine';
 import { fitToContextWindow } from '../model/context-window';
 import type { ToolDeclaration } from '../tools/declaration';
 import { agentTools } from './agents';
@@ -19,6 +19,7 @@ export interface StepRequest {
   tools: ToolDeclaration[];
   /** Messages the context-window guard dropped, said in the model event. */
   trimmed: number;
+  toolChoice?: ToolChoice;
 }
 
 export type RequestProcessor = (inv: Invocation, request: StepRequest) => void | Promise<void>;
@@ -46,6 +47,24 @@ export const toolsProcessor: RequestProcessor = (inv, request) => {
   request.tools.push(...offered, ...agentTools(request.agent, inv.agents, inv.rootAgent));
 };
 
+/**
+ * The run's tool choice for this step. 'required' and a named tool hold for
+ * the run's first model step only: once the tool has been called, the model
+ * must be free to answer, or the run could only end at maxSteps.
+ */
+export const toolChoiceProcessor: RequestProcessor = (inv, request) => {
+  const choice = inv.toolChoice;
+  if (!choice || choice === 'auto') return;
+  if (choice === 'none') {
+    request.toolChoice = 'none';
+    return;
+  }
+  const steppedBefore = inv.history.some(
+    (event) => event.invocationId === inv.invocationId && event.content?.role === 'model',
+  );
+  if (!steppedBefore) request.toolChoice = choice;
+};
+
 /** Keeps the request inside the model's window: oldest turns go first, never the system prompt or the pending call. */
 export const contextWindowProcessor: RequestProcessor = (inv, request) => {
   const system = request.system.join('\n\n');
@@ -71,6 +90,7 @@ export const defaultRequestProcessors: RequestProcessor[] = [
   instructionsProcessor,
   historyProcessor,
   toolsProcessor,
+  toolChoiceProcessor,
   contextWindowProcessor,
 ];
 
@@ -84,5 +104,8 @@ export async function buildRequest(
   const messages: ChatMessage[] = step.system.length
     ? [{ role: 'system', content: step.system.join('\n\n') }, ...step.messages]
     : step.messages;
-  return { request: { messages, tools: step.tools }, trimmed: step.trimmed };
+  return {
+    request: { messages, tools: step.tools, ...(step.toolChoice && { toolChoice: step.toolChoice }) },
+    trimmed: step.trimmed,
+  };
 }

@@ -51,7 +51,7 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
   const { request, trimmed } = await buildRequest(inv, agent, inv.requestProcessors);
   const response = await callModel(inv, agentName, request);
 
-  const { calls, unreadable } = processResponse(inv, response, inv.responseProcessors);
+  const { calls, unreadable } = processResponse(inv, request, response, inv.responseProcessors);
 
   const parts: Part[] = [];
   if (response.reasoning) parts.push({ reasoning: response.reasoning });

@@ -4,7 +4,7 @@
  */
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { SessionStore } from '../session/store';
-import type { ModelEngine, ModelRequest, ModelToolCall } from '../model/engine';
+import type { ModelEngine, ModelRequest, ModelToolCall, ToolChoice } from '../model/engine';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
 import type { RequestProcessor } from './request-processors';
@@ -94,6 +94,8 @@ export interface Invocation {
   requestProcessors?: readonly RequestProcessor[];
   responseProcessors?: readonly ResponseProcessor[];
   limits: FlowLimits;
+  /** The run's tool choice (see AgentOptions.toolChoice); absent: 'auto'. */
+  toolChoice?: ToolChoice;
   signal: AbortSignal;
   /** The session's events so far; the loop appends to it as it stores events. */
   history: AgentEvent[];

@@ -102,7 +102,9 @@ export class Agent extends EventTarget {
   async *run(text: string, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
     const runId = crypto.randomUUID();
     yield* this.stream(runId, options.signal, () =>
-      this.call((remote) => remote.run({ runId, text, ifBusy: options.ifBusy ?? 'wait' })),
+      this.call((remote) =>
+        remote.run({ runId, text, ifBusy: options.ifBusy ?? 'wait', toolChoice: options.toolChoice }),
+      ),
     );
   }
 

@@ -80,6 +80,7 @@ function hostConfig(options: AgentOptions): HostConfig {
     agents: agents.map(({ name, instructions, description, tools }) => ({ name, instructions, description, tools })),
     rootAgent: options.rootAgent,
     toolkit: options.toolkit,
+    toolChoice: options.toolChoice,
   };
 }
 

@@ -1,5 +1,5 @@
 /** createAgent's options: the public contract (DESIGN.md, "Public API"). */
-import type { ModelOptions, ModelProgress, ModelRequest } from '../model/engine';
+import type { ModelOptions, ModelProgress, ModelRequest, ToolChoice } from '../model/engine';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Tool } from '../tools/define-tool';
 import type { AgentSpec, ModelResponse } from '../flow/types';
@@ -38,6 +38,13 @@ export interface AgentOptions {
   agents?: AgentSpec[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
+  /**
+   * Whether the model may ('auto', the default), must ('required', or `{ name }`
+   * for one tool) or must not ('none') call a tool. 'required' and `{ name }`
+   * hold for a run's first model step, so the run can still end with an answer;
+   * 'none' holds for every step. A run's own toolChoice overrides this.
+   */
+  toolChoice?: ToolChoice;
   workerUrl?: string | URL;
   share?: 'tabs';
   restart?: 'auto' | 'never';
@@ -49,6 +56,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** What to do when another tab or agent is running this session: wait for it (default) or fail at once. */
   ifBusy?: 'wait' | 'fail';
+  /** This run's tool choice, instead of createAgent({ toolChoice }). */
+  toolChoice?: ToolChoice;
 }
 
 export interface RunResult {
@@ -59,4 +68,4 @@ export interface RunResult {
   error?: AgentEvent['error'];
 }
 
-export type { ModelProgress };
+export type { ModelProgress, ToolChoice };

@@ -13,7 +13,7 @@ import { withSessionLock } from '../session/session-lock';
 import { publishEvent } from '../session/broadcast';
 import { recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
-import type { ModelEngine } from '../model/engine';
+import type { ModelEngine, ToolChoice } from '../model/engine';
 import type { ToolDeclaration } from '../tools/declaration';
 import { DEFAULT_AGENT_NAME } from '../flow/agents';
 import { openApprovalRequest } from '../flow/approval';
@@ -116,11 +116,13 @@ export class AgentHost implements AgentHostApi {
     }
     const ready = this.need();
     const open = openApprovalRequest(await recentEvents(ready.store, ready.session.id));
-    return this.invoke(input.runId, input.ifBusy, {
-      kind: 'user',
-      text: input.text,
-      before: open ? supersede(open) : undefined,
-    });
+    return this.invoke(
+      input.runId,
+      input.ifBusy,
+      { kind: 'user', text: input.text, before: open ? supersede(open) : undefined },
+      undefined,
+      input.toolChoice,
+    );
   }
 
   abort(runId: string): void {
@@ -290,6 +292,7 @@ export class AgentHost implements AgentHostApi {
     ifBusy: 'wait' | 'fail',
     start: InvocationStart,
     invocationId: string = crypto.randomUUID(),
+    toolChoice?: ToolChoice,
   ): ReadableStream<AgentEvent> {
     const ready = this.need();
     const controller = new AbortController();
@@ -317,6 +320,7 @@ export class AgentHost implements AgentHostApi {
         hooks: hooksOf(config, page),
         selector: ready.toolkit.selector(),
         limits: { maxSteps: config.maxSteps, maxToolCallsPerStep: config.maxToolCallsPerStep },
+        toolChoice: toolChoice ?? config.toolChoice,
         signal: controller.signal,
         history,
         state: { ...session.state },

@@ -8,7 +8,7 @@ import type { AgentErrorData } from '../errors';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Session, SessionSummary } from '../session/store';
 import type { ToolDeclaration } from '../tools/declaration';
-import type { ModelInfo, ModelOptions, ModelProgress } from '../model/engine';
+import type { ModelInfo, ModelOptions, ModelProgress, ToolChoice } from '../model/engine';
 
 /** The model options without the page-side progress callback, which cannot be cloned. */
 export type HostModelOptions = ModelOptions extends infer M
@@ -48,6 +48,7 @@ export interface HostConfig {
   agents: AgentSpec[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
+  toolChoice?: ToolChoice;
   /** A Web Lock the page holds while it lives; a shared host frees the tab's share when it is released. */
   tabLock?: string;
 }
@@ -68,6 +69,7 @@ export interface RunInput {
   runId: string;
   text?: string;
   ifBusy: 'wait' | 'fail';
+  toolChoice?: ToolChoice;
 }
 
 /** The worker's side, exposed with comlink. */
