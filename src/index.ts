@@ -15,5 +15,5 @@ export { AgentError, isAgentError } from './errors';
 export type { AgentErrorCode } from './errors';
 export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason, ApprovalRequest } from './session/event';
 export type { Session, SessionSummary } from './session/store';
-export type { ModelProgress, ScriptedTurn, ModelOptions } from './model/engine';
+export type { ModelProgress, ScriptedTurn, ModelOptions, ModelRequest, ChatMessage, ToolChoice } from './model/engine';
 export type { AgentStatus, AgentStats } from './worker/protocol';
