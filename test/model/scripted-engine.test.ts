@@ -34,10 +34,12 @@ describe('scripted engine', () => {
     const error = first.find((d) => d.type === 'tool-call-error') as { name: string; message: string };
     expect(error.name).toBe('nope');
     expect(error.message).toContain('add_todo, set_volume, get_time');
+    // The finish carries the output exactly as the model wrote it, so later requests can replay it.
     expect(first.at(-1)).toEqual({
       type: 'finish',
       reason: 'tool-calls',
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      raw: 'On it.\n<tool_call>{"name": "add_todo", "arguments": {"text": "milk",}}</tool_call>\n<tool_call>{"name": "nope", "arguments": {}}</tool_call>',
     });
 
     expect(await collect(engine.generate(request))).toEqual([
@@ -46,6 +48,7 @@ describe('scripted engine', () => {
         type: 'finish',
         reason: 'tool-calls',
         usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+        raw: '<|python_tag|>{"name": "set_volume", "parameters": {"level": 3}}<|eom_id|>',
       },
     ]);
     const last = await collect(engine.generate(request));
@@ -54,6 +57,7 @@ describe('scripted engine', () => {
       type: 'finish',
       reason: 'stop',
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      raw: 'All done.',
     });
   });
 
