@@ -30,15 +30,17 @@ import { copyPlainData, isForbiddenKey, isPlainObject } from '../src/tools/plain
 
 const ASSERTED = new Set(['date-time', 'date', 'time', 'email', 'uri', 'url', 'uri-reference', 'uuid', 'ipv4']);
 const validators = new WeakMap<object, Validator>();
-
 const normalized = new WeakMap<object, Schema>();
+/** WeakMap keys for the boolean schemas. */
+const TRUE = {};
+const FALSE = {};
 
 function validatorFor(schema: Schema): Validator {
   const key = typeof schema === 'object' ? schema : schema ? TRUE : FALSE;
   let validator = validators.get(key);
   if (!validator) {
     const draft = isPlainObject(schema) && /draft-0[4-7]/.test(String(schema.$schema ?? '')) ? '7' : '2020-12';
-    const rewritten = withNullable(schema) as Schema;
+    const rewritten = inCfworkerTerms(schema) as Schema;
     if (typeof schema === 'object') normalized.set(schema, rewritten);
     // cfworker writes its lookups into the schema it is given: it gets a copy.
     validator = new Validator(structuredClone(rewritten) as CfSchema, draft, false);
@@ -47,8 +49,6 @@ function validatorFor(schema: Schema): Validator {
   }
   return validator;
 }
-const TRUE = {};
-const FALSE = {};
 
 function lookupOf(validator: Validator): Record<string, CfSchema> {
   return (validator as unknown as { lookup: Record<string, CfSchema> }).lookup;
@@ -77,14 +77,14 @@ export function validateWithCfworker(schema: Schema, value: unknown): JsonSchema
   return { ok: false, issues: toIssues(result.errors, rewritten, value) };
 }
 
-/** OpenAPI 3.0's `nullable: true` as 2020-12 says it: null added to the type (and to enum). */
-function withNullable(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withNullable);
+/** What cfworker does not read, said its way: OpenAPI's `nullable` as a null type (and enum value), draft-04's boolean exclusive bounds as numbers. */
+function inCfworkerTerms(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(inCfworkerTerms);
   if (!isPlainObject(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, sub] of Object.entries(schema)) {
     // defineProperty: a property named "__proto__" stays a property.
-    const value = key === 'enum' || key === 'const' ? sub : withNullable(sub);
+    const value = key === 'enum' || key === 'const' ? sub : inCfworkerTerms(sub);
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   // Draft-04's boolean exclusive bounds, as numbers.
@@ -194,8 +194,8 @@ function phraseFor(
     case 'unevaluatedProperties':
       return keywordValue === false ? { path: [...path, quoted], message: 'is not an allowed field' } : undefined;
     case 'type': {
-      const types = (Array.isArray(keywordValue) ? keywordValue : [keywordValue]).filter((t) => t !== 'null' || true);
-      return { path, message: `must be ${orList((types as string[]).map(typeNoun))}` };
+      const types = (Array.isArray(keywordValue) ? keywordValue : [keywordValue]) as string[];
+      return { path, message: `must be ${orList(types.map(typeNoun))}` };
     }
     case 'required':
       return { path: [...path, quoted], message: 'is required' };

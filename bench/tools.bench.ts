@@ -9,6 +9,7 @@
  */
 import { Validator, type Schema as CfSchema } from '@cfworker/json-schema';
 import type { JsonSchema } from '../src/tools/declaration';
+import { formatIssues } from '../src/tools/format-issues';
 import { jsonSchemaProblems } from '../src/tools/json-schema-check';
 import { validateJsonSchema } from '../src/tools/json-schema-validate';
 import { runSuite, type Draft, type SuiteGroup } from '../test/tools/json-schema-suite';
@@ -110,8 +111,11 @@ const suite: BenchSuite = async () => {
   const ours = validateJsonSchema(createPullRequest, validCall);
   const theirs = validateWithCfworker(createPullRequest, validCall);
   if (JSON.stringify(ours) !== JSON.stringify(theirs)) throw new Error('the two validators disagree on the valid call');
-  if (validateJsonSchema(createPullRequest, invalidCall).ok || validateWithCfworker(createPullRequest, invalidCall).ok)
-    throw new Error('the invalid call was accepted');
+  const ourFaults = validateJsonSchema(createPullRequest, invalidCall);
+  const theirFaults = validateWithCfworker(createPullRequest, invalidCall);
+  if (ourFaults.ok || theirFaults.ok) throw new Error('the invalid call was accepted');
+  if (formatIssues('t', ourFaults.issues) !== formatIssues('t', theirFaults.issues))
+    throw new Error('the two validators word the invalid call differently');
 
   const cfworkerBare = new Validator(structuredClone(createPullRequest) as CfSchema, '2020-12', false);
   const time = (fn: () => unknown) =>
