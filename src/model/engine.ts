@@ -3,7 +3,7 @@
  * nothing else; the loop never imports an engine.
  */
 import type { ToolDeclaration } from '../tools/declaration';
-import type { Usage } from '../session/event';
+import type { AgentEvent, Usage } from '../session/event';
 
 /** OpenAI-style chat messages, the lingua franca of web-llm and most runtimes. */
 export type ChatMessage =
@@ -33,6 +33,12 @@ export interface SamplingOptions {
 
 /** Whether the model may, must or must not call a tool, or must call one named tool. */
 export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+/** What a model step produced, as callbacks see and replace it. */
+export interface ModelResponse {
+  text: string;
+  toolCalls: ModelToolCall[];
+}
 
 export interface ModelRequest {
   messages: ChatMessage[];
@@ -82,12 +88,26 @@ export interface ModelInfo {
   nativeToolCalls: boolean;
 }
 
+/** What a page may do with its model's files (agent.model). */
+export interface ModelHandle {
+  /** Whether the model's files are in the browser's cache already (no download needed). */
+  isCached(): Promise<boolean>;
+  /** Removes the model's files from the browser's cache. */
+  deleteCache(): Promise<void>;
+}
+
 export interface ModelEngine {
   readonly info: ModelInfo;
   load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void>;
   generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta>;
   /** Tokens in a text, with the model's tokenizer when loaded; an estimate otherwise. */
   countTokens(text: string): number;
+  /**
+   * Told the session's recent events when an agent opens it, for an engine
+   * that carries state across steps (the scripted engine continues its script
+   * after a restart from the turns it already played).
+   */
+  resume?(history: readonly AgentEvent[]): void;
   isCached?(): Promise<boolean>;
   deleteCache?(): Promise<void>;
   dispose(): Promise<void>;

@@ -9,6 +9,7 @@
  * without weights.
  */
 import { AgentError } from '../errors';
+import type { AgentEvent } from '../session/event';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ScriptedTurn } from './engine';
 import { ToolCallStream } from './stream-tool-calls';
 import { estimateTokens } from './token-estimate';
@@ -32,6 +33,19 @@ export class ScriptedEngine implements ModelEngine {
 
   async load(onProgress?: (p: ModelProgress) => void): Promise<void> {
     onProgress?.({ progress: 1, text: 'Scripted engine ready (no model weights).' });
+  }
+
+  /**
+   * Continues the script after a restart: the turns already played are the
+   * longest run of this script's turns found, in order, among the model's
+   * own outputs in the history. Another script's session starts at its first turn.
+   */
+  resume(history: readonly AgentEvent[]): void {
+    let played = 0;
+    for (const event of history) {
+      if (played < this.turns.length && event.raw !== undefined && event.raw === rawOf(this.turns[played]!)) played++;
+    }
+    this.next = Math.max(this.next, played);
   }
 
   async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
@@ -62,6 +76,7 @@ export class ScriptedEngine implements ModelEngine {
       type: 'finish',
       reason: turn.toolCalls?.length ? 'tool-calls' : 'stop',
       usage: { promptTokens, completionTokens },
+      raw: rawOf(turn),
     };
   }
 
@@ -70,6 +85,15 @@ export class ScriptedEngine implements ModelEngine {
   }
 
   async dispose(): Promise<void> {}
+}
+
+/** What a turn says as a model's own text: a raw turn as written, a structured one in the Hermes format. */
+function rawOf(turn: ScriptedTurn): string {
+  if ('raw' in turn) return turn.raw;
+  const calls = (turn.toolCalls ?? []).map(
+    (call) => `<tool_call>${JSON.stringify({ name: call.name, arguments: call.args ?? {} })}</tool_call>`,
+  );
+  return [turn.text ?? '', ...calls].filter(Boolean).join('\n');
 }
 
 /** A raw turn as a model would stream it, split in small pieces so the streaming parser is exercised too. */

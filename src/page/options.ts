@@ -1,8 +1,8 @@
 /** createAgent's options: the public contract (DESIGN.md, "Public API"). */
-import type { ModelOptions, ModelProgress, ModelRequest, ToolChoice } from '../model/engine';
+import type { ModelOptions, ModelProgress, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Tool } from '../tools/define-tool';
-import type { AgentSpec, ModelResponse } from '../flow/types';
+import type { AgentConfig } from '../worker/protocol';
 
 type OneOrMany<F> = F | F[];
 
@@ -35,7 +35,7 @@ export interface AgentOptions {
   maxToolCallsPerStep?: number;
   onApproval?: (call: ApprovalRequest) => boolean | Promise<boolean>;
   callbacks?: AgentCallbacks;
-  agents?: AgentSpec[];
+  agents?: AgentConfig[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
   /**
@@ -45,7 +45,10 @@ export interface AgentOptions {
    * 'none' holds for every step. A run's own toolChoice overrides this.
    */
   toolChoice?: ToolChoice;
+  /** Where the worker script is, when a bundler does not find it by itself. */
   workerUrl?: string | URL;
+  /** Where the shared worker script is (share: 'tabs'), when a bundler does not find it by itself. */
+  sharedWorkerUrl?: string | URL;
   share?: 'tabs';
   restart?: 'auto' | 'never';
   /** Aborting it while the agent starts (e.g. a model download) stops the start and its worker. */

@@ -82,8 +82,25 @@ describe('scripted engine', () => {
         type: 'finish',
         reason: 'tool-calls',
         usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+        raw: 'Hi\n<tool_call>{"name":"get_time","arguments":{}}</tool_call>',
       },
     ]);
+  });
+
+  it('continues its script after a restart from the turns the history shows it played, and only its own', async () => {
+    const turns = [{ text: 'one' }, { toolCalls: [{ name: 'get_time', args: {} }] }, { text: 'three' }];
+    const played = async (engine: ReturnType<typeof createEngine>) => {
+      const out = await collect(engine.generate(request));
+      return (out.at(-1) as { raw: string }).raw;
+    };
+    const first = createEngine({ engine: 'scripted', turns });
+    const history = [await played(first), await played(first)].map((raw, i) => ({ raw, seq: i + 1 }) as never);
+    const restarted = createEngine({ engine: 'scripted', turns });
+    restarted.resume!(history);
+    expect(await played(restarted)).toBe('three');
+    const other = createEngine({ engine: 'scripted', turns: [{ text: 'another script' }] });
+    other.resume!(history);
+    expect(await played(other)).toBe('another script');
   });
 
   it('says how to fix a script that ran out of turns', async () => {

@@ -1,6 +1,22 @@
 /** Telemetry read back from a session's events: per-tool counts, errors, latency percentiles. */
-import type { AgentEvent } from '../session/event';
-import type { AgentStats, ToolStats } from './types';
+import type { AgentEvent } from './event';
+
+export interface ToolStats {
+  calls: number;
+  errors: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+export interface AgentStats {
+  sessionId: string;
+  events: number;
+  modelSteps: number;
+  promptTokens: number;
+  completionTokens: number;
+  tools: Record<string, ToolStats>;
+}
 
 export function sessionStats(sessionId: string, events: readonly AgentEvent[]): AgentStats {
   const latencies = new Map<string, number[]>();
