@@ -37,9 +37,13 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 function hostConfig(options: AgentOptions): HostConfig {
   if (!options || typeof options !== 'object') throw invalid('createAgent(options) needs an options object.');
   const { model } = options;
-  if (!model || (model.engine !== 'webllm' && model.engine !== 'scripted')) {
-    throw invalid("model.engine must be 'webllm' (a local model) or 'scripted' (replayed turns, for tests and demos).");
+  if (!model || (model.engine !== 'webllm' && model.engine !== 'scripted' && model.engine !== 'module')) {
+    throw invalid(
+      "model.engine must be 'webllm' (a local model), 'scripted' (replayed turns, for tests and demos) or 'module' (your own engine module).",
+    );
   }
+  if (model.engine === 'module' && (typeof model.url !== 'string' || !model.url))
+    throw invalid("model.url is required with engine 'module': the address of an ES module of this origin.");
   if (model.engine === 'webllm' && !model.modelId)
     throw invalid("model.modelId is required with engine 'webllm', e.g. 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC'.");
   if (model.engine === 'scripted' && !Array.isArray(model.turns))
@@ -59,6 +63,13 @@ function hostConfig(options: AgentOptions): HostConfig {
   // Relative model URLs in appConfig mean "from this page's origin"; the worker cannot know the page's base.
   if (modelConfig.engine === 'webllm' && !modelConfig.baseUrl && typeof document !== 'undefined')
     modelConfig.baseUrl = document.baseURI;
+  // Likewise a relative module url: the worker would resolve it against its own script's address.
+  if (
+    modelConfig.engine === 'module' &&
+    typeof document !== 'undefined' &&
+    URL.canParse(modelConfig.url, document.baseURI)
+  )
+    modelConfig.url = new URL(modelConfig.url, document.baseURI).href;
   return {
     appName: options.appName ?? (typeof location !== 'undefined' ? location.origin : 'inpage-agent'),
     userId: options.userId ?? 'local',
