@@ -8,8 +8,9 @@ export interface PlannedCall {
 export type Understanding =
   { kind: 'calls'; rule: string; calls: PlannedCall[] } | { kind: 'say'; rule: string; text: string };
 
-export const CAPABILITIES =
-  'I understand requests about this page: “add buy milk”, “mark milk done”, “what’s on my list?”, “clear the list”, “note: call the plumber”, “sort products by price” and “fill the contact form for Ana”.';
+const EXAMPLES =
+  '“add buy milk”, “mark milk done”, “what’s on my list?”, “clear the list”, “note: call the plumber”, “sort products by price” or “fill the contact form for Ana”';
+export const CAPABILITIES = `I understand requests about this page, such as ${EXAMPLES}.`;
 
 export const CANNOT =
   'Without a local model I only understand requests about this page’s to-dos, notes, products and form.';
@@ -131,5 +132,5 @@ export function understand(request: string): Understanding {
     const found = rule(text);
     if (found) return found;
   }
-  return { kind: 'say', rule: 'not understood', text: `${CANNOT} ${CAPABILITIES}` };
+  return { kind: 'say', rule: 'not understood', text: `${CANNOT} Try ${EXAMPLES}.` };
 }
