@@ -28,7 +28,8 @@ const SESSION_KEY = 'inpage-agent-demo:session';
 const params = new URLSearchParams(location.search);
 
 /** The stand-in engine module: served from source by `npm start`, built to a fixed name by `npm run build`. */
-const STAND_IN_URL = import.meta.env.DEV ? 'demo/engine/stand-in.ts' : 'assets/stand-in-engine.js';
+// import.meta.hot, not import.meta.env.DEV: a build made under NODE_ENV=test (the e2e tests) is a build too.
+const STAND_IN_URL = import.meta.hot ? 'demo/engine/stand-in.ts' : 'assets/stand-in-engine.js';
 const standIn = (): ModelOptions => ({
   engine: 'module',
   url: STAND_IN_URL,
@@ -382,4 +383,15 @@ if (!import.meta.hot && 'serviceWorker' in navigator) void navigator.serviceWork
 
 await fillPicker(await probeDevice());
 showSuggestions();
-await start(currentModel);
+await start(currentModel).catch((error: AgentError) => {
+  setStatus('crashed');
+  showEvent({
+    id: 'start',
+    sessionId: '',
+    invocationId: 'start',
+    seq: 0,
+    author: 'system',
+    timestamp: Date.now(),
+    error: { code: error.code ?? 'error', message: error.message },
+  });
+});

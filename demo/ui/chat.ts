@@ -198,7 +198,7 @@ function showToolEvent(event: AgentEvent): void {
 function showError(event: AgentEvent): void {
   const item = document.createElement('li');
   if (event.error!.code === 'aborted') {
-    item.className = 'msg notice';
+    item.className = 'msg status-line';
     item.textContent = 'Stopped.';
     add(item);
     return;

@@ -112,7 +112,7 @@ test('Stop during a streamed answer keeps what arrived, says it stopped, and the
   expect(stopped.length).toBeGreaterThan(early!.length);
   expect(stopped.length).toBeLessThan(whole.length);
   expect(whole.startsWith(stopped)).toBe(true);
-  expect(await page.locator('#log li.msg.notice').last().textContent()).toBe('Stopped.');
+  expect(await page.locator('#log li.msg.status-line').last().textContent()).toBe('Stopped.');
   await shot(page, 'demo-stop-phone-light');
   await page.waitForTimeout(600);
   expect(await page.locator('#log li.msg.model .text').last().textContent()).toBe(stopped);
