@@ -22,6 +22,8 @@ export interface Device {
   f16: boolean;
   /** What the page may use for a model, in MB: half the device's memory, and no more than the GPU's largest buffer allows. */
   budgetMB: number;
+  /** A software adapter (e.g. SwiftShader): WebGPU on the CPU. */
+  software?: boolean;
 }
 
 export function fits(choice: ModelChoice, device: Device): boolean {

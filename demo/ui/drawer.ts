@@ -48,8 +48,9 @@ export function startDrawer(show: (view: View) => void): void {
   onShow = show;
   $('#insight-button').addEventListener('click', () => (isDrawerOpen() ? closeDrawer() : openDrawer()));
   $('#drawer-close').addEventListener('click', closeDrawer);
-  $('#drawer').addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') closeDrawer();
+  // On the document, not the drawer: focus may have left it (a button it disabled, a finished load).
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && isDrawerOpen() && !document.querySelector('dialog[open]')) closeDrawer();
   });
   const list = tabs();
   list.forEach((tab, i) => {

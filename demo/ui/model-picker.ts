@@ -7,12 +7,19 @@ import { bestChoice, fits, modelChoices, type Device } from '../models';
 const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 
 export async function probeDevice(): Promise<Device> {
-  type Adapter = { features: Set<string> };
-  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<Adapter | null> } }).gpu;
+  type Adapter = { features: Set<string>; info?: { isFallbackAdapter?: boolean }; isFallbackAdapter?: boolean };
+  const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<Adapter | null> } }).gpu;
   const adapter = await gpu?.requestAdapter().catch(() => null);
-  // deviceMemory is rounded and capped at 8 GB by the browser; a model may take about half of it.
-  const memoryGB = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4;
-  return { adapter: Boolean(adapter), f16: Boolean(adapter?.features.has('shader-f16')), budgetMB: memoryGB * 512 };
+  // A model may take about half the memory the browser reports (rounded, and at most 8 GB counted).
+  const memoryGB = Math.min(8, (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4);
+  // A software adapter (no graphics chip) runs models on the CPU: only the smallest is bearable.
+  const software = Boolean(adapter?.info?.isFallbackAdapter ?? adapter?.isFallbackAdapter);
+  return {
+    adapter: Boolean(adapter),
+    f16: Boolean(adapter?.features.has('shader-f16')),
+    budgetMB: software ? 1024 : memoryGB * 512,
+    software,
+  };
 }
 
 /** Model ids with files in Cache Storage (web-llm's default cache). */
@@ -41,7 +48,11 @@ export async function fillPicker(device: Device): Promise<void> {
         size(choice.vramMB),
         cached.has(choice.id) ? 'downloaded' : '',
         !device.adapter ? 'needs WebGPU' : choice.needsF16 && !device.f16 ? 'needs shader-f16' : '',
-        fits(choice, device) ? '' : device.adapter && (!choice.needsF16 || device.f16) ? 'may not fit' : '',
+        fits(choice, device) || !device.adapter || (choice.needsF16 && !device.f16)
+          ? ''
+          : device.software
+            ? 'slow here'
+            : 'may not fit',
         choice === best ? 'best fit' : '',
       ].filter(Boolean);
       option.textContent = `${choice.label} · ${marks.join(' · ')}`;
@@ -59,13 +70,30 @@ export async function fillPicker(device: Device): Promise<void> {
       'This browser has no WebGPU, so no local model can run here: you are in demo mode, where a few rules stand in for a model. In Chrome or Edge on a computer with a graphics chip, WebGPU is on by default.';
     $<HTMLButtonElement>('#load-model').disabled = true;
   } else {
-    panel.textContent = `WebGPU is available${device.f16 ? ' with shader-f16' : ' (without shader-f16: q4f16 models are greyed out)'}. About ${size(device.budgetMB)} of memory can go to a model here; the best fit is preselected. Models download once, then load from this browser's cache.`;
+    panel.textContent = [
+      device.software
+        ? 'WebGPU runs in software here (no graphics chip), so a model runs slowly: the smallest is suggested.'
+        : `WebGPU is available; about ${size(device.budgetMB)} of memory can go to a model, and the best fit is preselected.`,
+      device.f16 ? '' : 'This adapter has no shader-f16, so q4f16 models are greyed out.',
+      'A model downloads once, then loads from this browser’s cache.',
+    ]
+      .filter(Boolean)
+      .join(' ');
     $<HTMLButtonElement>('#load-model').disabled = false;
   }
   $('#model-hint').textContent = best ? `Suggested: ${best.label}.` : '';
 }
 
-/** Progress as "312 / 580 MB · 4.1 MB/s · 1 min left", from the bytes seen so far. */
+/** "312 / 580 MB · 4.1 MB/s · 1 min left": bytes so far, the speed since the first bytes, and the time left at that speed. */
+export function describeProgress(loadedBytes: number, totalBytes: number, firstBytes: number, seconds: number): string {
+  const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+  const speed = seconds > 0.5 ? (loadedBytes - firstBytes) / seconds : 0;
+  const left = speed > 0 ? (totalBytes - loadedBytes) / speed : undefined;
+  const remaining =
+    left === undefined ? '' : left < 60 ? ` · ${Math.ceil(left)} s left` : ` · ${Math.ceil(left / 60)} min left`;
+  return `${mb(loadedBytes)} / ${mb(totalBytes)} MB${speed ? ` · ${(speed / 2 ** 20).toFixed(1)} MB/s` : ''}${remaining}`;
+}
+
 export function progressReporter(): (progress: ModelProgress) => void {
   const startedAt = performance.now();
   let firstBytes: number | undefined;
@@ -76,13 +104,11 @@ export function progressReporter(): (progress: ModelProgress) => void {
       return;
     }
     firstBytes ??= loadedBytes;
-    const seconds = (performance.now() - startedAt) / 1000;
-    const speed = seconds > 0.5 ? (loadedBytes - firstBytes) / seconds : 0;
-    const left = speed > 0 ? (totalBytes - loadedBytes) / speed : undefined;
-    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
-    const remaining =
-      left === undefined ? '' : left < 60 ? ` · ${Math.ceil(left)} s left` : ` · ${Math.ceil(left / 60)} min left`;
-    $('#progress-text').textContent =
-      `${mb(loadedBytes)} / ${mb(totalBytes)} MB${speed ? ` · ${(speed / 2 ** 20).toFixed(1)} MB/s` : ''}${remaining}`;
+    $('#progress-text').textContent = describeProgress(
+      loadedBytes,
+      totalBytes,
+      firstBytes,
+      (performance.now() - startedAt) / 1000,
+    );
   };
 }
