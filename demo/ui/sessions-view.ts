@@ -53,9 +53,9 @@ export async function drawSessions(hooks: SessionsHooks): Promise<void> {
 
 async function deleteWithUndo(hooks: SessionsHooks, id: string, title: string, wasCurrent: boolean): Promise<void> {
   const agent = hooks.agent()!;
-  // Kept in memory until the toast goes, so Undo can bring it back.
-  const saved = await agent.sessions.export(id);
+  // Gone from the list at once; kept in memory until the toast goes, so Undo can bring it back.
   document.querySelector(`#sessions li[data-session-id="${CSS.escape(id)}"]`)?.remove();
+  const saved = await agent.sessions.export(id);
   await agent.sessions.delete(id);
   toast(`Deleted “${title}”.`, {
     label: 'Undo',

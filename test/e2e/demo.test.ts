@@ -113,6 +113,11 @@ test('sessions: export downloads JSONL; import refuses a corrupted file by line,
   await page.click('#insight-button');
   await page.click('#tab-sessions');
   await page.waitForSelector('#sessions li');
+  // The file picker is reached with Tab, and its visible label shows the focus ring.
+  await page.focus('#export-session');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('import-file');
+  expect(await page.$eval('#import-label', (label) => getComputedStyle(label).outlineStyle)).toBe('solid');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-session')]);
   const jsonl = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
   expect(jsonl.split('\n')[0]).toContain('"type":"session"');
@@ -148,10 +153,11 @@ test('sessions: export downloads JSONL; import refuses a corrupted file by line,
   const original = page.locator('#sessions li:not(.current)');
   await original.locator('button', { hasText: 'Delete' }).click();
   expect(await page.locator('#sessions li').count()).toBe(1);
+  await page.waitForFunction(() => document.querySelector('#toast')?.textContent?.startsWith('Deleted'));
   expect(await page.textContent('#toast')).toContain('Deleted “Remember to buy milk and to call Ana”.');
   await page.click('#toast button');
   await page.waitForFunction(() => document.querySelectorAll('#sessions li').length === 2);
-  expect(await page.textContent('#toast')).toContain('Restored');
+  await page.waitForFunction(() => document.querySelector('#toast')?.textContent?.startsWith('Restored'));
   expect(problems).toEqual([]);
   await close();
 });
