@@ -5,7 +5,7 @@ import type { AgentEvent } from '../../src/index';
 import { asksFirst } from '../app/page-tools';
 import { friendlyError } from './friendly-error';
 import { askInCard, createCard, offerAgain, setCardResult, setCardState } from './tool-card';
-import { follow } from './follow';
+import { follow, pin } from './follow';
 
 export interface ChatHooks {
   /** Asks the agent again, as if the visitor had typed it. */
@@ -27,6 +27,7 @@ export function clearChat(): void {
   log().replaceChildren();
   streaming.clear();
   asked.clear();
+  pin();
 }
 
 export function isChatEmpty(): boolean {

@@ -3,6 +3,8 @@
 const scroller = () => document.querySelector<HTMLElement>('#scroller')!;
 const jump = () => document.querySelector<HTMLButtonElement>('#jump')!;
 let pinned = true;
+/** Where auto-scroll last put the view: a view above it means the visitor moved, even before their scroll event. */
+let followedTo = 0;
 
 function atBottom(element: HTMLElement): boolean {
   return element.scrollHeight - element.scrollTop - element.clientHeight < 48;
@@ -14,17 +16,20 @@ export function startFollowing(): void {
     pinned = atBottom(element);
     if (pinned) jump().hidden = true;
   });
-  jump().addEventListener('click', () => {
-    pinned = true;
-    follow();
-  });
+  // A wheel or a finger moving up means "let me read", at once.
+  element.addEventListener('wheel', (event) => event.deltaY < 0 && (pinned = false), { passive: true });
+  element.addEventListener('touchmove', () => (pinned = atBottom(element)), { passive: true });
+  jump().addEventListener('click', () => pin());
 }
 
 /** Call after the chat grew. */
 export function follow(): void {
   const element = scroller();
+  // (Content that shrank leaves the view lower than that, but still at the bottom.)
+  if (pinned && element.scrollTop < followedTo - 4 && !atBottom(element)) pinned = false;
   if (pinned) {
     element.scrollTop = element.scrollHeight;
+    followedTo = element.scrollTop;
     jump().hidden = true;
   } else if (!atBottom(element)) {
     jump().hidden = false;
@@ -34,5 +39,6 @@ export function follow(): void {
 /** After a new message from the visitor: they want to see what follows. */
 export function pin(): void {
   pinned = true;
+  followedTo = 0;
   follow();
 }

@@ -80,6 +80,15 @@ test.each([
     expect(last!.y + last!.height).toBeLessThanOrEqual(composer!.y + 1);
     await shot(page, `demo-conversation-${size}-${scheme}`);
 
+    // A visitor who scrolls up to read is left there while an answer streams in, and offered the way back.
+    await say(page, 'Hello! What can you do?', { enter: true });
+    await page.$eval('#scroller', (scroller) => scroller.scrollTo({ top: 0 }));
+    await answered(page);
+    expect(await page.$eval('#scroller', (scroller) => scroller.scrollTop)).toBeLessThan(50);
+    await page.click('#jump');
+    const newest = await page.locator('#log li.msg.model').last().boundingBox();
+    expect(newest!.y + newest!.height).toBeLessThanOrEqual((await page.locator('#ask').boundingBox())!.y + 1);
+
     // Something it does not understand is answered honestly.
     await say(page, 'What is the capital of France?', { enter: true });
     expect(await answered(page)).toMatch(
