@@ -35,12 +35,15 @@ function parsed(content: string): unknown {
 
 /** Why a call did not run, in a person's words. */
 function failure({ call, content }: ToolOutcome): string {
-  const error = content.replace(/^Error:\s*/, '');
+  // The page's tool errors arrive as 'Tool "name" failed: <its message>'.
+  const error = content.replace(/^Error:\s*/, '').replace(/^Tool "[^"]*" failed:\s*/, '');
   if (/rejected|not allow|denied/i.test(error))
     return `I did not run ${call.name}: you chose not to allow it, so nothing changed.`;
   if (/^interrupted$/i.test(error)) return `${call.name} was not run because the page was reloaded.`;
-  if (call.name === 'complete_todo' && /No to-do matches/.test(error))
-    return `I could not find a to-do matching ${quoted((call.args as { text: string }).text)}. ${error.replace(/^No to-do matches "[^"]*"\. /, '')}`;
+  if (call.name === 'complete_todo' && /^No to-do matches/.test(error)) {
+    const existing = /Existing: (.*)\.$/.exec(error)?.[1];
+    return `I could not find a to-do matching ${quoted((call.args as { text: string }).text)}. ${!existing || existing === 'none' ? 'Your list is empty.' : `Your list has: ${existing}.`}`;
+  }
   return `${call.name} did not work: ${error}`;
 }
 

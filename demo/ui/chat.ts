@@ -4,7 +4,7 @@
 import type { AgentEvent } from '../../src/index';
 import { asksFirst } from '../app/page-tools';
 import { friendlyError } from './friendly-error';
-import { askInCard, createCard, offerAgain, setCardResult, setCardState } from './tool-card';
+import { askInCard, createCard, formatMs, offerAgain, setCardResult, setCardState } from './tool-card';
 import { follow, pin } from './follow';
 
 export interface ChatHooks {
@@ -190,7 +190,7 @@ function showToolEvent(event: AgentEvent): void {
       );
     } else {
       setCardState(card, 'failed', error);
-      setCardResult(card, error, ms);
+      if (ms !== undefined) card.querySelector('.card-ms')!.textContent = formatMs(ms);
     }
   }
   follow();

@@ -132,6 +132,19 @@ describe('the stand-in as an engine', () => {
     expect(reloaded.text).toBe('clear_todos was not run because the page was reloaded.');
   });
 
+  test('a to-do it cannot find is said plainly, with what the list holds', async () => {
+    const missing = await generate([
+      ...asked('complete_todo', { text: 'coffee' }),
+      {
+        role: 'tool',
+        toolCallId: 'c1',
+        name: 'complete_todo',
+        content: 'Error: Tool "complete_todo" failed: No to-do matches "coffee". Existing: Buy milk, Call Ana.',
+      },
+    ]);
+    expect(missing.text).toBe('I could not find a to-do matching “coffee”. Your list has: Buy milk, Call Ana.');
+  });
+
   test('Stop ends the stream where it is', async () => {
     const controller = new AbortController();
     const deltas: ModelDelta[] = [];

@@ -80,6 +80,14 @@ test.each([
     expect(last!.y + last!.height).toBeLessThanOrEqual(composer!.y + 1);
     await shot(page, `demo-conversation-${size}-${scheme}`);
 
+    // A call that fails shows on its card and in the answer, plainly.
+    await say(page, 'mark coffee done', { enter: true });
+    expect(await answered(page)).toBe('I could not find a to-do matching “coffee”. Your list has: Buy milk, Call Ana.');
+    expect((await cards(page)).at(-1)).toBe('complete_todo failed');
+    expect(await page.locator('#log li.card').last().locator('.card-note').textContent()).toContain(
+      'No to-do matches "coffee"',
+    );
+
     // A visitor who scrolls up to read is left there while an answer streams in, and offered the way back.
     await say(page, 'Hello! What can you do?', { enter: true });
     await page.$eval('#scroller', (scroller) => scroller.scrollTo({ top: 0 }));
