@@ -5,6 +5,7 @@
  */
 import { AgentError } from '../errors';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
+import { ModuleEngine } from './module-engine';
 import { ScriptedEngine } from './scripted-engine';
 import { estimateTokens } from './token-estimate';
 import type { WebLLMEngine, WebLLMEngineOptions } from './webllm-engine';
@@ -13,7 +14,7 @@ export function createEngine(options: ModelOptions): ModelEngine {
   if (!options || typeof options !== 'object') {
     throw new AgentError(
       'invalid-options',
-      'model must be { engine: "webllm", modelId } or { engine: "scripted", turns }.',
+      'model must be { engine: "webllm", modelId }, { engine: "scripted", turns } or { engine: "module", url }.',
     );
   }
   if (options.engine === 'scripted') {
@@ -34,9 +35,10 @@ export function createEngine(options: ModelOptions): ModelEngine {
     const { onProgress: _onProgress, engine: _engine, ...rest } = options;
     return new LazyWebLLMEngine(rest);
   }
+  if (options.engine === 'module') return new ModuleEngine(options.url, options.options);
   throw new AgentError(
     'invalid-options',
-    `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm" or "scripted".`,
+    `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm", "scripted" or "module".`,
   );
 }
 

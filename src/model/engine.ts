@@ -80,7 +80,7 @@ export interface ModelProgress {
 }
 
 export interface ModelInfo {
-  engine: 'webllm' | 'scripted';
+  engine: 'webllm' | 'scripted' | 'module';
   modelId: string;
   /** Shown wherever the model is named, e.g. "scripted (no model)". */
   label: string;
@@ -138,4 +138,24 @@ export type ModelOptions =
       turns: ScriptedTurn[];
       contextWindow?: number;
       onProgress?: (progress: ModelProgress) => void;
+    }
+  | {
+      /** A page's own engine: a same-origin ES module the worker imports (see module-engine.ts). */
+      engine: 'module';
+      /** The module's address; a relative one means relative to the page (document.baseURI). */
+      url: string;
+      /** Handed to the module's default-exported factory as is; it crosses to the worker, so plain data only. */
+      options?: unknown;
+      onProgress?: (progress: ModelProgress) => void;
     };
+
+/**
+ * What an engine module default-exports: a factory the worker calls once with
+ * `model.options`. Only `generate` is required; `info`'s fields, `load`,
+ * `countTokens` and `dispose` have defaults (see module-engine.ts).
+ */
+export type ModelEngineFactory = (options: unknown) => EngineModuleEngine | Promise<EngineModuleEngine>;
+
+/** The engine an engine module makes: a ModelEngine whose members but generate() may be left out. */
+export type EngineModuleEngine = Pick<ModelEngine, 'generate'> &
+  Partial<Omit<ModelEngine, 'generate' | 'info'>> & { info?: Partial<Omit<ModelInfo, 'engine'>> };

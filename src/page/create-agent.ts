@@ -42,6 +42,13 @@ function hostConfig(options: AgentOptions): HostConfig {
   // Relative model URLs in appConfig mean "from this page's origin"; the worker cannot know the page's base.
   if (modelConfig.engine === 'webllm' && !modelConfig.baseUrl && typeof document !== 'undefined')
     modelConfig.baseUrl = document.baseURI;
+  // Likewise a relative module url: the worker would resolve it against its own script's address.
+  if (
+    modelConfig.engine === 'module' &&
+    typeof document !== 'undefined' &&
+    URL.canParse(modelConfig.url, document.baseURI)
+  )
+    modelConfig.url = new URL(modelConfig.url, document.baseURI).href;
   const callbacks = options.callbacks ?? {};
   return {
     appName: options.appName ?? (typeof location !== 'undefined' ? location.origin : 'inpage-agent'),

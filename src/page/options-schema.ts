@@ -40,11 +40,16 @@ const scriptedTurns = z.array(z.record(z.string(), z.unknown(), { error: 'must b
   error: "must be an array of turns such as { text: 'Hi' } or { toolCalls: [{ name, args }] }",
 });
 
+const moduleUrlRequired = "is required with engine 'module': the address of an ES module of this origin";
+
 const model = z.union(
   [
     z.looseObject({ engine: z.literal('webllm'), modelId: name }),
     z.looseObject({ engine: z.literal('scripted'), turns: scriptedTurns }),
-    z.looseObject({ engine: z.literal('module') }),
+    z.looseObject({
+      engine: z.literal('module'),
+      url: z.string({ error: moduleUrlRequired }).min(1, { error: moduleUrlRequired }),
+    }),
   ],
   {
     error:
