@@ -242,11 +242,16 @@ export class AgentHost implements AgentHostApi {
     return this.ready;
   }
 
-  /** A session opened while no run holds it answers its interrupted calls at once, so every view shows them so. */
+  /**
+   * A session opened while no run holds it answers its interrupted calls at
+   * once, so every view shows them so. Best effort: a run repairs them under
+   * its lock anyway, and a full disk must not stop an agent from starting
+   * (it is how a person reaches agent.sessions.delete).
+   */
   private async repairIfIdle(context: AgentContext, session: Session, emit: (event: AgentEvent) => void) {
     await withSessionLockIfFree(context.sessionId, () =>
       repairOpenCalls(standalone({ ...context, emit }, 'repair'), session),
-    );
+    ).catch(() => undefined);
   }
 
   /** Runs one invocation under the session's lock, streaming its events to the page. */

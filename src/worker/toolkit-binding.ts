@@ -23,8 +23,11 @@ export interface ToolkitBinding {
 const GRAPH_NAME = 'default';
 
 export async function bindToolkit(config: HostConfig, store: SessionStore): Promise<ToolkitBinding> {
-  const persisted = store.kind === 'indexeddb' ? await openToolkitStore(config.dbName) : undefined;
-  const graph = (await persisted?.load(GRAPH_NAME)) ?? new ToolkitGraph();
+  // The graph is worth keeping, not worth failing a start for (a full disk, a denied database): it then lives in memory.
+  const persisted =
+    store.kind === 'indexeddb' ? await openToolkitStore(config.dbName).catch(() => undefined) : undefined;
+  const loaded = await persisted?.load(GRAPH_NAME).catch(() => undefined);
+  const graph = loaded ?? new ToolkitGraph();
   const toolkit = new Toolkit(
     graph,
     (changed) => persisted?.save(GRAPH_NAME, changed),
