@@ -61,7 +61,8 @@ describe('a second tab', () => {
           parameters: z.object({}),
           execute: async () => {
             (window as any).toolStarted = true;
-            await new Promise((resolve) => setTimeout(resolve, 700));
+            // Still running when the other tab has opened the session (it says so on this channel).
+            await new Promise((resolve) => (new BroadcastChannel('second-tab').onmessage = resolve));
             return { orderId: 'A-1' };
           },
         });
@@ -87,6 +88,9 @@ describe('a second tab', () => {
           dbName: 'two-tabs',
           sessionId: 'shared',
         });
+        // Give whatever the opening did a moment to land, then let the first tab's tool finish.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        new BroadcastChannel('second-tab').postMessage('opened');
       });
       expect(await first.evaluate(async () => (await (window as any).sent).text)).toBe('Ordered.');
 
