@@ -56,7 +56,7 @@ export class ToolCallStream {
     }
     this.pending += chunk;
     const pieces: StreamPiece[] = [];
-    while (this.mode !== 'held' && (this.mode === 'reasoning' ? this.stepReasoning(pieces) : this.stepText(pieces)));
+    while (this.step(pieces));
     return pieces;
   }
 
@@ -78,6 +78,12 @@ export class ToolCallStream {
     const rest = this.pending;
     this.pending = '';
     return rest;
+  }
+
+  /** One step of showing; false when the output must wait for more (or is held to the end). */
+  private step(pieces: StreamPiece[]): boolean {
+    if (this.mode === 'held') return false;
+    return this.mode === 'reasoning' ? this.stepReasoning(pieces) : this.stepText(pieces);
   }
 
   /** Shows text up to the next marker; false when it must wait for more output. */
