@@ -65,7 +65,7 @@ export function readJsonValues(
       out.closed = true;
       return out;
     }
-    if (i >= text.length || (text[i] !== '{' && text[i] !== '[')) {
+    if (i >= text.length || !opensJsonCall(text, i)) {
       out.end = i;
       return out;
     }
@@ -86,6 +86,14 @@ export function readJsonValues(
     i = skipWhitespace(text, value.end);
     while (i < text.length && (text[i] === ',' || text[i] === ';')) i = skipWhitespace(text, i + 1);
   }
+}
+
+/** A JSON object, or a list of objects (not `[/TOOL_CALLS]` or other bracketed text). */
+function opensJsonCall(text: string, at: number): boolean {
+  if (text[at] === '{') return true;
+  if (text[at] !== '[') return false;
+  const next = text[skipWhitespace(text, at + 1)];
+  return next === '{' || next === ']' || next === undefined;
 }
 
 /** `name(a=1, b='x')`, `name.call(a=1)`, several separated by commas, optionally in `[…]`. */
@@ -112,10 +120,11 @@ export function readPythonicCalls(text: string, at: number): Read & { bracketed:
     const args = readKeywordArguments(text, i + match[0].length);
     if ('why' in args) {
       out.errors.push({ name, raw: text.slice(callStart, args.end), why: args.why });
-      out.end = args.end;
-      return out;
-    }
-    out.calls.push({ name, args: args.value, raw: text.slice(callStart, args.end) });
+      if (args.why === CUT_OFF) {
+        out.end = args.end;
+        return out;
+      }
+    } else out.calls.push({ name, args: args.value, raw: text.slice(callStart, args.end) });
     i = skipWhitespace(text, args.end);
     out.end = i;
     if (text[i] === ',' || text[i] === ';') i = skipWhitespace(text, i + 1);
