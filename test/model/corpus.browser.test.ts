@@ -1,6 +1,6 @@
 /**
  * Real model outputs, collected with their expected calls from peers' parser
- * test suites (test/model/corpus/*.json: vLLM, llama.cpp, ollama; each case
+ * test suites (test/model/corpus/*.json: vLLM, SGLang, llama.cpp, ollama; each case
  * names its file and test), run through the real path: a scripted { raw }
  * turn read by the same stream and readers as a web-llm model's text, in a
  * real worker via createAgent, with tools of the names and schemas the
@@ -12,6 +12,7 @@ import { createAgent, fromMCPTool, type Agent, type AgentEvent } from '../../src
 import { responses } from '../page/helpers';
 import llamaCpp from './corpus/llama-cpp.json';
 import ollama from './corpus/ollama.json';
+import sglang from './corpus/sglang.json';
 import vllm from './corpus/vllm.json';
 
 interface CorpusCase {
@@ -31,7 +32,7 @@ interface Corpus {
   cases: CorpusCase[];
 }
 
-for (const corpus of [vllm, llamaCpp, ollama] as Corpus[]) {
+for (const corpus of [vllm, sglang, llamaCpp, ollama] as Corpus[]) {
   describe(`outputs from ${corpus.source}'s tests`, () => {
     const ran: { name: string; args: unknown }[] = [];
     let agent: Agent;
