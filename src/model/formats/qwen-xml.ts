@@ -170,7 +170,7 @@ function closingToolCall(text: string, end: number): number {
 }
 
 /** A parameter's text as the value its schema asks for: the XML form carries no types. */
-export function parameterValue(raw: string, schema: JsonSchema | undefined): unknown {
+function parameterValue(raw: string, schema: JsonSchema | undefined): unknown {
   const text = raw.replace(/^\n/, '').replace(/\n$/, '');
   const types = schemaTypes(schema);
   if (types.size === 1 && types.has('string')) return text;

@@ -1,6 +1,6 @@
 /**
- * Pieces the readers share: calls out of JSON values, pythonic calls, and
- * the search for a closing tag that skips over strings.
+ * Pieces the readers share: calls out of JSON values (one, a list, or
+ * several in a row) and pythonic calls.
  */
 import type { FoundCall, FoundError } from './call-reader';
 import { readLiteral, skipWhitespace, type LiteralOptions } from './literal';
@@ -173,26 +173,6 @@ function readKeywordArguments(
 function closingParen(text: string, from: number): number {
   const at = text.indexOf(')', from);
   return at === -1 ? text.length : at + 1;
-}
-
-/**
- * The index of `close` after `from`, skipping JSON strings, so that
- * `</tool_call>` inside an argument does not end the call. -1 when absent.
- */
-export function findClose(text: string, from: number, close: string): number {
-  let i = from;
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === '"') {
-      i += 1;
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      i += 1;
-      continue;
-    }
-    if (ch === close[0] && text.startsWith(close, i)) return i;
-    i += 1;
-  }
-  return -1;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
