@@ -36,6 +36,8 @@ export class ModuleEngine implements ModelEngine {
       label: `${file} (engine module)`,
       contextWindow: 4096,
       nativeToolCalls: true,
+      // Its calls arrive as structured deltas; this names how a reader or a history would write them.
+      toolFormat: 'generic-json',
     };
   }
 

@@ -82,7 +82,8 @@ describe('scripted engine', () => {
         type: 'finish',
         reason: 'tool-calls',
         usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
-        raw: 'Hi\n<tool_call>{"name":"get_time","arguments":{}}</tool_call>',
+        // As the scripted engine's format (generic JSON by default) writes a turn.
+        raw: 'Hi\n<tool_call>{"name": "get_time", "arguments": {}}</tool_call>',
       },
     ]);
   });
