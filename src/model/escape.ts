@@ -49,8 +49,3 @@ export function escapeUntrusted(text: string): string {
     .replace(BARE_CALL_JSON, (_, a, key, colon, b, key2, colon2) => `${a ?? b}\\"${key ?? key2}"${colon ?? colon2}`)
     .replace(PYTHONIC_LIST, '[\\$1');
 }
-
-/** True when a text holds something that a template or our reader would read as structure. */
-export function hasTemplateMarkup(text: string): boolean {
-  return escapeUntrusted(text) !== text;
-}
