@@ -252,3 +252,44 @@ describe('an opaque origin', () => {
     });
   });
 });
+
+describe('nothing leaves the browser', () => {
+  test('a run sends no request with the prompt, a tool’s arguments or its result: only the page’s own files are fetched', async () => {
+    await withServer(async (server, context) => {
+      const requests: { url: string; method: string; body: string | null }[] = [];
+      // The context sees the page's requests and its workers'.
+      context.on('request', (request) =>
+        requests.push({ url: request.url(), method: request.method(), body: request.postData() }),
+      );
+      const page = await open(context, server);
+      const answer = await page.evaluate(async () => {
+        const { createAgent, defineTool, z } = (window as any).lib;
+        const lookUp = defineTool({
+          name: 'look_up',
+          description: 'Looks a code up.',
+          parameters: z.object({ code: z.string() }),
+          execute: ({ code }: { code: string }) => ({ found: `${code}-RESULT-7781` }),
+        });
+        const agent = await createAgent({
+          model: {
+            engine: 'scripted',
+            turns: [{ toolCalls: [{ name: 'look_up', args: { code: 'SECRET-ARG-5519' } }] }, { text: 'Found it.' }],
+          },
+          tools: [lookUp],
+          dbName: 'no-leaks',
+        });
+        const result = await agent.send('my PIN is PROMPT-SECRET-3307, look it up');
+        await agent.close();
+        return result.text;
+      });
+      expect(answer).toBe('Found it.');
+      expect(requests.length).toBeGreaterThan(0);
+      for (const request of requests) {
+        expect(new URL(request.url).origin).toBe(server.url);
+        expect(request.method).toBe('GET');
+        expect(request.body).toBeNull();
+        expect(request.url).not.toMatch(/SECRET|RESULT-7781/);
+      }
+    });
+  });
+});
