@@ -8,6 +8,7 @@
 import { generateText, isStepCount, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z as zod } from 'zod';
+import { openDB } from 'idb';
 import { createAgent, defineTool, z } from '../src/index';
 import { summarize, type BenchRow, type BenchSuite } from './harness';
 
@@ -45,6 +46,46 @@ async function ours(storage: 'indexeddb' | 'memory'): Promise<number[]> {
     await agent.close();
   }
   return gaps;
+}
+
+/**
+ * The physical floor of a durable step: what no runtime that stores the
+ * model's call before the tool runs can avoid. Two bare IndexedDB puts (the
+ * model event, the tool's answer; each its own transaction, as durability
+ * needs) and one postMessage round trip (the call to the page and back),
+ * with values shaped like ours.
+ */
+async function floor(): Promise<number[]> {
+  const db = await openDB(`bench-floor-${crypto.randomUUID()}`, 1, {
+    upgrade: (database) => database.createObjectStore('events', { keyPath: ['sessionId', 'seq'] }),
+  });
+  const worker = new Worker(new URL('./echo-worker.ts', import.meta.url), { type: 'module' });
+  const roundTrip = (message: unknown) =>
+    new Promise<void>((resolve) => {
+      worker.onmessage = () => resolve();
+      worker.postMessage(message);
+    });
+  const event = (seq: number, role: string) => ({
+    id: `ev-${seq}`,
+    sessionId: 's',
+    invocationId: 'inv',
+    seq,
+    author: 'assistant',
+    timestamp: Date.now(),
+    content: { role, parts: [{ functionCall: { id: `call-${seq}`, name: 'count', args: { by: 1 } } }] },
+  });
+  const samples: number[] = [];
+  let seq = 0;
+  for (let i = 0; i < CONVERSATIONS * STEPS; i++) {
+    const t0 = performance.now();
+    await db.put('events', event(++seq, 'model'));
+    await roundTrip({ callId: `call-${seq}`, name: 'count', args: { by: 1 }, state: {} });
+    await db.put('events', event(++seq, 'tool'));
+    samples.push(performance.now() - t0);
+  }
+  worker.terminate();
+  db.close();
+  return samples.slice(50);
 }
 
 async function aiSdk(): Promise<number[]> {
@@ -98,9 +139,11 @@ async function aiSdk(): Promise<number[]> {
 
 const suite: BenchSuite = async () => {
   const peer = summarize(await aiSdk());
+  const bare = summarize(await floor());
   const stored = summarize(await ours('indexeddb'));
   const memory = summarize(await ours('memory'));
   const peerRow = { name: 'AI SDK generateText + MockLanguageModelV4', median: peer.median };
+  const floorRow = { name: 'floor: 2 bare idb puts + 1 postMessage round trip', median: bare.median };
   const rows: BenchRow[] = [
     {
       group: 'loop',
@@ -111,6 +154,16 @@ const suite: BenchSuite = async () => {
       peer: peerRow,
       target: 'ratio ≤ 2',
       note: `${stored.samples.length} steps`,
+    },
+    {
+      group: 'loop',
+      name: 'step: same, against the physical floor',
+      median: stored.median,
+      p95: stored.p95,
+      unit: 'ms',
+      peer: floorRow,
+      target: 'ratio ≤ 1.5',
+      note: `floor p95 ${bare.p95.toFixed(3)} ms`,
     },
     {
       group: 'loop',

@@ -27,6 +27,8 @@ export class IdbSessionStore implements SessionStore {
   private closedBy?: ClosedBy;
   /** The database was deleted under us and opened again empty: a session that is gone was lost, not never made. */
   private reopenedEmpty = false;
+  /** The session records this store wrote last, by id: appends check them instead of waiting to read them. */
+  private readonly seen = new Map<string, StoredSession>();
 
   constructor(readonly dbName: string) {}
 
@@ -45,6 +47,7 @@ export class IdbSessionStore implements SessionStore {
       onClose: (by) => {
         this.closedBy = by;
         this.current = undefined;
+        this.seen.clear();
       },
     });
     this.closedBy = undefined;
@@ -107,6 +110,66 @@ export class IdbSessionStore implements SessionStore {
     const db = await this.connection().catch((error: unknown) => {
       throw this.storageError(error, 'appending an event');
     });
+    const seen = this.seen.get(sessionId);
+    const delta = splitDelta(event.actions?.stateDelta);
+    const sharedScopes = Object.keys(delta.app).length > 0 || Object.keys(delta.user).length > 0;
+    if (seen && !sharedScopes) {
+      const stored = await this.appendAsSeen(db, seen, event, delta.session, options);
+      if (stored) return stored;
+    }
+    return this.appendAfterReading(db, sessionId, event, options);
+  }
+
+  /**
+   * The common case, without waiting for a read: the event is numbered from
+   * the session record this store wrote last, and the record is read in the
+   * same transaction only to check it is still that one. If another tab
+   * appended meanwhile (or the session went away), the transaction is
+   * aborted, so neither write happens, and the caller reads and appends.
+   * Undefined when it aborted.
+   */
+  private async appendAsSeen(
+    db: AgentDatabase,
+    seen: StoredSession,
+    event: NewEvent,
+    sessionDelta: Record<string, unknown>,
+    options: AppendOptions,
+  ): Promise<AgentEvent | undefined> {
+    const tx = db.transaction(['sessions', 'events'], 'readwrite', { durability: options.durability ?? 'default' });
+    const writes = new UnawaitedWrites();
+    const stored = numberEvent(seen, event);
+    const next = afterAppend(seen, stored, sessionDelta);
+    try {
+      const current = tx.objectStore('sessions').get(seen.id);
+      writes.track(tx.objectStore('events').add(stored));
+      writes.track(tx.objectStore('sessions').put(next));
+      if ((await current)?.lastSeq !== seen.lastSeq) {
+        this.seen.delete(seen.id);
+        tx.done.catch(() => undefined);
+        tx.abort();
+        return undefined;
+      }
+      await tx.done;
+      this.seen.set(seen.id, next);
+      return stored;
+    } catch (error) {
+      this.seen.delete(seen.id);
+      tx.done.catch(() => undefined);
+      try {
+        tx.abort();
+      } catch {
+        // Already finished or aborted by the browser.
+      }
+      throw this.storageError(writes.first ?? error, 'appending an event');
+    }
+  }
+
+  private async appendAfterReading(
+    db: AgentDatabase,
+    sessionId: string,
+    event: NewEvent,
+    options: AppendOptions,
+  ): Promise<AgentEvent> {
     const tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', {
       durability: options.durability ?? 'default',
     });
@@ -130,10 +193,13 @@ export class IdbSessionStore implements SessionStore {
         };
         writes.track(tx.objectStore('userState').put({ ...user, state: { ...user.state, ...delta.user } }));
       }
-      writes.track(tx.objectStore('sessions').put(afterAppend(session, stored, delta.session)));
+      const next = afterAppend(session, stored, delta.session);
+      writes.track(tx.objectStore('sessions').put(next));
       await tx.done;
+      this.seen.set(sessionId, next);
       return stored;
     } catch (error) {
+      this.seen.delete(sessionId);
       tx.done.catch(() => undefined);
       try {
         tx.abort();
@@ -159,6 +225,7 @@ export class IdbSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
+    this.seen.delete(id);
     const writes = new UnawaitedWrites();
     try {
       const tx = (await this.connection()).transaction(['sessions', 'events'], 'readwrite');

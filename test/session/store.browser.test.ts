@@ -189,6 +189,25 @@ describe.each(stores)('%s store', (_name, open) => {
 });
 
 describe('IndexedDB specifics', () => {
+  test('an append numbered from what this store wrote last notices another writer, writes nothing, and appends after it', async () => {
+    const name = uniqueDb('two-writers');
+    const mine = await openIdbSessionStore({ dbName: name });
+    const theirs = await openIdbSessionStore({ dbName: name });
+    const { id } = await mine.create({ appName: 'app', userId: 'u' });
+    await mine.append(id, event(id, { actions: { stateDelta: { who: 'me' } } }));
+    // Another tab's worker appends to the session this store has written last.
+    await theirs.append(id, event(id, { actions: { stateDelta: { who: 'them', theirs: 1 } } }));
+    await mine.append(id, event(id, { actions: { stateDelta: { who: 'me again' } } }));
+    const events = await mine.events(id);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    const session = (await mine.get(id))!;
+    expect(session.lastSeq).toBe(3);
+    expect(session.state).toEqual({ who: 'me again', theirs: 1 });
+    expect(session.state).toEqual(foldSessionState(events.map((e) => e.actions?.stateDelta)));
+    mine.close();
+    theirs.close();
+  });
+
   test('an append whose transaction fails after its writes were issued leaves neither the event nor the state change', async () => {
     const store = await openIdbSessionStore({ dbName: uniqueDb('atomic') });
     const session = await store.create({ appName: 'app', userId: 'u' });
