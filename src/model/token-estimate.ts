@@ -25,10 +25,7 @@ export function estimateTokens(text: string): number {
 
 function isWordChar(code: number): boolean {
   return (
-    code === 0x20 ||
-    (code >= 0x30 && code <= 0x39) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x61 && code <= 0x7a)
+    code === 0x20 || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)
   );
 }
 
