@@ -7,7 +7,7 @@ export interface MCPToolListing {
 }
 
 export function addMCPToolGroup(
-  toolkit: Toolkit,
+  toolkit: Pick<Toolkit, 'addToolGroup'>,
   group: { id: string; name?: string; description?: string },
   tools: MCPToolListing[],
   connectedActions: Connection[],

@@ -5,6 +5,7 @@
  */
 import type { Action, ToolGroup, ToolkitJSON } from './graph';
 import type { LearnOptions } from './learn';
+import type { MCPToolListing } from './mcp-group';
 import type { RecommendOptions } from './recommend';
 import type { RenderOptions } from './render-svg';
 import type { Connection } from './toolkit';
@@ -15,6 +16,12 @@ export interface ToolkitApi {
   addToolGroup(
     group: ToolGroup,
     tools: (string | { name: string; description?: string })[],
+    connectedActions: Connection[],
+  ): Promise<void>;
+  /** One MCP server's tools (its tools/list) as one group, connected to the actions that call them. */
+  addMCPToolGroup(
+    group: { id: string; name?: string; description?: string },
+    tools: MCPToolListing[],
     connectedActions: Connection[],
   ): Promise<void>;
   getAction(id: string): Action;

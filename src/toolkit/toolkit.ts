@@ -10,6 +10,7 @@ import { recommendIds, recommendSubgraph, type RecommendOptions } from './recomm
 import { renderSvg, type RenderOptions } from './render-svg';
 import { toMermaid } from './mermaid';
 import { learnFromEvents, type LearnOptions } from './learn';
+import { addMCPToolGroup, type MCPToolListing } from './mcp-group';
 import type { ToolkitApi } from './toolkit-api';
 
 export interface Connection {
@@ -65,6 +66,14 @@ export class Toolkit implements ToolkitApi {
       for (const { action, score } of connectedActions) this.graph.addEdge(action, name, 'call', score);
     }
     await this.onChange(this.graph);
+  }
+
+  addMCPToolGroup(
+    group: { id: string; name?: string; description?: string },
+    tools: MCPToolListing[],
+    connectedActions: Connection[],
+  ): Promise<void> {
+    return addMCPToolGroup(this, group, tools, connectedActions);
   }
 
   getAction(id: string): Action {

@@ -1,14 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import {
-  ToolkitGraph,
-  Toolkit,
-  recommendIds,
-  learnFromEvents,
-  createToolSelector,
-  renderSvg,
-  toMermaid,
-  addMCPToolGroup,
-} from '../../src/toolkit/index';
+import { ToolkitGraph } from '../../src/toolkit/graph';
+import { Toolkit } from '../../src/toolkit/toolkit';
+import { recommendIds } from '../../src/toolkit/recommend';
+import { learnFromEvents } from '../../src/toolkit/learn';
+import { createToolSelector } from '../../src/toolkit/selector';
+import { renderSvg } from '../../src/toolkit/render-svg';
+import { toMermaid } from '../../src/toolkit/mermaid';
 import type { AgentEvent } from '../../src/session/event';
 
 const action = (id: string) => ({ id, name: id.toUpperCase(), description: `${id} things` });
@@ -165,8 +162,7 @@ describe('the graph', () => {
 
   test("an MCP server's tools join as one group", async () => {
     const toolkit = await sample();
-    await addMCPToolGroup(
-      toolkit,
+    await toolkit.addMCPToolGroup(
       { id: 'browser-mcp' },
       [{ name: 'navigate', description: 'Go to a URL' }, { name: 'click' }],
       [{ action: 'search', score: 0.8 }],

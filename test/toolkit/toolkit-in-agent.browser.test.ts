@@ -45,6 +45,15 @@ test('the graph persists in IndexedDB: a second agent on the same database sees 
   const svg: string = await second.toolkit.render({ highlight: ['plan'] });
   expect(svg).toContain('data-id="outline"');
   await expect(second.toolkit.getAction('nope')).rejects.toMatchObject({ code: 'toolkit-invalid' });
+  // One MCP server's tools/list joins as one group, through the page's handle.
+  await second.toolkit.addMCPToolGroup(
+    { id: 'files-mcp', name: 'Files' },
+    [{ name: 'read_file', description: 'Reads a file' }, { name: 'list_dir' }],
+    [{ action: 'plan', score: 0.7 }],
+  );
+  expect((await second.toolkit.recommendToolsActions(['plan'])).tools).toEqual(
+    expect.arrayContaining(['read_file', 'list_dir']),
+  );
 });
 
 test('each step offers only the tools recommended for the current actions (plus tools outside the graph), and a call moves the current action', async () => {
