@@ -4,10 +4,10 @@
  * delta, and name an untitled session after its first user words.
  */
 import { AgentError, messageOf } from '../errors';
-import type { AgentEvent, NewEvent } from './event';
+import { newId, type AgentEvent, type NewEvent } from './event';
 import { trackOpenCalls } from './open-calls';
 import { storableDelta } from './state';
-import type { Session, SessionSummary } from './store';
+import type { Session, SessionInit, SessionSummary } from './store';
 
 export interface SessionHead {
   id: string;
@@ -30,6 +30,22 @@ export function numberEvent(session: SessionHead, event: NewEvent): AgentEvent {
     if (!delta && Object.keys(actions).length === 0) delete stored.actions;
   }
   return stored;
+}
+
+/** A new session's record, as both stores keep it. */
+export function newSessionRecord(init: SessionInit): Omit<Session, 'state'> & { state: Record<string, unknown> } {
+  const now = Date.now();
+  return {
+    id: init.id ?? newId('s'),
+    appName: init.appName,
+    userId: init.userId,
+    ...(init.title ? { title: init.title } : {}),
+    createdAt: now,
+    updatedAt: now,
+    state: {},
+    lastSeq: 0,
+    openCalls: {},
+  };
 }
 
 /** A session record after `stored` was appended, with its session-scoped delta applied. Both stores write this. */

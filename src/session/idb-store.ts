@@ -1,7 +1,6 @@
 /** SessionStore on IndexedDB through idb. */
 import { AgentError } from '../errors';
 import type { AgentEvent, NewEvent } from './event';
-import { newId } from './event';
 import {
   closedError,
   openAgentDatabase,
@@ -12,7 +11,7 @@ import {
 } from './idb-database';
 import type { AppendOptions, Session, SessionInit, SessionStore, SessionSummary } from './store';
 import { mergedState, splitDelta } from './state';
-import { afterAppend, numberEvent, sessionExists, sessionNotFound, summaries } from './append-rules';
+import { afterAppend, newSessionRecord, numberEvent, sessionExists, sessionNotFound, summaries } from './append-rules';
 
 export async function openIdbSessionStore(options: { dbName: string }): Promise<IdbSessionStore> {
   const store = new IdbSessionStore(options.dbName);
@@ -56,18 +55,7 @@ export class IdbSessionStore implements SessionStore {
   }
 
   async create(init: SessionInit): Promise<Session> {
-    const now = Date.now();
-    const stored: StoredSession = {
-      id: init.id ?? newId('s'),
-      appName: init.appName,
-      userId: init.userId,
-      createdAt: now,
-      updatedAt: now,
-      state: {},
-      lastSeq: 0,
-      openCalls: {},
-    };
-    if (init.title) stored.title = init.title;
+    const stored: StoredSession = newSessionRecord(init);
     try {
       await (await this.connection()).add('sessions', stored);
       this.reopenedEmpty = false;

@@ -1,9 +1,16 @@
 /** SessionStore in memory: same rules as IndexedDB, gone with the worker. */
 import type { AgentEvent, NewEvent } from './event';
-import { newId } from './event';
 import type { Session, SessionInit, SessionStore, SessionSummary } from './store';
 import { mergedState, splitDelta } from './state';
-import { afterAppend, numberEvent, sessionExists, sessionNotFound, summaries, unstorableValue } from './append-rules';
+import {
+  afterAppend,
+  newSessionRecord,
+  numberEvent,
+  sessionExists,
+  sessionNotFound,
+  summaries,
+  unstorableValue,
+} from './append-rules';
 
 interface Entry {
   session: Omit<Session, 'state'> & { state: Record<string, unknown> };
@@ -17,21 +24,9 @@ export class MemorySessionStore implements SessionStore {
   private readonly userState = new Map<string, Record<string, unknown>>();
 
   async create(init: SessionInit): Promise<Session> {
-    const now = Date.now();
-    const id = init.id ?? newId('s');
-    if (this.sessions.has(id)) throw sessionExists(id);
-    const session = {
-      id,
-      appName: init.appName,
-      userId: init.userId,
-      createdAt: now,
-      updatedAt: now,
-      state: {},
-      lastSeq: 0,
-      openCalls: {},
-      ...(init.title ? { title: init.title } : {}),
-    };
-    this.sessions.set(id, { session, events: [] });
+    const session = newSessionRecord(init);
+    if (this.sessions.has(session.id)) throw sessionExists(session.id);
+    this.sessions.set(session.id, { session, events: [] });
     return this.view(session);
   }
 
