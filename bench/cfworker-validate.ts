@@ -296,14 +296,6 @@ function alternativesIssue(
   return { path, message: 'matches none of the allowed shapes' };
 }
 
-function kindOf(type: string, value: unknown): boolean {
-  if (type === 'integer') return Number.isInteger(value);
-  if (type === 'array') return Array.isArray(value);
-  if (type === 'null') return value === null;
-  if (type === 'object') return isPlainObject(value);
-  return typeof value === type;
-}
-
 function instancePath(location: string, value: unknown): IssuePath {
   const path: IssuePath = [];
   let current = value;

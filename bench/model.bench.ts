@@ -38,7 +38,6 @@ function makeTools(count: number): ToolDeclaration[] {
 const suite: BenchSuite = async () => {
   const rows: BenchRow[] = [];
   const tools = makeTools(3);
-  const names = tools.map((t) => t.name);
   const bodies = [
     { name: 'tool_0', arguments: { text: 'milk', count: 2 } },
     { name: 'tool_1', arguments: { text: 'eggs' } },
