@@ -193,7 +193,11 @@ export class Agent extends EventTarget {
 
   private async boot(): Promise<void> {
     await this.holdTabLock();
-    this.connection = new WorkerConnection({ workerUrl: this.options.workerUrl, share: this.options.share });
+    this.connection = new WorkerConnection({
+      workerUrl: this.options.workerUrl,
+      sharedWorkerUrl: this.options.sharedWorkerUrl,
+      share: this.options.share,
+    });
     if (this.connection.notice) this.setStatus('starting', this.connection.notice);
     const connection = this.connection;
     connection.dead.catch((error: AgentError) => this.onDeath(connection, error));

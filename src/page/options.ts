@@ -45,7 +45,14 @@ export interface AgentOptions {
    * 'none' holds for every step. A run's own toolChoice overrides this.
    */
   toolChoice?: ToolChoice;
+  /**
+   * Where the worker script (inpage-agent/worker, dist/inpage-agent.worker.js,
+   * with dist/chunks/ beside it) is served. Absent: found beside the package's
+   * module, as Vite, webpack and Parcel arrange by themselves.
+   */
   workerUrl?: string | URL;
+  /** Where the shared worker script (inpage-agent/shared-worker) is served, for share: 'tabs'; absent: as workerUrl. */
+  sharedWorkerUrl?: string | URL;
   share?: 'tabs';
   restart?: 'auto' | 'never';
   /** Aborting it while the agent starts (e.g. a model download) stops the start and its worker. */
