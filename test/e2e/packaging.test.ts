@@ -1,0 +1,303 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serveStatic, type StaticServer } from './built-files';
+import {
+  inApp,
+  packagedApp,
+  page,
+  readmeBlock,
+  runPage,
+  STRICT_CSP,
+  type PackagedApp,
+  type PageRun,
+} from './packaging-apps';
+
+/**
+ * The package as a web developer meets it: packed, installed from the tarball
+ * into a fresh app, the README's module example pasted in unchanged, and run
+ * in Chromium from each bundler's output. Bundlers run as their CLIs do.
+ */
+const quiet = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+let browser: Browser;
+let app: PackagedApp;
+const servers: StaticServer[] = [];
+
+beforeAll(async () => {
+  app = await packagedApp();
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+/** Serves a build folder the way a static host would, under the README's strict policy. */
+async function serve(folder: string, headers: Record<string, string> = { 'Content-Security-Policy': STRICT_CSP }) {
+  const server = await serveStatic({ '/': folder }, headers);
+  servers.push(server);
+  return server;
+}
+
+function expectTheExampleRan(run: PageRun) {
+  expect(run.errors).toEqual([]);
+  expect(run.failed).toEqual([]);
+  expect(run.logs.at(-1)).toBe('Added milk.');
+  expect(run.items).toEqual(['milk']);
+}
+
+/** A page of the app that defines its tool with the app's own zod, and calls it once wrongly, once rightly. */
+const OWN_ZOD_APP = `import { z } from 'zod';
+import { createAgent, defineTool } from 'inpage-agent';
+
+const addTodo = defineTool({
+  name: 'add_todo',
+  description: 'Add an item to the to-do list on this page.',
+  parameters: z.object({ text: z.string().min(1) }),
+  execute: ({ text }) => {
+    const item = document.createElement('li');
+    item.textContent = text;
+    document.querySelector('#todos').append(item);
+    return { added: text };
+  },
+});
+const agent = await createAgent({
+  model: {
+    engine: 'scripted',
+    turns: [
+      { toolCalls: [{ name: 'add_todo', args: { text: 42 } }] },
+      { toolCalls: [{ name: 'add_todo', args: { text: 'milk' } }] },
+      { text: 'Added milk.' },
+    ],
+  },
+  tools: [addTodo],
+  storage: 'memory',
+});
+const { text, events } = await agent.send('Remember to buy milk');
+const answers = events.flatMap((event) => (event.content?.role === 'tool' ? event.content.parts : []));
+console.log(JSON.stringify({
+  answers: answers.map((part) => part.functionResponse.error ?? part.functionResponse.response),
+  jitless: z.config().jitless,
+}));
+console.log(text);
+`;
+
+const webllmBytes = (run: PageRun) =>
+  run.fetched.filter((response) => response.webllm).reduce((sum, response) => sum + response.bytes, 0);
+
+describe('the packed tarball', () => {
+  test('holds the license, the built files and their types, and no source map, demo file or test file, in at most 3 MB', () => {
+    const paths = app.pack.files.map((file) => file.path);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+    const manifest = JSON.parse(readFileSync(join(app.dir, 'node_modules/inpage-agent/package.json'), 'utf8'));
+    for (const [entry, target] of Object.entries(manifest.exports as Record<string, string | Record<string, string>>)) {
+      for (const file of typeof target === 'string' ? [target] : Object.values(target)) {
+        expect(paths, `exports["${entry}"] → ${file}`).toContain(file.replace(/^\.\//, ''));
+      }
+    }
+    expect(paths.filter((path) => /\.map$|sw\.js$|demo|test|\.ts$/.test(path) && !path.endsWith('.d.ts'))).toEqual([]);
+    expect(app.pack.size).toBeLessThanOrEqual(3 * 1024 * 1024);
+    expect(app.installLog).not.toMatch(/EBADENGINE.*inpage-agent|inpage-agent.*EBADENGINE/);
+  });
+});
+
+describe("the README's module example in a fresh app, installed from the tarball", () => {
+  test("Vite dev server: runs unchanged; no request fails and web-llm is never fetched. defineTool takes a schema made with the app's own zod 4 (a bad call is refused naming the field, a good one runs), and app and package share one zod", async () => {
+    // A second page of the app defines its tool with the app's own zod.
+    mkdirSync(join(app.dir, 'own-zod'), { recursive: true });
+    writeFileSync(join(app.dir, 'own-zod/index.html'), page('./main.js'));
+    writeFileSync(join(app.dir, 'own-zod/main.js'), OWN_ZOD_APP);
+    // The app's own Vite (node_modules/vite), started as `vite` starts it.
+    const vite = await import(pathToFileURL(join(app.dir, 'node_modules/vite/dist/node/index.js')).href);
+    const server = await vite.createServer({
+      root: app.dir,
+      configFile: false,
+      logLevel: 'error',
+      server: { host: '127.0.0.1', port: 0 },
+    });
+    await server.listen();
+    try {
+      const run = await runPage(browser, server.resolvedUrls.local[0]);
+      expectTheExampleRan(run);
+      // The worker came from the package, not from a missing copy in Vite's pre-bundled deps.
+      expect(run.fetched.some((response) => response.url.includes('/inpage-agent/dist/inpage-agent.worker.js'))).toBe(
+        true,
+      );
+      expect(webllmBytes(run)).toBe(0);
+
+      const ownZod = await runPage(browser, `${server.resolvedUrls.local[0]}own-zod/`);
+      expectTheExampleRan(ownZod);
+      const { answers, jitless } = JSON.parse(ownZod.logs.at(-2)!);
+      expect(answers[0]).toMatch(/text/);
+      expect(answers[1]).toEqual({ added: 'milk' });
+      // inpage-agent set jitless on the zod it imports: the app's zod has it, so they are one module.
+      expect(jitless).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("vite build, Vite's defaults: runs unchanged under a strict CSP, and no request fails", async () => {
+    await inApp(app.dir, 'node', [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      '--outDir',
+      'out-vite',
+      '--logLevel',
+      'warn',
+    ]);
+    const server = await serve(join(app.dir, 'out-vite'));
+    expectTheExampleRan(await runPage(browser, server.url));
+    expect(server.reports).toEqual([]);
+  });
+
+  test("vite build with the README's vite.config.js line: a scripted agent fetches no byte of web-llm", async () => {
+    // Another root in the same app (node_modules is found above it): its own vite.config.js, the same example.
+    const root = join(app.dir, 'lean');
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, 'vite.config.js'), readmeBlock('Bundlers', 'js', 'vite.config.js'));
+    writeFileSync(join(root, 'index.html'), page('/src/main.js'));
+    cpSync(join(app.dir, 'src/main.js'), join(root, 'src/main.js'));
+    await inApp(app.dir, 'node', [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      'lean',
+      '--outDir',
+      'out',
+      '--logLevel',
+      'warn',
+    ]);
+    const server = await serve(join(root, 'out'));
+    const run = await runPage(browser, server.url);
+    expectTheExampleRan(run);
+    expect(server.reports).toEqual([]);
+    // The chunk is in the build (a web-llm model would load it) but nobody asked for it.
+    expect(readdirSync(join(root, 'out/assets')).some((file) => file.startsWith('webllm-engine'))).toBe(true);
+    expect(webllmBytes(run)).toBe(0);
+  });
+
+  test('webpack 5 production build: runs unchanged under a strict CSP; web-llm is never fetched', async () => {
+    writeFileSync(
+      join(app.dir, 'webpack.config.js'),
+      [
+        'export default {',
+        "  mode: 'production',",
+        "  entry: './src/main.js',",
+        "  output: { path: new URL('./out-webpack', import.meta.url).pathname, clean: true },",
+        // Terser takes a minute over web-llm's 6 MB on a 2-core machine; minifying is not what this test is about.
+        '  optimization: { minimize: false },',
+        '};',
+      ].join('\n'),
+    );
+    await inApp(app.dir, 'node', ['node_modules/webpack-cli/bin/cli.js']);
+    writeFileSync(join(app.dir, 'out-webpack/index.html'), page('main.js', { module: false }));
+    const server = await serve(join(app.dir, 'out-webpack'));
+    const run = await runPage(browser, server.url);
+    expectTheExampleRan(run);
+    expect(server.reports).toEqual([]);
+    expect(webllmBytes(run)).toBe(0);
+  });
+
+  test("esbuild: without the README's line the agent fails with worker-failed naming that line; with it, the example runs and fetches no web-llm", async () => {
+    const command = readmeBlock('Bundlers', 'sh', 'esbuild').trim();
+    const [, ...args] = command.split(/\s+/);
+    const outdir = args.find((arg) => arg.startsWith('--outdir='))!.slice('--outdir='.length);
+    const entry = args.find((arg) => arg.startsWith('inpage-agent.worker='))!;
+
+    // What a developer tries first: the app alone.
+    rmSync(join(app.dir, outdir), { recursive: true, force: true });
+    await inApp(
+      app.dir,
+      'node_modules/.bin/esbuild',
+      args.filter((arg) => arg !== entry),
+    );
+    writeFileSync(join(app.dir, outdir, 'index.html'), page('main.js'));
+    const server = await serve(join(app.dir, outdir));
+    const without = await runPage(browser, server.url);
+    expect(without.items).toEqual([]);
+    expect(without.errors).toHaveLength(1);
+    expect(without.errors[0]).toContain(entry);
+
+    rmSync(join(app.dir, outdir), { recursive: true, force: true });
+    await inApp(app.dir, 'node_modules/.bin/esbuild', args);
+    writeFileSync(join(app.dir, outdir, 'index.html'), page('main.js'));
+    const run = await runPage(browser, server.url);
+    expectTheExampleRan(run);
+    expect(server.reports).toEqual([]);
+    expect(webllmBytes(run)).toBe(0);
+  });
+});
+
+describe('the self-contained files from another origin, as from a CDN', () => {
+  let cdn: StaticServer;
+  let site: StaticServer;
+
+  beforeAll(async () => {
+    // The installed package's dist/ on an origin of its own, with CORS, as a CDN for npm packages serves it.
+    cdn = await serve(join(app.dir, 'node_modules/inpage-agent/dist'), { 'Access-Control-Allow-Origin': '*' });
+    const pages = join(app.dir, 'cdn-pages');
+    mkdirSync(pages, { recursive: true });
+    site = await serve(pages, {});
+    const bundle = `${cdn.url}/inpage-agent.js`;
+    const example = readmeBlock('Use it from a module', 'js', "engine: 'scripted'");
+    writeFileSync(join(pages, 'module.html'), page('./module.js'));
+    writeFileSync(join(pages, 'module.js'), example.replace("from 'inpage-agent'", `from '${bundle}'`));
+    writeFileSync(
+      join(pages, 'script-tag.html'),
+      page('./script-tag.js', { module: false }).replace(
+        '<script defer',
+        `<script src="${cdn.url}/inpage-agent.iife.js"></script>\n    <script defer`,
+      ),
+    );
+    writeFileSync(join(pages, 'script-tag.js'), readmeBlock('Use it from a script tag', 'js', 'window.InpageAgent'));
+    const starting = (options: string) =>
+      `import { createAgent } from '${bundle}';\ntry {\n  await createAgent(${options});\n  console.log('started');\n} catch (error) {\n  console.log(\`\${error.code}: \${error.message}\`);\n}\n`;
+    writeFileSync(join(pages, 'webllm.html'), page('./webllm.js'));
+    writeFileSync(
+      join(pages, 'webllm.js'),
+      starting("{ model: { engine: 'webllm', modelId: 'SmolLM2-135M-Instruct-q0f32-MLC' }, storage: 'memory' }"),
+    );
+    writeFileSync(join(pages, 'tabs.html'), page('./tabs.js'));
+    writeFileSync(
+      join(pages, 'tabs.js'),
+      starting("{ model: { engine: 'scripted', turns: [] }, storage: 'memory', share: 'tabs' }"),
+    );
+  });
+
+  const startedOrFailed = (log: string) => log === 'started' || /^[a-z-]+: /.test(log);
+
+  test("the README's module example, importing inpage-agent.js from the CDN, runs; the scripted agent fetches no web-llm", async () => {
+    const run = await runPage(browser, `${site.url}/module.html`);
+    expectTheExampleRan(run);
+    expect(run.fetched.map((response) => response.url)).toContain(`${cdn.url}/inpage-agent.worker.js`);
+    expect(webllmBytes(run)).toBe(0);
+  });
+
+  test("the README's script-tag example, with inpage-agent.iife.js from the CDN, runs", async () => {
+    expectTheExampleRan(await runPage(browser, `${site.url}/script-tag.html`));
+  });
+
+  test('a web-llm agent loads web-llm from beside the worker and, without WebGPU here, fails with webgpu-unavailable', async () => {
+    const run = await runPage(browser, `${site.url}/webllm.html`, startedOrFailed);
+    expect(run.logs.at(-1)).toMatch(/^webgpu-unavailable: /);
+    // This page does fetch web-llm: what the scripted pages are compared with.
+    expect(webllmBytes(run)).toBeGreaterThan(1_000_000);
+    expect(run.failed).toEqual([]);
+  });
+
+  test("share: 'tabs' with the shared worker on the CDN's origin is refused with worker-failed, naming sharedWorkerUrl", async () => {
+    const run = await runPage(browser, `${site.url}/tabs.html`, startedOrFailed);
+    expect(run.logs.at(-1)).toMatch(/^worker-failed: .*sharedWorkerUrl/);
+  });
+});
