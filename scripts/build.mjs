@@ -2,9 +2,9 @@
 // type declarations in dist/types, and the static demo in dist-demo/.
 // `npm run build:lib` (and `npm pack`, through prepack) builds dist/ only.
 import { build } from 'vite';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   extensionBuilds,
   libraryEntryBuilds,
@@ -40,6 +40,7 @@ export async function buildPackage(outDir = resolve(root, 'dist'), { quiet = fal
       stdio: 'inherit',
     },
   );
+  addDeclarationExtensions(resolve(outDir, 'types'));
   // The workers export nothing; their declaration says so, for `exports` to have types on every entry.
   writeFileSync(
     resolve(outDir, 'types/worker.d.ts'),
@@ -61,6 +62,26 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // The static demo, for any static host: dist-demo/ (vite.config.ts).
     await build({ root, logLevel: 'warn' });
     console.log('Built dist/ (the package) and the static demo in dist-demo/.');
+  }
+}
+
+/**
+ * tsc writes the declarations' relative imports as the sources have them,
+ * without an extension; TypeScript's node16/nodenext resolution (Node's ESM
+ * rules) needs the file the import means: './x.js' or './x/index.js'.
+ */
+function addDeclarationExtensions(typesDir) {
+  for (const file of readdirSync(typesDir, { recursive: true, withFileTypes: true })) {
+    if (!file.isFile() || !file.name.endsWith('.d.ts')) continue;
+    const path = join(file.parentPath, file.name);
+    const code = readFileSync(path, 'utf8');
+    const fixed = code.replace(/(\bfrom\s*|\bimport\s*\(\s*)(['"])(\.\.?(?:\/[^'"]*)?)\2/g, (_, lead, quote, spec) => {
+      const target = resolve(file.parentPath, spec);
+      if (existsSync(`${target}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`;
+      if (existsSync(join(target, 'index.d.ts'))) return `${lead}${quote}${spec.replace(/\/$/, '')}/index.js${quote}`;
+      fail(`${path} imports ${spec}, which has no declaration file.`);
+    });
+    if (fixed !== code) writeFileSync(path, fixed);
   }
 }
 

@@ -7,6 +7,7 @@ import { serveStatic, type StaticServer } from './built-files';
 import {
   inApp,
   packagedApp,
+  repoRoot,
   page,
   readmeBlock,
   runPage,
@@ -109,6 +110,45 @@ describe('the packed tarball', () => {
     expect(paths.filter((path) => /\.map$|sw\.js$|demo|test|\.ts$/.test(path) && !path.endsWith('.d.ts'))).toEqual([]);
     expect(app.pack.size).toBeLessThanOrEqual(3 * 1024 * 1024);
     expect(app.installLog).not.toMatch(/EBADENGINE.*inpage-agent|inpage-agent.*EBADENGINE/);
+  });
+
+  test("its types serve a TypeScript app, with bundler and with Node's own (nodenext) module resolution", async () => {
+    writeFileSync(
+      join(app.dir, 'types-check.ts'),
+      `import { createAgent, defineTool, z, AgentError, type AgentEvent, type AgentOptions } from 'inpage-agent';
+import { acceptContentScriptTools } from 'inpage-agent/extension';
+import { createAgent as fromBundle } from 'inpage-agent/bundle';
+
+const tool = defineTool({ name: 'noop', description: 'Does nothing.', parameters: z.object({ n: z.number() }), execute: ({ n }) => n + 1 });
+const options: AgentOptions = { model: { engine: 'scripted', turns: [{ text: 'hi' }] }, tools: [tool], workerUrl: '/w.js', sharedWorkerUrl: '/s.js' };
+export async function start(): Promise<AgentEvent[]> {
+  const agent = await createAgent(options);
+  const same: typeof createAgent = fromBundle;
+  void same;
+  void acceptContentScriptTools;
+  const error: AgentError = new AgentError('invalid-options', 'never thrown');
+  void error;
+  const { events } = await agent.send('hello');
+  return events;
+}
+// @ts-expect-error: defineTool refuses a tool without parameters
+defineTool({ name: 'broken', description: 'No parameters.' });
+`,
+    );
+    const tsc = join(repoRoot, 'node_modules/.bin/tsc');
+    const common = [
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      'false',
+      '--lib',
+      'es2022,dom',
+      '--types',
+      '',
+      'types-check.ts',
+    ];
+    await inApp(app.dir, tsc, [...common, '--module', 'esnext', '--moduleResolution', 'bundler']);
+    await inApp(app.dir, tsc, [...common, '--module', 'nodenext', '--moduleResolution', 'nodenext']);
   });
 });
 
