@@ -2,8 +2,9 @@
 // type declarations in dist/types, and the static demo in dist-demo/.
 // `npm run build:lib` (and `npm pack`, through prepack) builds dist/ only.
 import { build } from 'vite';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join, resolve } from 'node:path';
 import {
   extensionBuilds,
@@ -13,6 +14,7 @@ import {
   webllmMarkersIn,
   workerPatternsIn,
   bundledPackages,
+  staticClosure,
   WORKER_FILE,
   SHARED_WORKER_FILE,
 } from './library-builds.mjs';
@@ -47,6 +49,26 @@ export async function buildPackage(outDir = resolve(root, 'dist'), { quiet = fal
     '/** A worker script (inpage-agent/worker, inpage-agent/shared-worker): start it with new Worker(url), never import it. */\nexport {};\n',
   );
   return outDir;
+}
+
+/**
+ * The tarball `npm pack` makes of this repository, made in `tmp` without
+ * touching dist/: a package folder with package.json, README.md, LICENSE,
+ * docs/ and a fresh build, packed with npm's own rules (the "files" field).
+ */
+export async function packPackage(tmp) {
+  const dir = resolve(tmp, 'package');
+  await buildPackage(resolve(dir, 'dist'), { quiet: true });
+  for (const file of ['package.json', 'README.md', 'LICENSE', 'docs']) {
+    cpSync(resolve(root, file), resolve(dir, file), { recursive: true });
+  }
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp],
+    { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const report = JSON.parse(stdout)[0];
+  return { dir, tarball: resolve(tmp, report.filename), report };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -129,7 +151,7 @@ function checkOutput(dist) {
   const webllmChunks = chunks.filter((file) => webllmMarkersIn(read(file)).length);
   if (webllmChunks.length !== 1) fail(`Expected web-llm in exactly one chunk of dist/chunks/, found: ${webllmChunks}.`);
   for (const entry of [WORKER_FILE, SHARED_WORKER_FILE]) {
-    for (const file of staticClosure(entry, read)) {
+    for (const file of staticClosure(dist, entry)) {
       if (webllmMarkersIn(read(file)).length)
         fail(
           `dist/${file} is loaded with ${entry} and holds web-llm: it must stay a lazy chunk (src/model/create-engine.ts).`,
@@ -162,15 +184,4 @@ function checkOutput(dist) {
         fail(`dist/${file} must import ${dependency}, not inline it (see DEPENDENCIES in library-builds.mjs).`);
     }
   }
-}
-
-/** `file` and every dist file it imports statically, i.e. what a browser fetches before the module runs. */
-function staticClosure(file, read, seen = new Set()) {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  const folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
-  for (const [, path] of read(file).matchAll(/\bimport\s*(?:[\w*{}\s,$]*?\bfrom\s*)?["']\.\/([^"']+)["']/g)) {
-    staticClosure(`${folder}${path}`, read, seen);
-  }
-  return seen;
 }

@@ -11,7 +11,8 @@
 //   shared code is in chunks/; web-llm is in the chunk the engine's `import()`
 //   loads only when a web-llm model starts.
 // Only the workers' web-llm chunk contains web-llm.
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 /** What the library entries import instead of inlining (package.json "dependencies"). */
@@ -191,4 +192,16 @@ export function workerPatternsIn(code) {
     /new Worker\(new URL\(["']\.\/inpage-agent\.worker\.js["'], import\.meta\.url\)/,
     /new SharedWorker\(new URL\(["']\.\/inpage-agent\.shared-worker\.js["'], import\.meta\.url\)/,
   ].filter((pattern) => pattern.test(code)).length;
+}
+
+/** `file` and every file of `dist` it imports statically: what a browser fetches before the module runs. */
+export function staticClosure(dist, file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
+  const code = readFileSync(join(dist, file), 'utf8');
+  for (const [, path] of code.matchAll(/\bimport\s*(?:[\w*{}\s,$]*?\bfrom\s*)?["']\.\/([^"']+)["']/g)) {
+    staticClosure(dist, `${folder}${path}`, seen);
+  }
+  return seen;
 }

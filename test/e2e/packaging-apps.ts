@@ -6,13 +6,13 @@
  * runner that records every response and every failure.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 // @ts-expect-error: a plain .mjs module without types
-import { buildPackage } from '../../scripts/build.mjs';
+import { packPackage } from '../../scripts/build.mjs';
 // @ts-expect-error: a plain .mjs module without types
 import { webllmMarkersIn } from '../../scripts/library-builds.mjs';
 
@@ -45,15 +45,7 @@ export function packagedApp(): Promise<PackagedApp> {
   app ??= (async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'inpage-packaging-'));
     process.once('exit', () => rmSync(tmp, { recursive: true, force: true }));
-    // The package folder as `npm pack` sees it in this repository, with dist/ freshly built (what prepack does).
-    const pkg = join(tmp, 'package');
-    await buildPackage(join(pkg, 'dist'), { quiet: true });
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'docs']) {
-      cpSync(join(repoRoot, file), join(pkg, file), { recursive: true });
-    }
-    const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: pkg });
-    const pack = (JSON.parse(packed.stdout) as PackReport[])[0]!;
-    const tarball = join(tmp, pack.filename);
+    const { tarball, report: pack } = (await packPackage(tmp)) as { tarball: string; report: PackReport };
 
     const dir = join(tmp, 'app');
     mkdirSync(join(dir, 'src'), { recursive: true });
@@ -177,6 +169,11 @@ export async function runPage(
         ),
       ),
     ]);
+    // Responses from workers can be reported after the log line they led to: wait for a quiet moment.
+    for (let count = -1; count !== bodies.length;) {
+      count = bodies.length;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
     await Promise.all(bodies);
     run.items = await page.locator('#todos li').allTextContents();
   } finally {
