@@ -104,7 +104,7 @@ export interface Fetched {
 export interface PageRun {
   /** What the example logged (its last line is the agent's answer). */
   logs: string[];
-  /** Uncaught errors, as `code message` when they are AgentErrors. */
+  /** Uncaught errors, as `name: message`. */
   errors: string[];
   /** Requests that failed or got an error status (the browser's own favicon request aside). */
   failed: string[];
@@ -134,7 +134,7 @@ export async function runPage(
     if (message.type() === 'log' && until(message.text())) finish();
   });
   page.on('pageerror', (error) => {
-    run.errors.push(error.message);
+    run.errors.push(`${error.name}: ${error.message}`);
     finish();
   });
   page.on('requestfailed', (request) => {

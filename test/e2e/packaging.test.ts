@@ -153,39 +153,103 @@ defineTool({ name: 'broken', description: 'No parameters.' });
 });
 
 describe("the README's module example in a fresh app, installed from the tarball", () => {
-  test("Vite dev server: runs unchanged; no request fails and web-llm is never fetched. defineTool takes a schema made with the app's own zod 4 (a bad call is refused naming the field, a good one runs), and app and package share one zod", async () => {
-    // A second page of the app defines its tool with the app's own zod.
-    mkdirSync(join(app.dir, 'own-zod'), { recursive: true });
-    writeFileSync(join(app.dir, 'own-zod/index.html'), page('./main.js'));
-    writeFileSync(join(app.dir, 'own-zod/main.js'), OWN_ZOD_APP);
-    // The app's own Vite (node_modules/vite), started as `vite` starts it.
-    const vite = await import(pathToFileURL(join(app.dir, 'node_modules/vite/dist/node/index.js')).href);
-    const server = await vite.createServer({
-      root: app.dir,
-      configFile: false,
-      logLevel: 'error',
-      server: { host: '127.0.0.1', port: 0 },
+  describe('from the Vite dev server', () => {
+    let url: string;
+    let close: () => Promise<void>;
+
+    beforeAll(async () => {
+      // More pages of the same app: one defines its tool with the app's own zod; two are README blocks.
+      const pages = {
+        'own-zod': OWN_ZOD_APP,
+        toolkit: readmeBlock('The toolkit graph', 'js', 'toolkit'),
+        hosting: readmeBlock('Host the model files yourself (offline)', 'js', 'appConfig'),
+      };
+      for (const [name, code] of Object.entries(pages)) {
+        mkdirSync(join(app.dir, name), { recursive: true });
+        writeFileSync(join(app.dir, name, 'index.html'), page('./main.js'));
+        writeFileSync(join(app.dir, name, 'main.js'), code);
+      }
+      // What the hosting block points at, served by Vite from public/: a real config, and a stand-in library.
+      const model = join(app.dir, 'public/models/Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main');
+      mkdirSync(model, { recursive: true });
+      cpSync(
+        join(repoRoot, 'test/model/fixtures/tiny-model/resolve/main/mlc-chat-config.json'),
+        join(model, 'mlc-chat-config.json'),
+      );
+      cpSync(
+        join(repoRoot, 'test/model/fixtures/empty-lib.wasm'),
+        join(app.dir, 'public/models/Qwen2-0.5B-Instruct-q4f32_1_cs1k-webgpu.wasm'),
+      );
+      // The app's own Vite (node_modules/vite), started as `vite` starts it.
+      const vite = await import(pathToFileURL(join(app.dir, 'node_modules/vite/dist/node/index.js')).href);
+      const server = await vite.createServer({
+        root: app.dir,
+        configFile: false,
+        logLevel: 'error',
+        server: { host: '127.0.0.1', port: 0 },
+      });
+      await server.listen();
+      url = server.resolvedUrls.local[0];
+      close = () => server.close();
     });
-    await server.listen();
-    try {
-      const run = await runPage(browser, server.resolvedUrls.local[0]);
+
+    afterAll(async () => {
+      await close?.();
+    });
+
+    test('runs the module example unchanged; no request fails and web-llm is never fetched', async () => {
+      const run = await runPage(browser, url);
       expectTheExampleRan(run);
       // The worker came from the package, not from a missing copy in Vite's pre-bundled deps.
       expect(run.fetched.some((response) => response.url.includes('/inpage-agent/dist/inpage-agent.worker.js'))).toBe(
         true,
       );
       expect(webllmBytes(run)).toBe(0);
+    });
 
-      const ownZod = await runPage(browser, `${server.resolvedUrls.local[0]}own-zod/`);
-      expectTheExampleRan(ownZod);
-      const { answers, jitless } = JSON.parse(ownZod.logs.at(-2)!);
+    test("defineTool takes a schema made with the app's own zod 4: a bad call is refused naming the field, a good one runs, and app and package share one zod", async () => {
+      const run = await runPage(browser, `${url}own-zod/`);
+      expectTheExampleRan(run);
+      const { answers, jitless } = JSON.parse(run.logs.at(-2)!);
       expect(answers[0]).toMatch(/text/);
       expect(answers[1]).toEqual({ added: 'milk' });
       // inpage-agent set jitless on the zod it imports: the app's zod has it, so they are one module.
       expect(jitless).toBe(true);
-    } finally {
-      await server.close();
-    }
+    });
+
+    test("the README's toolkit example offers each step the tools of its current actions, as the README says", async () => {
+      const run = await runPage(browser, `${url}toolkit/`, (log) => log.includes('checkout'));
+      expect(run.errors).toEqual([]);
+      expect(run.failed).toEqual([]);
+      expect(run.logs).toEqual([
+        'search_products add_to_cart open_help',
+        'search_products add_to_cart open_help',
+        'search_products add_to_cart checkout open_help',
+      ]);
+    });
+
+    test("the README's self-hosting example fetches the model's files from the page's origin only, and a broken library is named in model-lib-invalid", async () => {
+      // Chromium's CPU WebGPU adapter, so that loading gets past the GPU check to the files.
+      const webgpu = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: [...quiet, '--enable-unsafe-webgpu'],
+      });
+      try {
+        const run = await runPage(webgpu, `${url}hosting/`, () => false);
+        const origin = new URL(url).origin;
+        expect(run.errors).toHaveLength(1);
+        expect(run.errors[0]).toContain(
+          `AgentError: The model library ${origin}/models/Qwen2-0.5B-Instruct-q4f32_1_cs1k-webgpu.wasm is not a valid WebAssembly module`,
+        );
+        expect(run.fetched.map((response) => response.url)).toContain(
+          `${origin}/models/Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/mlc-chat-config.json`,
+        );
+        expect(run.fetched.filter((response) => !response.url.startsWith(origin))).toEqual([]);
+        expect(run.failed).toEqual([]);
+      } finally {
+        await webgpu.close();
+      }
+    });
   });
 
   test("vite build, Vite's defaults: runs unchanged under a strict CSP, and no request fails", async () => {
@@ -267,6 +331,7 @@ describe("the README's module example in a fresh app, installed from the tarball
     const without = await runPage(browser, server.url);
     expect(without.items).toEqual([]);
     expect(without.errors).toHaveLength(1);
+    expect(without.errors[0]).toMatch(/^AgentError: /);
     expect(without.errors[0]).toContain(entry);
 
     rmSync(join(app.dir, outdir), { recursive: true, force: true });
