@@ -96,9 +96,10 @@ export async function inApp(dir: string, command: string, args: string[]): Promi
 export interface Fetched {
   url: string;
   status: number;
-  bytes: number;
-  /** Whether the response holds web-llm's code. */
-  webllm: boolean;
+  /** Undefined when the browser could not hand the body over (e.g. a response stored with the Cache API). */
+  bytes?: number;
+  /** Whether the response holds web-llm's code; undefined with the body. */
+  webllm?: boolean;
 }
 
 export interface PageRun {
@@ -143,17 +144,14 @@ export async function runPage(
   page.on('response', (response) => {
     if (response.url().endsWith('/favicon.ico')) return;
     if (response.status() >= 400) run.failed.push(`${response.url()}: ${response.status()}`);
+    const fetched: Fetched = { url: response.url(), status: response.status() };
+    run.fetched.push(fetched);
     bodies.push(
       response
         .body()
         .then((body) => {
-          const text = body.toString('latin1');
-          run.fetched.push({
-            url: response.url(),
-            status: response.status(),
-            bytes: body.length,
-            webllm: webllmMarkersIn(text).length > 0,
-          });
+          fetched.bytes = body.length;
+          fetched.webllm = webllmMarkersIn(body.toString('latin1')).length > 0;
         })
         .catch(() => undefined),
     );

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serveStatic, type StaticServer } from './built-files';
+// @ts-expect-error: a plain .mjs module without types
+import { webllmMarkersIn } from '../../scripts/library-builds.mjs';
 import {
   inApp,
   packagedApp,
@@ -34,10 +36,67 @@ let browser: Browser;
 let app: PackagedApp;
 const servers: StaticServer[] = [];
 
+/** The bundlers' builds of the app, each run when its test asks for it; each resolves to its output folder. */
+let build: ReturnType<typeof bundlers>;
+
 beforeAll(async () => {
   app = await packagedApp();
+  build = bundlers(app.dir);
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
 }, 240_000);
+
+/** The esbuild command of the README, as arguments, and its worker entry point (the README's one line). */
+function esbuildCommand() {
+  const [, ...args] = readmeBlock('Bundlers', 'sh', 'esbuild').trim().split(/\s+/);
+  const entry = args.find((arg) => arg.startsWith('inpage-agent.worker='))!;
+  return { args, entry, outdir: args.find((arg) => arg.startsWith('--outdir='))!.slice('--outdir='.length) };
+}
+
+function bundlers(dir: string) {
+  const vite = (root: string, outDir: string) =>
+    inApp(dir, 'node', ['node_modules/vite/bin/vite.js', 'build', root, '--outDir', outDir, '--logLevel', 'warn']);
+  return {
+    vite: async () => {
+      await vite('.', 'out-vite');
+      return join(dir, 'out-vite');
+    },
+    viteLean: async () => {
+      // Another root in the same app (node_modules is found above it): the README's vite.config.js, the same example.
+      mkdirSync(join(dir, 'lean/src'), { recursive: true });
+      writeFileSync(join(dir, 'lean/vite.config.js'), readmeBlock('Bundlers', 'js', 'vite.config.js'));
+      writeFileSync(join(dir, 'lean/index.html'), page('/src/main.js'));
+      cpSync(join(dir, 'src/main.js'), join(dir, 'lean/src/main.js'));
+      await vite('lean', 'out');
+      return join(dir, 'lean/out');
+    },
+    webpack: async () => {
+      writeFileSync(
+        join(dir, 'webpack.config.js'),
+        [
+          'export default {',
+          "  mode: 'production',",
+          "  entry: './src/main.js',",
+          "  output: { path: new URL('./out-webpack', import.meta.url).pathname, clean: true },",
+          // Terser takes a minute over web-llm's 6 MB on a 2-core machine; minifying is not what this test is about.
+          '  optimization: { minimize: false },',
+          '};',
+        ].join('\n'),
+      );
+      await inApp(dir, 'node', ['node_modules/webpack-cli/bin/cli.js']);
+      return join(dir, 'out-webpack');
+    },
+    /** With `withLine: false`, what a developer tries first: the README's command without its worker entry point. */
+    esbuild: async ({ withLine }: { withLine: boolean }) => {
+      const { args, entry, outdir } = esbuildCommand();
+      const out = withLine ? outdir : 'out-esbuild-alone';
+      const used = withLine
+        ? args
+        : args.filter((arg) => arg !== entry).map((arg) => (arg.startsWith('--outdir=') ? `--outdir=${out}` : arg));
+      await inApp(dir, 'node_modules/.bin/esbuild', used);
+      return join(dir, out);
+    },
+  };
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -94,8 +153,15 @@ console.log(JSON.stringify({
 console.log(text);
 `;
 
-const webllmBytes = (run: PageRun) =>
-  run.fetched.filter((response) => response.webllm).reduce((sum, response) => sum + response.bytes, 0);
+/** Where the package's web-llm chunk sits, beside its worker. */
+const WEBLLM_CHUNK = (base: string) => `${base}/chunks/webllm-engine.js`;
+
+/** The bytes of web-llm's code the page fetched; every script's body must have been read to say so. */
+function webllmBytes(run: PageRun): number {
+  const unread = run.fetched.filter((response) => response.bytes === undefined && /\.m?js(\?|$)/.test(response.url));
+  if (unread.length) throw new Error(`Could not read what these scripts held: ${unread.map((r) => r.url).join(', ')}`);
+  return run.fetched.filter((response) => response.webllm).reduce((sum, response) => sum + response.bytes!, 0);
+}
 
 describe('the packed tarball', () => {
   test('holds the license, the built files and their types, and no source map, demo file or test file, in at most 3 MB', () => {
@@ -251,97 +317,6 @@ describe("the README's module example in a fresh app, installed from the tarball
       }
     });
   });
-
-  test("vite build, Vite's defaults: runs unchanged under a strict CSP, and no request fails", async () => {
-    await inApp(app.dir, 'node', [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--outDir',
-      'out-vite',
-      '--logLevel',
-      'warn',
-    ]);
-    const server = await serve(join(app.dir, 'out-vite'));
-    expectTheExampleRan(await runPage(browser, server.url));
-    expect(server.reports).toEqual([]);
-  });
-
-  test("vite build with the README's vite.config.js line: a scripted agent fetches no byte of web-llm", async () => {
-    // Another root in the same app (node_modules is found above it): its own vite.config.js, the same example.
-    const root = join(app.dir, 'lean');
-    mkdirSync(join(root, 'src'), { recursive: true });
-    writeFileSync(join(root, 'vite.config.js'), readmeBlock('Bundlers', 'js', 'vite.config.js'));
-    writeFileSync(join(root, 'index.html'), page('/src/main.js'));
-    cpSync(join(app.dir, 'src/main.js'), join(root, 'src/main.js'));
-    await inApp(app.dir, 'node', [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      'lean',
-      '--outDir',
-      'out',
-      '--logLevel',
-      'warn',
-    ]);
-    const server = await serve(join(root, 'out'));
-    const run = await runPage(browser, server.url);
-    expectTheExampleRan(run);
-    expect(server.reports).toEqual([]);
-    // The chunk is in the build (a web-llm model would load it) but nobody asked for it.
-    expect(readdirSync(join(root, 'out/assets')).some((file) => file.startsWith('webllm-engine'))).toBe(true);
-    expect(webllmBytes(run)).toBe(0);
-  });
-
-  test('webpack 5 production build: runs unchanged under a strict CSP; web-llm is never fetched', async () => {
-    writeFileSync(
-      join(app.dir, 'webpack.config.js'),
-      [
-        'export default {',
-        "  mode: 'production',",
-        "  entry: './src/main.js',",
-        "  output: { path: new URL('./out-webpack', import.meta.url).pathname, clean: true },",
-        // Terser takes a minute over web-llm's 6 MB on a 2-core machine; minifying is not what this test is about.
-        '  optimization: { minimize: false },',
-        '};',
-      ].join('\n'),
-    );
-    await inApp(app.dir, 'node', ['node_modules/webpack-cli/bin/cli.js']);
-    writeFileSync(join(app.dir, 'out-webpack/index.html'), page('main.js', { module: false }));
-    const server = await serve(join(app.dir, 'out-webpack'));
-    const run = await runPage(browser, server.url);
-    expectTheExampleRan(run);
-    expect(server.reports).toEqual([]);
-    expect(webllmBytes(run)).toBe(0);
-  });
-
-  test("esbuild: without the README's line the agent fails with worker-failed naming that line; with it, the example runs and fetches no web-llm", async () => {
-    const command = readmeBlock('Bundlers', 'sh', 'esbuild').trim();
-    const [, ...args] = command.split(/\s+/);
-    const outdir = args.find((arg) => arg.startsWith('--outdir='))!.slice('--outdir='.length);
-    const entry = args.find((arg) => arg.startsWith('inpage-agent.worker='))!;
-
-    // What a developer tries first: the app alone.
-    rmSync(join(app.dir, outdir), { recursive: true, force: true });
-    await inApp(
-      app.dir,
-      'node_modules/.bin/esbuild',
-      args.filter((arg) => arg !== entry),
-    );
-    writeFileSync(join(app.dir, outdir, 'index.html'), page('main.js'));
-    const server = await serve(join(app.dir, outdir));
-    const without = await runPage(browser, server.url);
-    expect(without.items).toEqual([]);
-    expect(without.errors).toHaveLength(1);
-    expect(without.errors[0]).toMatch(/^AgentError: /);
-    expect(without.errors[0]).toContain(entry);
-
-    rmSync(join(app.dir, outdir), { recursive: true, force: true });
-    await inApp(app.dir, 'node_modules/.bin/esbuild', args);
-    writeFileSync(join(app.dir, outdir, 'index.html'), page('main.js'));
-    const run = await runPage(browser, server.url);
-    expectTheExampleRan(run);
-    expect(server.reports).toEqual([]);
-    expect(webllmBytes(run)).toBe(0);
-  });
 });
 
 describe('the self-contained files from another origin, as from a CDN', () => {
@@ -385,8 +360,13 @@ describe('the self-contained files from another origin, as from a CDN', () => {
   test("the README's module example, importing inpage-agent.js from the CDN, runs; the scripted agent fetches no web-llm", async () => {
     const run = await runPage(browser, `${site.url}/module.html`);
     expectTheExampleRan(run);
-    expect(run.fetched.map((response) => response.url)).toContain(`${cdn.url}/inpage-agent.worker.js`);
+    const urls = run.fetched.map((response) => response.url);
+    expect(urls).toContain(`${cdn.url}/inpage-agent.worker.js`);
+    expect(urls).not.toContain(WEBLLM_CHUNK(cdn.url));
     expect(webllmBytes(run)).toBe(0);
+    console.info(
+      `a scripted agent from the CDN fetched ${run.fetched.reduce((sum, r) => sum + (r.bytes ?? 0), 0)} bytes`,
+    );
   });
 
   test("the README's script-tag example, with inpage-agent.iife.js from the CDN, runs", async () => {
@@ -396,13 +376,64 @@ describe('the self-contained files from another origin, as from a CDN', () => {
   test('a web-llm agent loads web-llm from beside the worker and, without WebGPU here, fails with webgpu-unavailable', async () => {
     const run = await runPage(browser, `${site.url}/webllm.html`, startedOrFailed);
     expect(run.logs.at(-1)).toMatch(/^webgpu-unavailable: /);
-    // This page does fetch web-llm: what the scripted pages are compared with.
-    expect(webllmBytes(run)).toBeGreaterThan(1_000_000);
+    // This page does fetch web-llm (what the scripted pages are compared with); its body may be gone with the worker.
+    expect(run.fetched.map((response) => response.url)).toContain(WEBLLM_CHUNK(cdn.url));
+    expect(
+      webllmMarkersIn(readFileSync(join(app.dir, 'node_modules/inpage-agent/dist/chunks/webllm-engine.js'), 'latin1')),
+    ).not.toEqual([]);
     expect(run.failed).toEqual([]);
   });
 
   test("share: 'tabs' with the shared worker on the CDN's origin is refused with worker-failed, naming sharedWorkerUrl", async () => {
     const run = await runPage(browser, `${site.url}/tabs.html`, startedOrFailed);
     expect(run.logs.at(-1)).toMatch(/^worker-failed: .*sharedWorkerUrl/);
+  });
+});
+
+describe("the README's module example, built by each bundler", () => {
+  test("vite build, Vite's defaults: runs unchanged under a strict CSP, and no request fails", async () => {
+    const server = await serve(await build.vite());
+    expectTheExampleRan(await runPage(browser, server.url));
+    expect(server.reports).toEqual([]);
+  });
+
+  test("vite build with the README's vite.config.js line: a scripted agent fetches no byte of web-llm", async () => {
+    const out = await build.viteLean();
+    const server = await serve(out);
+    const run = await runPage(browser, server.url);
+    expectTheExampleRan(run);
+    expect(server.reports).toEqual([]);
+    // The chunk is in the build (a web-llm model would load it) but nobody asked for it.
+    expect(readdirSync(join(out, 'assets')).some((file) => file.startsWith('webllm-engine'))).toBe(true);
+    expect(webllmBytes(run)).toBe(0);
+  });
+
+  test('webpack 5 production build: runs unchanged under a strict CSP; web-llm is never fetched', async () => {
+    const out = await build.webpack();
+    writeFileSync(join(out, 'index.html'), page('main.js', { module: false }));
+    const server = await serve(out);
+    const run = await runPage(browser, server.url);
+    expectTheExampleRan(run);
+    expect(server.reports).toEqual([]);
+    expect(webllmBytes(run)).toBe(0);
+  });
+
+  test("esbuild: without the README's line the agent fails with worker-failed naming that line; with it, the example runs and fetches no web-llm", async () => {
+    const { entry } = esbuildCommand();
+    const alone = await build.esbuild({ withLine: false });
+    writeFileSync(join(alone, 'index.html'), page('main.js'));
+    const without = await runPage(browser, (await serve(alone)).url);
+    expect(without.items).toEqual([]);
+    expect(without.errors).toHaveLength(1);
+    expect(without.errors[0]).toMatch(/^AgentError: /);
+    expect(without.errors[0]).toContain(entry);
+
+    const out = await build.esbuild({ withLine: true });
+    writeFileSync(join(out, 'index.html'), page('main.js'));
+    const server = await serve(out);
+    const run = await runPage(browser, server.url);
+    expectTheExampleRan(run);
+    expect(server.reports).toEqual([]);
+    expect(webllmBytes(run)).toBe(0);
   });
 });
