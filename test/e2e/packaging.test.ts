@@ -364,9 +364,6 @@ describe('the self-contained files from another origin, as from a CDN', () => {
     expect(urls).toContain(`${cdn.url}/inpage-agent.worker.js`);
     expect(urls).not.toContain(WEBLLM_CHUNK(cdn.url));
     expect(webllmBytes(run)).toBe(0);
-    console.info(
-      `a scripted agent from the CDN fetched ${run.fetched.reduce((sum, r) => sum + (r.bytes ?? 0), 0)} bytes`,
-    );
   });
 
   test("the README's script-tag example, with inpage-agent.iife.js from the CDN, runs", async () => {
