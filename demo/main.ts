@@ -1,6 +1,8 @@
-// The demo: a small page with tools, a chat, the event timeline, the toolkit graph and the
-// sessions. With WebGPU a local model runs; without, a scripted tour, labelled as such.
-// The session id is kept in localStorage, so a reload picks the conversation up where it was.
+// The demo: a chat with an agent that acts on the sample page beside it. With WebGPU a local model
+// can run; without, an engine module of rules stands in (demo mode, labelled as such), through
+// the same worker, tools, approval, sessions and toolkit. Insight (timeline, toolkit graph, tool
+// stats, sessions, model) is in a drawer. The session id is kept in localStorage, so a reload
+// picks the conversation up where it was.
 import {
   AgentError,
   createAgent,
@@ -9,92 +11,126 @@ import {
   type ApprovalRequest,
   type ModelOptions,
 } from '../src/index';
-import { addTodoItem, pageTools } from './app/page-tools';
-import { tourPrompts, tourTurns } from './tour';
-import { modelChoices } from './models';
-import { clearChat, showEvent } from './ui/chat';
+import { displayNameOf, pageSummary, pageTools, replayCall } from './app/page-tools';
+import { nextSuggestions, suggestions } from './suggestions';
+import { askInline, clearChat, isChatEmpty, revealEvent, setChatHooks, showEvent } from './ui/chat';
+import { closeDrawer, currentView, isDrawerOpen, openDrawer, startDrawer, type View } from './ui/drawer';
+import { friendlyError } from './ui/friendly-error';
+import { pin, startFollowing } from './ui/follow';
+import { showGraph, startZoom } from './ui/graph-view';
+import { fillPicker, probeDevice, progressReporter } from './ui/model-picker';
+import { drawSessions, startSessions } from './ui/sessions-view';
 import { drawTimeline } from './ui/timeline';
+import { formatMs } from './ui/tool-card';
 
 const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const SESSION_KEY = 'inpage-agent-demo:session';
-/** How many scripted turns a session has played, so that a reload continues the tour instead of replaying it. */
-const playedKey = (sessionId: string) => `inpage-agent-demo:played:${sessionId}`;
+const params = new URLSearchParams(location.search);
+
+/** The stand-in engine module: served from source by `npm start`, built to a fixed name by `npm run build`. */
+// import.meta.hot, not import.meta.env.DEV: a build made under NODE_ENV=test (the e2e tests) is a build too.
+const STAND_IN_URL = import.meta.hot ? 'demo/engine/stand-in.ts' : 'assets/stand-in-engine.js';
+const standIn = (): ModelOptions => ({
+  engine: 'module',
+  url: STAND_IN_URL,
+  // ?tokenDelay=ms changes how fast demo mode streams (default 30 ms a word).
+  options: { tokenDelayMs: Number(params.get('tokenDelay') ?? 30) },
+});
 
 let agent: Agent | undefined;
+/** The agent being started; a message sent meanwhile waits for it. */
+let starting: Promise<void> = Promise.resolve();
 let events: AgentEvent[] = [];
 let running: AbortController | undefined;
-let lastPrompt = '';
-let tourStep = 0;
-let scripted = true;
+let currentModel: ModelOptions = standIn();
+let timelineTool: string | undefined;
+/** Whether the visitor last used the keyboard: then approval also opens the dialog, which takes focus. */
+let keyboardUser = false;
+addEventListener('keydown', (event) => (keyboardUser = event.key === 'Tab' || event.key === 'Enter' || keyboardUser));
+addEventListener('pointerdown', () => (keyboardUser = false));
 
-// ── approval: an accessible dialog; Escape or "Don't allow" rejects ──
-function askApproval(call: ApprovalRequest): Promise<boolean> {
+// ── approval: in the call's card; for keyboard users also in an accessible dialog ──
+function approve(call: ApprovalRequest): Promise<boolean> {
   const dialog = $<HTMLDialogElement>('#approval');
-  $('#approval-text').textContent = `The agent wants to run “${call.name}”. This cannot be undone.`;
+  const inline = askInline(call, !keyboardUser);
+  if (!keyboardUser) return inline;
+  $('#approval-text').textContent =
+    `The agent wants to “${displayNameOf(call.name)}” (${call.name}). This cannot be undone.`;
   $('#approval-args').textContent = JSON.stringify(call.args, null, 2);
   dialog.returnValue = '';
   dialog.showModal();
   $<HTMLButtonElement>('#approval-reject').focus();
-  return new Promise((resolve) =>
+  const fromDialog = new Promise<boolean>((resolve) =>
     dialog.addEventListener('close', () => resolve(dialog.returnValue === 'approve'), { once: true }),
   );
+  return Promise.race([inline, fromDialog]).then((granted) => {
+    if (dialog.open) dialog.close(granted ? 'approve' : 'reject');
+    return granted;
+  });
 }
 
 // ── the agent ──
-async function start(model: ModelOptions, controller?: AbortController): Promise<void> {
+function start(model: ModelOptions, signal?: AbortSignal): Promise<void> {
+  starting = startAgent(model, signal);
+  return starting;
+}
+
+async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<void> {
+  running?.abort();
   await agent?.close();
   agent = undefined;
-  scripted = model.engine === 'scripted';
-  $('#tour-label').hidden = !scripted;
-  $('#tour-hint').hidden = !scripted;
-  $('#model-label').textContent = scripted
-    ? 'Scripted tour — no model is running'
-    : `Loading ${model.engine === 'webllm' ? model.modelId : ''}…`;
-  const sessionId = localStorage.getItem(SESSION_KEY) ?? undefined;
-  const played = scripted && sessionId ? Number(localStorage.getItem(playedKey(sessionId)) ?? 0) : 0;
+  setStatus('starting');
+  const demoMode = model.engine === 'module';
+  $('#model-label').textContent = demoMode ? 'Demo mode' : `Loading ${model.engine === 'webllm' ? model.modelId : ''}…`;
   const next = await createAgent({
-    model: model.engine === 'scripted' ? { ...model, turns: model.turns.slice(played) } : model,
+    model,
     instructions:
       'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
     tools: pageTools,
     storage: 'auto',
-    sessionId,
+    sessionId: localStorage.getItem(SESSION_KEY) ?? undefined,
     toolkit: { startActions: ['organize'], hops: 3 },
-    onApproval: askApproval,
-    signal: controller?.signal,
+    onApproval: approve,
+    signal,
   });
   agent = next;
-  next.addEventListener(
-    'status',
-    (event) => ($('#agent-status').textContent = (event as CustomEvent<{ status: string }>).detail.status),
-  );
-  $('#agent-status').textContent = next.status;
+  next.addEventListener('status', (event) => setStatus((event as CustomEvent<{ status: string }>).detail.status));
+  setStatus(next.status);
   localStorage.setItem(SESSION_KEY, next.sessionId);
-  $('#model-label').textContent = next.info?.model.label ?? '';
+  const more = document.createElement('span');
+  more.className = 'wide-only';
+  more.textContent = ' · no AI model';
+  if (demoMode) $('#model-label').replaceChildren('Demo mode', more);
+  else $('#model-label').textContent = next.info?.model.label ?? 'Local model';
+  $('#model-button').setAttribute('aria-label', `Model: ${next.info?.model.label ?? ''}. Change it`);
+  $('#mode-banner').hidden = !demoMode;
   await ensureToolkit(next);
   await openSession(next);
+}
+
+function setStatus(status: string): void {
+  $('#agent-status').textContent = status;
+  $('#status-dot').dataset.status = status;
 }
 
 /** The page's toolkit graph: which tools belong to which step of the work. Built once per database. */
 async function ensureToolkit(target: Agent): Promise<void> {
   const graph = await target.toolkit.toJSON();
   if (graph.vertices.length) return;
+  // Organizing the to-dos comes first; writing, analysing the products and contacting follow from it,
+  // and each leads back to it, so every tool stays within reach whichever step the visitor is at.
   await target.toolkit.addAction({ id: 'organize', name: 'Organize', description: 'to-dos' });
-  await target.toolkit.addAction(
-    { id: 'write', name: 'Write', description: 'notes' },
-    [],
-    [{ action: 'organize', score: 0.8 }],
-  );
-  await target.toolkit.addAction(
-    { id: 'analyze', name: 'Analyze', description: 'the products table' },
-    [],
-    [{ action: 'write', score: 0.7 }],
-  );
-  await target.toolkit.addAction(
-    { id: 'contact', name: 'Contact', description: 'the form' },
-    [{ action: 'organize', score: 0.6 }],
-    [{ action: 'analyze', score: 0.6 }],
-  );
+  for (const [id, name, description, score] of [
+    ['write', 'Write', 'notes', 0.8],
+    ['analyze', 'Analyze', 'the products table', 0.7],
+    ['contact', 'Contact', 'the form', 0.6],
+  ] as const) {
+    await target.toolkit.addAction(
+      { id, name, description },
+      [{ action: 'organize', score: 0.6 }],
+      [{ action: 'organize', score }],
+    );
+  }
   for (const [tool, action] of [
     ['add_todo', 'organize'],
     ['complete_todo', 'organize'],
@@ -108,261 +144,226 @@ async function ensureToolkit(target: Agent): Promise<void> {
   }
 }
 
-/** Shows a session from its events, and rebuilds the page's to-dos from the calls that made them. */
+/** Shows a session from its events, and puts the page back as its calls left it. */
 async function openSession(target: Agent): Promise<void> {
   clearChat();
-  $('#todos').replaceChildren();
+  resetPage();
   events = (await target.sessions.get(target.sessionId))?.events ?? [];
-  for (const event of events) {
-    showEvent(event);
-    for (const part of event.content?.parts ?? []) {
-      if ('functionCall' in part && part.functionCall.name === 'add_todo')
-        addTodoItem((part.functionCall.args as { text: string }).text);
-      if ('functionCall' in part && part.functionCall.name === 'clear_todos' && responded(part.functionCall.id))
-        $('#todos').replaceChildren();
-    }
-  }
-  tourStep = Math.min(tourPrompts.length, events.filter((event) => event.content?.role === 'user').length);
-  rememberPlayed(target);
-  showTourStep();
-  await refreshInsight();
-  await refreshSessions();
-}
-
-function rememberPlayed(target: Agent | undefined): void {
-  if (target && scripted)
-    localStorage.setItem(
-      playedKey(target.sessionId),
-      String(events.filter((event) => event.content?.role === 'model').length),
-    );
-}
-
-function responded(callId: string): boolean {
-  return events.some((event) =>
-    event.content?.parts.some(
-      (part) => 'functionResponse' in part && part.functionResponse.id === callId && !part.functionResponse.error,
+  const succeeded = new Set(
+    events.flatMap((event) =>
+      (event.content?.parts ?? []).flatMap((part) =>
+        'functionResponse' in part && !part.functionResponse.error ? [part.functionResponse.id] : [],
+      ),
     ),
   );
+  for (const event of events) {
+    showEvent(event);
+    for (const part of event.content?.parts ?? [])
+      if ('functionCall' in part && succeeded.has(part.functionCall.id))
+        await replayCall(part.functionCall.name, part.functionCall.args);
+  }
+  showSuggestions();
+  await refreshInsight();
+}
+
+const initialProducts = $('#products tbody').innerHTML;
+function resetPage(): void {
+  $('#todos').replaceChildren();
+  $('#notes').replaceChildren();
+  $('#products tbody').innerHTML = initialProducts;
+  $<HTMLFormElement>('#contact').reset();
+  updatePageSummary();
+}
+
+function updatePageSummary(): void {
+  $('#page-summary').textContent = pageSummary();
 }
 
 async function ask(text: string): Promise<void> {
-  if (!agent || running || !text.trim()) return;
-  lastPrompt = text;
+  if (running || !text.trim()) return;
   running = new AbortController();
-  $<HTMLButtonElement>('#stop').disabled = false;
-  $<HTMLButtonElement>('#send').disabled = true;
+  await starting.catch(() => undefined);
+  if (!agent) {
+    running = undefined;
+    return;
+  }
+  pin();
+  setRunning(true);
   try {
     for await (const event of agent.run(text, { signal: running.signal })) {
       showEvent(event);
       if (!event.partial) events.push(event);
     }
   } catch (error) {
+    const failed = error as AgentError;
     showEvent({
-      id: '',
-      sessionId: '',
+      id: `local-${Date.now()}`,
+      sessionId: agent.sessionId,
       invocationId: '',
       seq: 0,
       author: 'system',
       timestamp: Date.now(),
-      error: { code: (error as AgentError).code ?? 'error', message: (error as Error).message },
+      error: { code: failed.code ?? 'error', message: failed.message },
     });
   } finally {
     running = undefined;
-    $<HTMLButtonElement>('#stop').disabled = true;
-    $<HTMLButtonElement>('#send').disabled = false;
-    $<HTMLButtonElement>('#retry').disabled = false;
-    if (scripted) tourStep = Math.min(tourPrompts.length, tourStep + 1);
-    rememberPlayed(agent);
-    showTourStep();
+    setRunning(false);
+    showSuggestions();
     await refreshInsight();
-    await refreshSessions();
   }
 }
 
-function showTourStep(): void {
-  const next = tourPrompts[tourStep];
-  $('#next-step').textContent = next ?? 'The tour is over.';
-  $<HTMLButtonElement>('#next-step').disabled = !next;
+function setRunning(on: boolean): void {
+  $<HTMLButtonElement>('#send').hidden = on;
+  $<HTMLButtonElement>('#stop').hidden = !on;
+  if (on) $<HTMLButtonElement>('#stop').focus({ preventScroll: true });
+  else if (document.activeElement === document.body || document.activeElement?.id === 'stop')
+    $<HTMLTextAreaElement>('#prompt').focus({ preventScroll: true });
 }
 
-// ── insight: timeline, toolkit graph, per-tool stats ──
-async function refreshInsight(): Promise<void> {
-  if (!agent) return;
-  drawTimeline($('#timeline'), events);
-  const list = $('#events');
-  list.replaceChildren(
-    ...events.map((event) => {
-      const item = document.createElement('li');
-      item.tabIndex = 0;
-      item.textContent = `#${event.seq} ${event.author} ${event.content?.role ?? (event.actions?.approval ? 'approval' : '')} ${event.endReason ?? ''}`;
-      const detail = document.createElement('pre');
-      detail.hidden = true;
-      detail.textContent = JSON.stringify(
-        {
-          content: event.content,
-          actions: event.actions,
-          offeredTools: event.offeredTools,
-          timing: event.timing,
-          usage: event.usage,
-          error: event.error,
-        },
-        null,
-        2,
-      );
-      const toggle = () => (detail.hidden = !detail.hidden);
-      item.addEventListener('click', toggle);
-      item.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), toggle()));
-      item.append(detail);
-      return item;
-    }),
+function chip(text: string): HTMLButtonElement {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'suggestion';
+  button.textContent = text;
+  button.addEventListener('click', () => void ask(text));
+  return button;
+}
+
+function showSuggestions(): void {
+  const empty = isChatEmpty();
+  $('#empty').hidden = !empty;
+  $('#empty-suggestions').replaceChildren(...suggestions.map(chip));
+  const asked = events.flatMap((event) =>
+    event.content?.role === 'user' ? event.content.parts.map((part) => ('text' in part ? part.text : '')) : [],
   );
-  // The graph is an SVG string we produce ourselves, with every name escaped.
-  const svg: string = await agent.toolkit.render({
-    highlight: ['organize'],
-    hops: 1,
-    title: 'Toolkit graph (bold: offered at the start)',
-  });
-  $('#graph').innerHTML = svg;
-  const stats = await agent.stats();
-  $('#stats tbody').replaceChildren(
-    ...Object.entries(stats.tools).map(([name, tool]) => {
+  const next = empty || running ? [] : nextSuggestions(asked);
+  const box = $('#next-suggestions');
+  box.hidden = next.length === 0;
+  const label = document.createElement('span');
+  label.className = 'muted';
+  label.textContent = 'Try next:';
+  box.replaceChildren(label, ...next.map(chip));
+}
+
+// ── insight: timeline, toolkit graph, tool stats, sessions, model ──
+async function refreshInsight(view: View = currentView()): Promise<void> {
+  if (!agent || !isDrawerOpen()) return;
+  if (view === 'timeline') {
+    $('#timeline-filter').hidden = !timelineTool;
+    if (timelineTool) {
+      $('#timeline-filter').textContent = `Showing the calls of ${timelineTool}. `;
+      const all = document.createElement('button');
+      all.type = 'button';
+      all.className = 'link';
+      all.textContent = 'Show every event';
+      all.addEventListener('click', () => {
+        timelineTool = undefined;
+        void refreshInsight('timeline');
+      });
+      $('#timeline-filter').append(all);
+    }
+    drawTimeline($('#timeline'), events, { reveal: revealEvent }, timelineTool);
+  }
+  if (view === 'graph') {
+    const svg = await agent.toolkit.render({ highlight: ['organize'], hops: 1, title: 'Toolkit graph' });
+    showGraph($('#graph'), svg, (tool) => {
+      timelineTool = tool;
+      openDrawer('timeline');
+    });
+  }
+  if (view === 'stats') {
+    const stats = await agent.stats();
+    const rows = Object.entries(stats.tools).map(([name, tool]) => {
       const row = document.createElement('tr');
-      for (const value of [name, tool.calls, tool.errors, tool.p50Ms.toFixed(1)]) {
+      for (const value of [displayNameOf(name), tool.calls, tool.errors, formatMs(tool.p50Ms)]) {
         const cell = document.createElement('td');
         cell.textContent = String(value);
         row.append(cell);
       }
       return row;
-    }),
-  );
+    });
+    $('#stats tbody').replaceChildren(...rows);
+    $('#stats-empty').hidden = rows.length > 0;
+  }
+  if (view === 'sessions') await drawSessions(sessionHooks);
 }
 
-// ── sessions: list, resume, delete, export, import ──
-async function refreshSessions(): Promise<void> {
-  if (!agent) return;
-  const current = agent.sessionId;
-  const sessions = await agent.sessions.list();
-  $('#sessions').replaceChildren(
-    ...sessions.map((session) => {
-      const item = document.createElement('li');
-      item.classList.toggle('current', session.id === current);
-      const label = document.createElement('span');
-      label.textContent = `${session.title ?? 'New session'} · ${session.eventCount} events`;
-      const open = document.createElement('button');
-      open.textContent = session.id === current ? 'Open' : 'Resume';
-      open.disabled = session.id === current;
-      open.addEventListener('click', () => switchTo(session.id));
-      const remove = document.createElement('button');
-      remove.textContent = 'Delete';
-      remove.setAttribute('aria-label', `Delete ${session.title ?? 'session'}`);
-      remove.addEventListener('click', async () => {
-        await agent!.sessions.delete(session.id);
-        if (session.id === current) await switchTo(undefined);
-        else await refreshSessions();
-      });
-      item.append(label, open, remove);
-      return item;
-    }),
-  );
-}
+const sessionHooks = {
+  agent: () => agent,
+  open: async (sessionId: string | undefined) => {
+    if (sessionId) localStorage.setItem(SESSION_KEY, sessionId);
+    else localStorage.removeItem(SESSION_KEY);
+    await start(currentModel);
+    await refreshInsight();
+  },
+};
 
-async function switchTo(sessionId: string | undefined): Promise<void> {
-  if (sessionId) localStorage.setItem(SESSION_KEY, sessionId);
-  else localStorage.removeItem(SESSION_KEY);
-  await start(currentModel);
-}
-
-// ── model: picker, progress, the panels that say what to do ──
-let currentModel: ModelOptions = { engine: 'scripted', turns: tourTurns };
+// ── model: the picker, loading with progress, falling back to demo mode ──
 let loading: AbortController | undefined;
-
-async function probeGpu(): Promise<{ adapter: boolean; f16: boolean }> {
-  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ features: Set<string> } | null> } }).gpu;
-  const adapter = await gpu?.requestAdapter().catch(() => null);
-  return { adapter: Boolean(adapter), f16: Boolean(adapter?.features.has('shader-f16')) };
-}
-
-function notice(text: string, error = false): void {
-  const panel = $('#gpu-panel');
-  panel.hidden = false;
-  panel.classList.toggle('error', error);
-  panel.textContent = text;
-}
-
-async function setUpModels(): Promise<void> {
-  const gpu = await probeGpu();
-  const cached = new Set<string>();
-  try {
-    for (const name of await caches.keys())
-      for (const request of await (await caches.open(name)).keys())
-        for (const choice of modelChoices) if (request.url.includes(choice.id)) cached.add(choice.id);
-  } catch {
-    // No Cache Storage (e.g. an opaque origin): sizes are still shown.
-  }
-  $('#model-select').replaceChildren(
-    ...modelChoices.map((choice) => {
-      const option = document.createElement('option');
-      option.value = choice.id;
-      option.disabled = !gpu.adapter || (choice.needsF16 && !gpu.f16);
-      option.textContent = `${choice.label} · ${(choice.vramMB / 1024).toFixed(1)} GB${choice.needsF16 ? ' · needs shader-f16' : ''}${cached.has(choice.id) ? ' · cached' : ''}`;
-      return option;
-    }),
-  );
-  if (!gpu.adapter) {
-    notice(
-      'No WebGPU here, so no local model can run. In Chrome, WebGPU needs a supported GPU (or chrome://flags/#enable-unsafe-webgpu). The scripted tour below shows everything else for real: the tools, approval, sessions and the toolkit.',
-    );
-    $<HTMLButtonElement>('#load-model').disabled = true;
-  } else if (!gpu.f16) {
-    notice('This GPU has no shader-f16: pick a q4f32 model (the others are greyed out).');
-  }
-}
 
 async function loadModel(modelId: string): Promise<void> {
   loading = new AbortController();
   $('#progress').hidden = false;
   $('#cancel-load').hidden = false;
+  $<HTMLButtonElement>('#load-model').disabled = true;
   try {
-    currentModel = {
-      engine: 'webllm',
-      modelId,
-      onProgress: ({ progress, text, loadedBytes, totalBytes }) => {
-        $<HTMLProgressElement>('#progress-bar').value = progress;
-        $('#progress-text').textContent =
-          loadedBytes && totalBytes
-            ? `${(loadedBytes / 2 ** 20).toFixed(0)} / ${(totalBytes / 2 ** 20).toFixed(0)} MB · ${text}`
-            : text;
-      },
-    };
-    await start(currentModel, loading);
-    $('#gpu-panel').hidden = true;
+    currentModel = { engine: 'webllm', modelId, onProgress: progressReporter() };
+    await start(currentModel, loading.signal);
+    $('#gpu-panel').textContent = `${modelId} is running on this device.`;
   } catch (error) {
-    const code = (error as AgentError).code;
-    notice(
-      `${code === 'aborted' ? 'Download cancelled.' : (error as Error).message} The scripted tour still works.`,
-      code !== 'aborted',
-    );
-    currentModel = { engine: 'scripted', turns: tourTurns };
+    const { text, details } = friendlyError(error as AgentError);
+    const panel = $('#gpu-panel');
+    panel.hidden = false;
+    panel.classList.toggle('error', (error as AgentError).code !== 'aborted');
+    panel.textContent = `${(error as AgentError).code === 'aborted' ? 'Download cancelled.' : text} Demo mode is on meanwhile.`;
+    const more = document.createElement('details');
+    more.innerHTML = '<summary>Details</summary><pre></pre>';
+    more.querySelector('pre')!.textContent = details;
+    panel.append(more);
+    currentModel = standIn();
     await start(currentModel);
   } finally {
     loading = undefined;
     $('#progress').hidden = true;
     $('#cancel-load').hidden = true;
+    $<HTMLButtonElement>('#load-model').disabled = false;
   }
 }
 
 // ── wiring ──
+setChatHooks({ ask: (text) => void ask(text) });
+startFollowing();
+startZoom($('#graph'));
+startSessions(sessionHooks);
+startDrawer((view) => void refreshInsight(view));
+document.addEventListener('page-changed', updatePageSummary);
+const prompt = $<HTMLTextAreaElement>('#prompt');
 $<HTMLFormElement>('#ask').addEventListener('submit', (event) => {
   event.preventDefault();
-  const input = $<HTMLInputElement>('#prompt');
-  void ask(input.value);
-  input.value = '';
+  const text = prompt.value;
+  if (!text.trim() || running) return;
+  prompt.value = '';
+  prompt.style.height = '';
+  void ask(text);
+});
+prompt.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    $<HTMLFormElement>('#ask').requestSubmit();
+  }
+});
+prompt.addEventListener('input', () => {
+  prompt.style.height = '';
+  prompt.style.height = `${Math.min(prompt.scrollHeight, 160)}px`;
 });
 $('#stop').addEventListener('click', () => running?.abort());
-$('#retry').addEventListener('click', () => void ask(lastPrompt));
-$('#next-step').addEventListener('click', () => void ask(tourPrompts[tourStep] ?? ''));
-$('#scripted-tour').addEventListener('click', () => {
-  currentModel = { engine: 'scripted', turns: tourTurns };
+$('#model-button').addEventListener('click', () => openDrawer('model'));
+$('#mode-more').addEventListener('click', () => openDrawer('model'));
+$('#use-demo-mode').addEventListener('click', () => {
+  loading?.abort();
+  currentModel = standIn();
+  closeDrawer();
   void start(currentModel);
 });
 $<HTMLFormElement>('#model-form').addEventListener('submit', (event) => {
@@ -370,33 +371,27 @@ $<HTMLFormElement>('#model-form').addEventListener('submit', (event) => {
   void loadModel($<HTMLSelectElement>('#model-select').value);
 });
 $('#cancel-load').addEventListener('click', () => loading?.abort());
-$('#new-session').addEventListener('click', () => void switchTo(undefined));
-$('#export-session').addEventListener('click', async () => {
-  if (!agent) return;
-  const jsonl = await agent.sessions.export(agent.sessionId);
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([jsonl], { type: 'application/x-ndjson' }));
-  link.download = `session-${agent.sessionId}.jsonl`;
-  link.click();
-  URL.revokeObjectURL(link.href);
-});
-$<HTMLInputElement>('#import-file').addEventListener('change', async (event) => {
-  const file = (event.target as HTMLInputElement).files?.[0];
-  if (!file || !agent) return;
-  const status = $('#import-status');
-  try {
-    const id = await agent.sessions.import(await file.text(), {
-      onProgress: ({ linesDone, linesTotal }) => (status.textContent = `Importing… ${linesDone} / ${linesTotal} lines`),
-    });
-    status.textContent = `Imported as a new session.`;
-    await switchTo(id);
-  } catch (error) {
-    status.textContent = (error as Error).message;
-  }
-});
+// On a wide screen the page sits beside the chat and stays open; on a phone it folds above it.
+const wide = matchMedia('(min-width: 56rem)');
+const pane = $<HTMLDetailsElement>('#page-pane');
+const keepOpen = () => wide.matches && (pane.open = true);
+pane.addEventListener('toggle', keepOpen);
+wide.addEventListener('change', keepOpen);
 
 // The built demo works offline after one visit (public/sw.js); the dev server does not need it.
 if (!import.meta.hot && 'serviceWorker' in navigator) void navigator.serviceWorker.register('./sw.js');
 
-await setUpModels();
-await start(currentModel);
+await fillPicker(await probeDevice());
+showSuggestions();
+await start(currentModel).catch((error: AgentError) => {
+  setStatus('crashed');
+  showEvent({
+    id: 'start',
+    sessionId: '',
+    invocationId: 'start',
+    seq: 0,
+    author: 'system',
+    timestamp: Date.now(),
+    error: { code: error.code ?? 'error', message: error.message },
+  });
+});

@@ -1,6 +1,6 @@
 // Small prebuilt models to offer, with figures from @mlc-ai/web-llm 0.2.86's prebuiltAppConfig
 // (vram_required_MB, and whether the quantization needs shader-f16). Copied as data so the
-// page bundle never imports web-llm.
+// page bundle never imports web-llm. Ordered from the most capable to the smallest.
 export interface ModelChoice {
   id: string;
   label: string;
@@ -9,9 +9,31 @@ export interface ModelChoice {
 }
 
 export const modelChoices: ModelChoice[] = [
-  { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', label: 'SmolLM2 360M', vramMB: 580, needsF16: false },
-  { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 0.5B', vramMB: 1060, needsF16: false },
+  { id: 'Hermes-3-Llama-3.1-8B-q4f32_1-MLC', label: 'Hermes 3 8B (native tool calls)', vramMB: 5780, needsF16: false },
   { id: 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC', label: 'Qwen2.5 1.5B', vramMB: 1630, needsF16: true },
   { id: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', label: 'Llama 3.2 1B', vramMB: 1129, needsF16: false },
-  { id: 'Hermes-3-Llama-3.1-8B-q4f32_1-MLC', label: 'Hermes 3 8B (native tool calls)', vramMB: 5780, needsF16: false },
+  { id: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 0.5B', vramMB: 1060, needsF16: false },
+  { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', label: 'SmolLM2 360M', vramMB: 580, needsF16: false },
 ];
+
+export interface Device {
+  /** Whether a WebGPU adapter was found. */
+  adapter: boolean;
+  f16: boolean;
+  /** What the page may use for a model, in MB: half the device's memory, and no more than the GPU's largest buffer allows. */
+  budgetMB: number;
+  /** A software adapter (e.g. SwiftShader): WebGPU on the CPU. */
+  software?: boolean;
+}
+
+export function fits(choice: ModelChoice, device: Device): boolean {
+  return device.adapter && (!choice.needsF16 || device.f16) && choice.vramMB <= device.budgetMB;
+}
+
+/** The most capable model that fits; the smallest that can run at all when none fits the budget. */
+export function bestChoice(device: Device): ModelChoice | undefined {
+  return (
+    modelChoices.find((choice) => fits(choice, device)) ??
+    [...modelChoices].reverse().find((choice) => device.adapter && (!choice.needsF16 || device.f16))
+  );
+}

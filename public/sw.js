@@ -1,12 +1,15 @@
 // The demo's service worker: after one visit, the app shell and every built file come from
 // the cache, so the page and its scripted tour run with the network off. Model weights are
-// cached by web-llm itself. Files are listed by vite's build manifest, so nothing is guessed.
-const CACHE = 'inpage-agent-demo-v1';
+// cached by web-llm itself. Files are listed by vite's build manifest (the demo-mode engine module
+// is an entry there), so nothing is guessed.
+const CACHE = 'inpage-agent-demo-v2';
+// Files of public/ that vite copies as they are, so its manifest does not list them.
+const PUBLIC_FILES = ['favicon.svg', 'manifest.webmanifest', 'icon-192.png', 'icon-512.png'];
 
 async function precache() {
   const cache = await caches.open(CACHE);
   const manifest = await (await fetch('.vite/manifest.json', { cache: 'no-store' })).json();
-  const files = new Set(['./', 'index.html']);
+  const files = new Set(['./', 'index.html', ...PUBLIC_FILES]);
   for (const chunk of Object.values(manifest)) {
     files.add(chunk.file);
     for (const file of [...(chunk.css ?? []), ...(chunk.assets ?? [])]) files.add(file);

@@ -30,9 +30,11 @@ export type AgentErrorCode =
   | 'max-tool-calls'
   | 'session-busy'
   | 'not-pending'
+  | 'approval-not-pending'
   // storage
   | 'storage-unavailable'
   | 'storage-blocked'
+  | 'storage-closed'
   | 'quota-exceeded'
   | 'session-not-found'
   | 'import-invalid'

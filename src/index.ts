@@ -1,5 +1,6 @@
 /** inpage-agent's page-side entry. It never contains web-llm: the model lives in the worker. */
 export { createAgent } from './page/create-agent';
+export { listSessions, deleteSession } from './page/sessions-without-agent';
 export { Agent } from './page/agent';
 export type { AgentOptions, AgentCallbacks, RunOptions, RunResult } from './page/options';
 export { defineTool } from './tools/define-tool';

@@ -3,6 +3,15 @@ import { defineTool, z } from '../../src/index';
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 
+/** Marks what a tool just changed, so the visitor's eye finds it; and tells the page it changed. */
+function changed(element: Element): void {
+  element.classList.remove('flash');
+  void (element as HTMLElement).offsetWidth;
+  element.classList.add('flash');
+  element.scrollIntoView({ block: 'nearest' });
+  document.dispatchEvent(new CustomEvent('page-changed'));
+}
+
 function todoItems() {
   return [...$('#todos').querySelectorAll('li')].map((li) => ({
     id: li.dataset.id!,
@@ -23,6 +32,7 @@ export function addTodoItem(text: string): string {
   label.textContent = text;
   item.append(box, label);
   $('#todos').append(item);
+  changed(item);
   return id;
 }
 
@@ -55,6 +65,7 @@ export const completeTodo = defineTool({
       );
     item.classList.add('done');
     item.querySelector<HTMLInputElement>('input')!.checked = true;
+    changed(item);
     return { done: item.querySelector('span')!.textContent };
   },
 });
@@ -77,6 +88,7 @@ export const clearTodos = defineTool({
   execute: () => {
     const count = todoItems().length;
     $('#todos').replaceChildren();
+    changed($('#todos'));
     return { cleared: count };
   },
 });
@@ -94,6 +106,7 @@ export const addNote = defineTool({
     text.textContent = body;
     note.append(heading, text);
     $('#notes').append(note);
+    changed(note);
     return { notes: $('#notes').children.length };
   },
 });
@@ -124,6 +137,7 @@ export const sortTable = defineTool({
         !row.cells[0]!.textContent!.toLowerCase().includes(filter!.toLowerCase());
       body.append(row);
     }
+    changed($('#products'));
     return { order: rows.filter((row) => !row.hidden).map((row) => row.cells[0]!.textContent) };
   },
 });
@@ -137,8 +151,43 @@ export const fillForm = defineTool({
     $<HTMLInputElement>('#form-name').value = name;
     $<HTMLInputElement>('#form-email').value = email;
     $<HTMLTextAreaElement>('#form-message').value = message;
+    changed($('#contact'));
     return { filled: ['name', 'email', 'message'] };
   },
 });
 
 export const pageTools = [addTodo, completeTodo, listTodos, clearTodos, addNote, sortTable, fillForm];
+
+/** A tool's name as a person reads it ("Add to-do"). */
+export function displayNameOf(name: string): string {
+  return pageTools.find((tool) => tool.name === name)?.displayName ?? name;
+}
+
+/** Whether the page asks before this tool runs (destructive tools do). */
+export function asksFirst(name: string): boolean {
+  return Boolean(pageTools.find((tool) => tool.name === name)?.annotations?.destructive);
+}
+
+/** One line about the page, for its collapsed header on a phone. */
+export function pageSummary(): string {
+  const todos = todoItems();
+  const open = todos.filter((todo) => !todo.done).length;
+  const notes = $('#notes').children.length;
+  $<HTMLElement>('#todos-empty').hidden = todos.length > 0;
+  $<HTMLElement>('#notes-empty').hidden = notes > 0;
+  return `${todos.length ? `${open} open to-do${open === 1 ? '' : 's'}` : 'no to-dos'} · ${notes} note${notes === 1 ? '' : 's'}`;
+}
+
+/**
+ * Puts back what a session's successful calls did to the page, in order, when it is opened
+ * again (a reload, or another session): the page's state lives in the DOM, the calls in the log.
+ */
+export async function replayCall(name: string, args: unknown): Promise<void> {
+  const tool = pageTools.find((candidate) => candidate.name === name);
+  if (!tool || name === 'list_todos') return;
+  try {
+    await (tool.execute as (args: unknown, ctx: unknown) => unknown)(args, {});
+  } catch {
+    // It failed the first time too, or the page differs now: nothing to put back.
+  }
+}

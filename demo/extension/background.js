@@ -15,3 +15,6 @@ async function ensureOffscreen() {
 chrome.runtime.onInstalled.addListener(ensureOffscreen);
 chrome.runtime.onStartup.addListener(ensureOffscreen);
 ensureOffscreen();
+
+// The toolbar button opens the side panel, where a chat box asks the agent about the current tab.
+chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);

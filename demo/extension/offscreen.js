@@ -1,22 +1,13 @@
 // The extension's agent, in an offscreen document. With ?model=<web-llm model id> it runs that
-// model (WebGPU needed); without, it plays scripted turns and says so: no model weights here.
+// model (WebGPU needed); without, a small engine module that only reads headings, and says so.
 import { acceptContentScriptTools, createAgent } from './inpage-agent-extension.js';
 
 const modelId = new URLSearchParams(location.search).get('model');
-const model = modelId
-  ? { engine: 'webllm', modelId }
-  : {
-      engine: 'scripted',
-      turns: Array.from({ length: 40 }, (_, i) =>
-        i % 2 === 0
-          ? { toolCalls: [{ name: 'read_heading', args: {} }] }
-          : { text: 'Scripted (no model): the heading says so above.' },
-      ),
-    };
+const model = modelId ? { engine: 'webllm', modelId } : { engine: 'module', url: 'example-engine.js' };
 console.info(
   modelId
     ? `inpage-agent: running ${modelId}`
-    : 'inpage-agent: scripted engine (no model weights); open offscreen.html?model=<id> for a real model',
+    : 'inpage-agent: example engine (no model weights); open offscreen.html?model=<id> for a real model',
 );
 
 const agent = await createAgent({ model, instructions: 'You help with the page the user is on.', storage: 'memory' });
@@ -37,7 +28,7 @@ chrome.runtime.onConnect.addListener((port) => {
           ? e.content.parts.map((p) => p.functionResponse?.response ?? p.functionResponse?.error)
           : [],
       );
-      port.postMessage({ answer, results, refused, model: modelId ?? 'scripted' });
+      port.postMessage({ answer, results, refused, model: agent.info?.model.label ?? modelId });
     } catch (error) {
       port.postMessage({ error: `${error.code ?? ''} ${error.message}`, refused });
     }

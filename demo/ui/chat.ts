@@ -1,61 +1,234 @@
-// The conversation, drawn from events. Model and tool text only ever goes in as text (textContent).
+// The conversation, drawn from events: the visitor's messages, the model's streamed answers (its
+// reasoning folded away), one card per tool call, and errors in plain words. Model and tool text
+// only ever goes in as text (textContent).
 import type { AgentEvent } from '../../src/index';
+import { asksFirst } from '../app/page-tools';
+import { friendlyError } from './friendly-error';
+import { askInCard, createCard, formatMs, offerAgain, setCardResult, setCardState } from './tool-card';
+import { follow, pin } from './follow';
 
-const log = () => document.querySelector<HTMLOListElement>('#log')!;
-
-function bubble(kind: string, text = ''): HTMLLIElement {
-  const item = document.createElement('li');
-  item.className = kind;
-  item.textContent = text;
-  log().append(item);
-  item.scrollIntoView?.({ block: 'nearest' });
-  return item;
+export interface ChatHooks {
+  /** Asks the agent again, as if the visitor had typed it. */
+  ask(text: string): void;
 }
 
-let streaming: HTMLLIElement | undefined;
+const log = () => document.querySelector<HTMLOListElement>('#log')!;
+let hooks: ChatHooks = { ask: () => undefined };
+/** The model message being streamed, per invocation. */
+const streaming = new Map<string, HTMLLIElement>();
+/** What the visitor asked, per invocation, for Retry and Ask again. */
+const asked = new Map<string, string>();
+
+export function setChatHooks(next: ChatHooks): void {
+  hooks = next;
+}
 
 export function clearChat(): void {
   log().replaceChildren();
-  streaming = undefined;
+  streaming.clear();
+  asked.clear();
+  pin();
+}
+
+export function isChatEmpty(): boolean {
+  return log().children.length === 0;
+}
+
+function add(item: HTMLLIElement): HTMLLIElement {
+  log().append(item);
+  follow();
+  return item;
+}
+
+function button(text: string, label: string, onClick: () => void): HTMLButtonElement {
+  const node = document.createElement('button');
+  node.type = 'button';
+  node.className = 'action';
+  node.textContent = text;
+  node.setAttribute('aria-label', label);
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+function modelMessage(invocationId: string, eventId?: string): HTMLLIElement {
+  let item = streaming.get(invocationId);
+  if (!item) {
+    item = document.createElement('li');
+    item.className = 'msg model';
+    const reasoning = document.createElement('details');
+    reasoning.className = 'reasoning';
+    reasoning.hidden = true;
+    const summary = document.createElement('summary');
+    summary.textContent = 'Reasoning';
+    reasoning.append(summary, document.createElement('p'));
+    const text = document.createElement('div');
+    text.className = 'text';
+    item.append(reasoning, text);
+    streaming.set(invocationId, item);
+    add(item);
+  }
+  if (eventId) item.dataset.eventId = eventId;
+  return item;
+}
+
+function appendReasoning(item: HTMLElement, text: string, replace = false): void {
+  const details = item.querySelector<HTMLDetailsElement>('.reasoning')!;
+  details.hidden = false;
+  const body = details.querySelector('p')!;
+  body.textContent = replace ? text : body.textContent + text;
+}
+
+function withActions(item: HTMLLIElement, invocationId: string): void {
+  const text = item.querySelector('.text')!.textContent ?? '';
+  const actions = document.createElement('div');
+  actions.className = 'msg-actions';
+  const copy = button('Copy', 'Copy this answer', async () => {
+    await navigator.clipboard?.writeText(text).catch(() => undefined);
+    copy.textContent = 'Copied';
+    setTimeout(() => (copy.textContent = 'Copy'), 1500);
+  });
+  actions.append(copy);
+  const question = asked.get(invocationId);
+  if (question) actions.append(button('Retry', 'Ask this again', () => hooks.ask(question)));
+  item.querySelector('.msg-actions')?.remove();
+  item.append(actions);
+}
+
+function cardFor(callId: string, name = 'tool', args: unknown = {}): HTMLLIElement {
+  const found = log().querySelector<HTMLLIElement>(`li.card[data-call-id="${CSS.escape(callId)}"]`);
+  return found ?? add(createCard(callId, name, args));
+}
+
+/** Shows the card of a call that waits for approval, with Allow / Don't allow in it. */
+export function askInline(call: { callId: string; name: string; args: unknown }, focus: boolean): Promise<boolean> {
+  const card = cardFor(call.callId, call.name, call.args);
+  follow();
+  return askInCard(card, focus);
 }
 
 export function showEvent(event: AgentEvent): void {
   const parts = event.content?.parts ?? [];
+  const role = event.content?.role;
   if (event.partial) {
-    for (const part of parts) if ('text' in part) (streaming ??= bubble('model')).textContent += part.text;
+    for (const part of parts) {
+      if ('text' in part) modelMessage(event.invocationId).querySelector('.text')!.append(part.text);
+      if ('reasoning' in part) appendReasoning(modelMessage(event.invocationId), part.reasoning);
+    }
+    follow();
     return;
   }
+  if (role === 'user') {
+    const text = parts.map((part) => ('text' in part ? part.text : '')).join('');
+    asked.set(event.invocationId, text);
+    const item = document.createElement('li');
+    item.className = 'msg user';
+    item.dataset.eventId = event.id;
+    item.textContent = text;
+    add(item);
+  }
+  if (role === 'model') showModelEvent(event);
+  if (role === 'tool') showToolEvent(event);
+  const approval = event.actions?.approval;
+  if (approval) {
+    const card = cardFor(approval.callId);
+    card.dataset.resultEventId ??= event.id;
+    setCardState(
+      card,
+      approval.granted ? 'running' : 'denied',
+      approval.granted ? 'Allowed.' : 'You did not allow it.',
+    );
+  }
+  for (const call of event.actions?.requestApproval ?? [])
+    setCardState(cardFor(call.callId, call.name, call.args), 'approval');
+  if (event.error && event.endReason !== 'answer') showError(event);
+  if (event.endReason) {
+    const item = streaming.get(event.invocationId);
+    if (item && event.endReason === 'aborted') item.classList.add('stopped');
+    streaming.delete(event.invocationId);
+  }
+}
+
+function showModelEvent(event: AgentEvent): void {
+  const parts = event.content!.parts;
   const text = parts.map((part) => ('text' in part ? part.text : '')).join('');
-  if (event.content?.role === 'user') bubble('user', text);
-  if (event.content?.role === 'model') {
-    const target = streaming ?? (text ? bubble('model') : undefined);
-    if (target) target.textContent = text;
-    streaming = undefined;
-    for (const part of parts) {
-      if (!('functionCall' in part)) continue;
-      const details = document.createElement('details');
-      const summary = document.createElement('summary');
-      summary.textContent = `Calls ${part.functionCall.name}`;
-      const args = document.createElement('pre');
-      args.textContent = JSON.stringify(part.functionCall.args, null, 2);
-      details.append(summary, args);
-      bubble('model tool-call').append(details);
+  const reasoning = parts.map((part) => ('reasoning' in part ? part.reasoning : '')).join('');
+  const calls = parts.flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
+  if (text || reasoning || streaming.has(event.invocationId)) {
+    const item = modelMessage(event.invocationId, event.id);
+    item.querySelector('.text')!.textContent = text;
+    if (reasoning) appendReasoning(item, reasoning, true);
+    if (text) withActions(item, event.invocationId);
+    else if (!reasoning) item.remove();
+    // Reasoning before tool calls, with no words of its own: a quiet line, not a bubble.
+    item.classList.toggle('thought', !text);
+  }
+  // The next text of this run is a new message, below the cards.
+  streaming.delete(event.invocationId);
+  for (const call of calls) cardFor(call.id, call.name, call.args).dataset.eventId = event.id;
+}
+
+function showToolEvent(event: AgentEvent): void {
+  for (const part of event.content!.parts) {
+    if (!('functionResponse' in part)) continue;
+    const { id, name, response, error } = part.functionResponse;
+    const card = cardFor(id, name);
+    card.dataset.resultEventId = event.id;
+    const ms = event.toolTimings?.[id];
+    if (!error) {
+      setCardState(card, 'done');
+      setCardResult(card, event.artifacts?.[id] ?? response, ms);
+    } else if (/rejected|not allow/i.test(error)) {
+      setCardState(card, 'denied', 'You did not allow it, so it did not run.');
+    } else if (error === 'interrupted') {
+      const question = asked.get(event.invocationId);
+      offerAgain(
+        card,
+        asksFirst(name)
+          ? 'Not run: the page was reloaded while this waited for your answer.'
+          : 'Stopped: the page was reloaded while this ran. It was not run again.',
+        () => question && hooks.ask(question),
+      );
+    } else {
+      setCardState(card, 'failed', error);
+      if (ms !== undefined) card.querySelector('.card-ms')!.textContent = formatMs(ms);
     }
   }
-  if (event.content?.role === 'tool') {
-    for (const part of parts) {
-      if (!('functionResponse' in part)) continue;
-      const { name, response, error } = part.functionResponse;
-      const details = document.createElement('details');
-      const summary = document.createElement('summary');
-      summary.textContent = error ? `${name} failed` : `${name} answered`;
-      const body = document.createElement('pre');
-      body.textContent = error ?? (typeof response === 'string' ? response : JSON.stringify(response, null, 2));
-      details.append(summary, body);
-      bubble(error ? 'model error' : 'model tool-result').append(details);
-    }
+  follow();
+}
+
+function showError(event: AgentEvent): void {
+  const item = document.createElement('li');
+  if (event.error!.code === 'aborted') {
+    item.className = 'msg status-line';
+    item.textContent = 'Stopped.';
+    add(item);
+    return;
   }
-  if (event.actions?.requestApproval)
-    bubble('model', `Waiting for your approval: ${event.actions.requestApproval.map((call) => call.name).join(', ')}`);
-  if (event.error && event.endReason !== 'answer') bubble('error', `${event.error.code}: ${event.error.message}`);
+  const { text, details } = friendlyError(event.error!);
+  item.className = 'msg error';
+  item.dataset.eventId = event.id;
+  const said = document.createElement('p');
+  said.textContent = text;
+  const more = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = 'Details';
+  const code = document.createElement('pre');
+  code.textContent = details;
+  more.append(summary, code);
+  item.append(said, more);
+  const question = asked.get(event.invocationId);
+  if (question) item.append(button('Try again', 'Ask this again', () => hooks.ask(question)));
+  add(item);
+}
+
+/** Flashes the message or card that shows an event (from the timeline). */
+export function revealEvent(eventId: string): boolean {
+  const id = CSS.escape(eventId);
+  const target = log().querySelector<HTMLElement>(`[data-event-id="${id}"], [data-result-event-id="${id}"]`);
+  if (!target) return false;
+  target.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  target.classList.remove('flash');
+  void target.offsetWidth;
+  target.classList.add('flash');
+  return true;
 }

@@ -1,61 +1,94 @@
-// The session as a picture: one bar per event, placed by time and as long as it took,
-// coloured by kind. Hover (or focus) a bar for the event's details.
+// The session as a timeline: one row per stored event, its bar placed by time and as long as it
+// took, coloured by kind, with a label in full-size text. Selecting a row shows the event and
+// points at the message or card it made in the chat.
 import type { AgentEvent } from '../../src/index';
+import { formatMs } from './tool-card';
 
-const COLORS: Record<string, string> = {
-  user: '#3b6cf6',
-  model: '#7a5af8',
-  tool: '#1f9d6b',
-  other: '#98a2b3',
-  error: '#c4372c',
-};
+export interface TimelineHooks {
+  /** Points at the event in the chat; false when the chat does not show it. */
+  reveal(eventId: string): boolean;
+}
 
 function kindOf(event: AgentEvent): string {
-  if (event.error) return 'error';
+  if (event.error && event.error.code !== 'aborted') return 'error';
+  if (event.actions?.approval) return 'approval';
   return event.content?.role ?? 'other';
 }
 
-export function drawTimeline(container: HTMLElement, events: AgentEvent[]): void {
-  const stored = events.filter((event) => !event.partial).slice(-60);
-  if (stored.length === 0) {
-    container.textContent = 'No events yet.';
+function describe(event: AgentEvent): string {
+  const parts = event.content?.parts ?? [];
+  const calls = parts.flatMap((part) => ('functionCall' in part ? [part.functionCall.name] : []));
+  const answers = parts.flatMap((part) =>
+    'functionResponse' in part ? [`${part.functionResponse.name}${part.functionResponse.error ? ' (error)' : ''}`] : [],
+  );
+  if (event.actions?.approval) return event.actions.approval.granted ? 'allowed' : 'not allowed';
+  if (calls.length) return `calls ${calls.join(', ')}`;
+  if (answers.length) return `result of ${answers.join(', ')}`;
+  if (event.error) return event.error.code;
+  if (event.content?.role === 'user') return 'you';
+  if (event.content?.role === 'model') return 'answer';
+  return event.endReason ?? 'event';
+}
+
+function usesTool(event: AgentEvent, tool: string): boolean {
+  return (event.content?.parts ?? []).some(
+    (part) =>
+      ('functionCall' in part && part.functionCall.name === tool) ||
+      ('functionResponse' in part && part.functionResponse.name === tool),
+  );
+}
+
+export function drawTimeline(container: HTMLElement, all: AgentEvent[], hooks: TimelineHooks, tool?: string): void {
+  const events = all.filter((event) => !event.partial && (!tool || usesTool(event, tool))).slice(-80);
+  if (events.length === 0) {
+    container.textContent = tool ? `No calls of ${tool} in this session yet.` : 'No events yet: say something.';
     return;
   }
-  const start = stored[0]!.timing?.startedAt ?? stored[0]!.timestamp;
-  const end = Math.max(
-    ...stored.map((event) => (event.timing ? event.timing.startedAt + event.timing.ms : event.timestamp)),
-  );
+  const startOf = (event: AgentEvent) => event.timing?.startedAt ?? event.timestamp;
+  const start = Math.min(...events.map(startOf));
+  const end = Math.max(...events.map((event) => startOf(event) + (event.timing?.ms ?? 0)));
   const span = Math.max(1, end - start);
-  const width = 600;
-  const row = 14;
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width} ${stored.length * row + 4}`);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `Timeline of ${stored.length} events over ${span} ms`);
-  stored.forEach((event, i) => {
-    const begin = event.timing?.startedAt ?? event.timestamp;
-    const x = ((begin - start) / span) * (width - 120);
-    const w = Math.max(3, ((event.timing?.ms ?? 0) / span) * (width - 120));
-    const bar = document.createElementNS(ns, 'rect');
-    bar.setAttribute('x', String(x));
-    bar.setAttribute('y', String(i * row + 2));
-    bar.setAttribute('width', String(w));
-    bar.setAttribute('height', String(row - 4));
-    bar.setAttribute('rx', '2');
-    bar.setAttribute('fill', COLORS[kindOf(event)]!);
-    const title = document.createElementNS(ns, 'title');
-    const calls =
-      event.content?.parts.flatMap((part) => ('functionCall' in part ? [part.functionCall.name] : [])) ?? [];
-    title.textContent = `#${event.seq} ${event.author} ${kindOf(event)}${calls.length ? ` → ${calls.join(', ')}` : ''}${event.timing ? ` · ${event.timing.ms.toFixed(1)} ms` : ''}${event.usage ? ` · ${event.usage.promptTokens}+${event.usage.completionTokens} tokens` : ''}${event.offeredTools ? ` · offered: ${event.offeredTools.join(', ')}` : ''}`;
-    bar.append(title);
-    const label = document.createElementNS(ns, 'text');
-    label.setAttribute('x', String(Math.min(x + w + 4, width - 116)));
-    label.setAttribute('y', String(i * row + row - 3));
-    label.setAttribute('font-size', '9');
-    label.setAttribute('fill', 'currentColor');
-    label.textContent = `#${event.seq} ${calls[0] ?? kindOf(event)}`;
-    svg.append(bar, label);
-  });
-  container.replaceChildren(svg);
+  const list = document.createElement('ol');
+  list.className = 'timeline-rows';
+  list.setAttribute('aria-label', `${events.length} events over ${formatMs(span)}`);
+  for (const event of events) {
+    const row = document.createElement('li');
+    const select = document.createElement('button');
+    select.type = 'button';
+    select.className = `timeline-row kind-${kindOf(event)}`;
+    select.dataset.eventId = event.id;
+    const label = document.createElement('span');
+    label.className = 'timeline-label';
+    label.textContent = `#${event.seq} ${describe(event)}`;
+    const track = document.createElement('span');
+    track.className = 'timeline-track';
+    const bar = document.createElement('span');
+    bar.className = 'timeline-bar';
+    bar.style.left = `${((startOf(event) - start) / span) * 100}%`;
+    bar.style.width = `max(4px, ${((event.timing?.ms ?? 0) / span) * 100}%)`;
+    track.append(bar);
+    const ms = document.createElement('span');
+    ms.className = 'timeline-ms';
+    ms.textContent = event.timing ? formatMs(event.timing.ms) : '';
+    select.append(label, track, ms);
+    select.setAttribute('aria-label', `${label.textContent}${event.timing ? `, ${formatMs(event.timing.ms)}` : ''}`);
+    select.addEventListener('click', () => showDetail(event, hooks));
+    row.append(select);
+    list.append(row);
+  }
+  container.replaceChildren(list);
+}
+
+function showDetail(event: AgentEvent, hooks: TimelineHooks): void {
+  const detail = document.querySelector<HTMLElement>('#event-detail')!;
+  detail.hidden = false;
+  const { id, seq, author, invocationId, content, actions, timing, usage, error, endReason, offeredTools } = event;
+  detail.textContent = JSON.stringify(
+    { seq, id, author, invocationId, content, actions, timing, usage, error, endReason, offeredTools },
+    (key, value) => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value),
+    2,
+  );
+  for (const row of document.querySelectorAll('.timeline-row'))
+    row.toggleAttribute('aria-current', (row as HTMLElement).dataset.eventId === event.id);
+  hooks.reveal(event.id);
 }

@@ -3,9 +3,10 @@
  * target must be one of the others; a non-root agent also gets `escalate`,
  * which hands the conversation back to its parent (the root agent).
  */
-import type { AgentEvent } from '../session/event';
+import type { AgentEvent, FunctionCall } from '../session/event';
 import type { ToolDeclaration } from '../tools/declaration';
-import type { AgentSpec } from './types';
+import type { Answer } from './answer-call';
+import type { AgentSpec, Invocation } from './types';
 
 export const TRANSFER_TOOL = 'transfer_to_agent';
 export const ESCALATE_TOOL = 'escalate';
@@ -65,4 +66,40 @@ export function currentAgent(
     if (target && agents.has(target)) return target;
   }
   return rootAgent;
+}
+
+export function isBuiltin(name: string): boolean {
+  return name === TRANSFER_TOOL || name === ESCALATE_TOOL;
+}
+
+/** The answer of transfer_to_agent or escalate: a move to another agent, or why not. */
+export function builtinAnswer(inv: Invocation, agentName: string, call: FunctionCall, t0: number): Answer {
+  const ms = () => performance.now() - t0;
+  if (call.name === ESCALATE_TOOL) {
+    return {
+      response: { id: call.id, name: call.name, response: { escalatedTo: inv.rootAgent } },
+      ms: ms(),
+      transferTo: inv.rootAgent,
+      escalate: true,
+    };
+  }
+  const args = (call.args ?? {}) as { agent_name?: unknown };
+  const target = typeof args.agent_name === 'string' ? args.agent_name : '';
+  if (!inv.agents.has(target) || target === agentName) {
+    const others = [...inv.agents.keys()].filter((name) => name !== agentName);
+    return {
+      response: {
+        id: call.id,
+        name: call.name,
+        response: null,
+        error: `No agent named "${target}" to transfer to. Choose one of: ${others.join(', ')}.`,
+      },
+      ms: ms(),
+    };
+  }
+  return {
+    response: { id: call.id, name: call.name, response: { transferredTo: target } },
+    ms: ms(),
+    transferTo: target,
+  };
 }

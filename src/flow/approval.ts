@@ -1,57 +1,56 @@
 /**
- * Whether a call waits for a person, and what the log already says about it.
- * Decisions live in the event log, so a pause survives a reload.
+ * What the log says about approvals. A request for approval is an event of
+ * its own; decisions are events that follow it. A decision counts only for a
+ * call of the open request it follows, so no decision recorded anywhere else
+ * (an earlier turn, an imported file) can approve a call.
  */
-import type { AgentEvent, FunctionCall } from '../session/event';
-import type { ToolDeclaration } from '../tools/declaration';
-import type { FlowHooks } from './types';
-
-export async function isApprovalNeeded(
-  declaration: ToolDeclaration | undefined,
-  call: FunctionCall,
-  hooks: FlowHooks,
-): Promise<boolean> {
-  if (!declaration || declaration.source === 'builtin') return false;
-  if (declaration.needsApproval === 'dynamic') return hooks.needsApproval(call.name, call.args);
-  return declaration.needsApproval;
-}
+import type { AgentEvent, ApprovalRequest, FunctionCall } from '../session/event';
 
 export interface Decision {
   granted: boolean;
   reason?: string;
+  /** The arguments the person saw: the tool's own schema's output. */
+  args?: unknown;
 }
 
-/** The decision recorded for a call, if any (the latest wins). */
-export function decisionFor(history: readonly AgentEvent[], callId: string): Decision | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const approval = history[i]!.actions?.approval;
-    if (approval?.callId === callId) return { granted: approval.granted, reason: approval.reason };
-  }
-  return undefined;
+export interface OpenApproval {
+  /** The event that asked. */
+  request: AgentEvent;
+  /** The model event whose calls are asked about. */
+  modelEvent: AgentEvent;
+  asked: ApprovalRequest[];
+  /** Decisions recorded after the request, by call id. */
+  decided: Map<string, Decision>;
+  undecided: string[];
 }
 
-/**
- * The open approval request, if the session is paused on one: the calls it
- * asks about, the model event that made them, and the invocation to continue.
- */
-export function openApprovalRequest(
-  history: readonly AgentEvent[],
-): { request: AgentEvent; modelEvent: AgentEvent; undecided: string[] } | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const event = history[i]!;
-    if (event.content?.role === 'tool' && !event.late) return undefined;
-    const asked = event.actions?.requestApproval;
-    if (!asked) continue;
-    let modelEvent: AgentEvent | undefined;
-    for (let j = i - 1; j >= 0; j--) {
-      if (history[j]!.content?.role === 'model') {
-        modelEvent = history[j];
-        break;
-      }
-    }
-    if (!modelEvent) return undefined;
-    const undecided = asked.map((call) => call.callId).filter((id) => !decisionFor(history.slice(i), id));
-    return { request: event, modelEvent, undecided };
+/** The request the session is paused on, if any: the last one, unless tool answers followed it. */
+export function openApproval(history: readonly AgentEvent[]): OpenApproval | undefined {
+  const at = history.findLastIndex((event) => event.actions?.requestApproval !== undefined);
+  if (at === -1) return undefined;
+  const after = history.slice(at + 1);
+  if (after.some((event) => event.content?.role === 'tool' && !event.late)) return undefined;
+  const request = history[at]!;
+  const modelEvent = history.slice(0, at).findLast((event) => event.content?.role === 'model');
+  if (!modelEvent) return undefined;
+  const asked = request.actions!.requestApproval!;
+  const askedIds = new Set(asked.map((call) => call.callId));
+  const decided = new Map<string, Decision>();
+  for (const event of after) {
+    const approval = event.actions?.approval;
+    if (!approval || !askedIds.has(approval.callId) || decided.has(approval.callId)) continue;
+    const args = asked.find((call) => call.callId === approval.callId)!.args;
+    decided.set(approval.callId, { granted: approval.granted, reason: approval.reason, args });
   }
-  return undefined;
+  const undecided = asked.map((call) => call.callId).filter((id) => !decided.has(id));
+  return { request, modelEvent, asked, decided, undecided };
+}
+
+export function functionCalls(event: AgentEvent): FunctionCall[] {
+  return (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
+}
+
+/** The message a model reads when a person said no. */
+export function rejectionMessage(decision: Decision): string {
+  return `The user rejected this call${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it; ask the user what to do instead.`;
 }

@@ -4,11 +4,13 @@
  * may replace the answer.
  */
 import { AgentError, messageOf } from '../errors';
-import type { FinishReason, ModelRequest, ModelToolCall } from '../model/engine';
+import type { FinishReason, ModelRequest, ModelResponse, ModelToolCall } from '../model/engine';
 import type { Usage } from '../session/event';
 import { abortError, raceAbort } from './abortable';
 import { emitPartial } from './record';
-import type { Invocation, ModelResponse } from './types';
+import { runCallback } from './run-callback';
+import { plain } from './tool-callbacks';
+import type { Invocation } from './types';
 
 export interface CallError {
   id?: string;
@@ -42,11 +44,7 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
   });
 
   if (inv.hooks.has.beforeModel) {
-    const replaced = await runCallback(
-      inv,
-      () => inv.hooks.callback({ kind: 'beforeModel', request, agentName }),
-      'beforeModel',
-    );
+    const replaced = await runCallback(inv, () => inv.hooks.beforeModel(request, agentName), 'beforeModel');
     if (replaced !== undefined)
       return done({
         ...asResponse(replaced, 'beforeModel'),
@@ -98,11 +96,7 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
   let response: ModelResponse = { text, toolCalls };
   let answeredBy: StepResponse['answeredBy'];
   if (inv.hooks.has.afterModel) {
-    const replaced = await runCallback(
-      inv,
-      () => inv.hooks.callback({ kind: 'afterModel', response, agentName }),
-      'afterModel',
-    );
+    const replaced = await runCallback(inv, () => inv.hooks.afterModel(response, agentName), 'afterModel');
     if (replaced !== undefined) {
       response = asResponse(replaced, 'afterModel');
       answeredBy = 'afterModel';
@@ -121,23 +115,10 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
   });
 }
 
-/** A callback's failure ends the run with a clear error instead of leaving it stuck. */
-export async function runCallback<T>(inv: Invocation, call: () => Promise<T>, name: string): Promise<T> {
-  try {
-    return await raceAbort(call(), inv.signal);
-  } catch (error) {
-    if (inv.signal.aborted) throw abortError();
-    if (error instanceof AgentError && error.code === 'worker-crashed') throw error;
-    throw new AgentError(
-      'callback-failed',
-      `The ${name} callback threw: ${messageOf(error)}. Fix the callback; the run was stopped.`,
-      { cause: error },
-    );
-  }
-}
-
+/** A callback's answer as a model response; it goes into every later prompt, so it must be plain JSON data. */
 function asResponse(value: unknown, name: string): ModelResponse {
   if (typeof value === 'string') return { text: value, toolCalls: [] };
+  plain(value, name, 'a response');
   if (value && typeof value === 'object') {
     const candidate = value as Partial<ModelResponse>;
     const toolCalls = Array.isArray(candidate.toolCalls) ? candidate.toolCalls : [];

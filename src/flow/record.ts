@@ -1,33 +1,63 @@
 /**
- * The one way the loop produces an event: stored first (numbered, state delta
- * applied in the same transaction), then added to the in-memory history and
- * streamed. A partial event is streamed only.
+ * The one way an event enters a session: stored first (numbered, state delta
+ * applied in the same transaction), then added to the run's history and
+ * streamed. A partial event is streamed only. Every writer (the loop, the
+ * repair of open calls, approvals, late tool answers, notices) goes through
+ * here, so the rules live in one place.
  */
+import { AgentError } from '../errors';
 import { newId, type AgentEvent, type NewEvent } from '../session/event';
-import type { Invocation } from './types';
+import type { RecordTarget } from './types';
 
 export type EventDraft = Omit<NewEvent, 'id' | 'sessionId' | 'invocationId' | 'timestamp'> &
-  Partial<Pick<NewEvent, 'id' | 'timestamp'>>;
+  Partial<Pick<NewEvent, 'id' | 'timestamp' | 'invocationId'>>;
 
-function complete(inv: Invocation, draft: EventDraft): NewEvent {
+function complete(target: RecordTarget, draft: EventDraft): NewEvent {
   return {
     id: draft.id ?? newId('ev'),
-    sessionId: inv.sessionId,
-    invocationId: inv.invocationId,
+    sessionId: target.sessionId,
+    invocationId: draft.invocationId ?? target.invocationId,
     timestamp: draft.timestamp ?? Date.now(),
     ...draft,
   };
 }
 
-export async function record(inv: Invocation, draft: EventDraft): Promise<AgentEvent> {
-  const stored = await inv.store.append(inv.sessionId, complete(inv, draft));
-  inv.history.push(stored);
-  // The view includes temp: keys, which the store drops; the loop keeps them for this invocation.
-  if (stored.actions?.stateDelta || draft.actions?.stateDelta) Object.assign(inv.state, draft.actions?.stateDelta);
-  inv.emit(stored);
+export async function record(target: RecordTarget, draft: EventDraft): Promise<AgentEvent> {
+  const event = complete(target, draft);
+  let stored: AgentEvent;
+  try {
+    stored = await target.store.append(target.sessionId, event);
+  } catch (error) {
+    throw withUnsaved(error, event);
+  }
+  target.history.push(stored);
+  // The view includes temp: keys, which the store drops; the run keeps them for this invocation.
+  if (draft.actions?.stateDelta) Object.assign(target.state, draft.actions.stateDelta);
+  target.emit(stored);
   return stored;
 }
 
-export function emitPartial(inv: Invocation, draft: EventDraft): void {
-  inv.emit({ ...complete(inv, draft), seq: 0, partial: true });
+export function emitPartial(target: RecordTarget, draft: EventDraft): void {
+  target.emit({ ...complete(target, draft), seq: 0, partial: true });
+}
+
+/** A target for one event outside a run (a late tool answer, a notice): nothing reads its history. */
+export function standalone(
+  base: Pick<RecordTarget, 'sessionId' | 'store' | 'emit'>,
+  invocationId: string,
+): RecordTarget {
+  return { ...base, invocationId, history: [], state: {} };
+}
+
+/** A storage failure carries the event it could not store, so what a run produced (a tool's result) is handed back, not lost. */
+function withUnsaved(error: unknown, event: NewEvent): unknown {
+  if (
+    !(error instanceof AgentError) ||
+    !['storage-closed', 'storage-unavailable', 'quota-exceeded'].includes(error.code)
+  )
+    return error;
+  return new AgentError(error.code, error.message, {
+    cause: error,
+    details: { ...(error.details as object | undefined), unsaved: event },
+  });
 }

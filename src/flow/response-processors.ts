@@ -13,27 +13,35 @@ export interface ProcessedResponse {
   request: ModelRequest;
   response: StepResponse;
   calls: FunctionCall[];
-  /** Calls that could not be read, by id: the message the model gets back. */
-  unreadable: Map<string, string>;
+  /** Calls answered with a message instead of running (unreadable, not allowed this step), by id. */
+  refused: Map<string, string>;
 }
 
 export type ResponseProcessor = (inv: Invocation, processed: ProcessedResponse) => void;
 
-/** Every call gets an id if the model gave none, and ids are unique within the turn. */
+/**
+ * Every call gets a fresh id of the runtime's. Small models reuse ids
+ * ("call_0" every turn) and a hostile one reuses an approved id on purpose;
+ * the model's own id is kept aside and decides nothing.
+ */
 export const assignCallIds: ResponseProcessor = (_inv, processed) => {
-  const seen = new Set<string>();
   for (const call of processed.calls) {
-    if (!call.id || seen.has(call.id)) call.id = newId('call');
-    seen.add(call.id);
+    if (call.id) call.modelCallId = call.id;
+    call.id = newId('call');
   }
 };
 
 /** Calls the model tried to make but that could not be read are answered with the reason, so it can correct itself. */
 export const answerUnreadableCalls: ResponseProcessor = (_inv, processed) => {
   for (const bad of processed.response.callErrors) {
-    const id = bad.id && !processed.calls.some((call) => call.id === bad.id) ? bad.id : newId('call');
-    processed.unreadable.set(id, bad.message);
-    processed.calls.push({ id, name: bad.name ?? 'unreadable_tool_call', args: { raw: bad.raw } });
+    const id = newId('call');
+    processed.refused.set(id, bad.message);
+    processed.calls.push({
+      id,
+      name: bad.name ?? 'unreadable_tool_call',
+      args: { raw: bad.raw },
+      ...(bad.id && { modelCallId: bad.id }),
+    });
   }
 };
 
@@ -46,11 +54,11 @@ export const holdToToolChoice: ResponseProcessor = (_inv, processed) => {
   const choice = processed.request.toolChoice;
   if (!choice || choice === 'auto' || choice === 'required') return;
   for (const call of processed.calls) {
-    if (processed.unreadable.has(call.id)) continue;
+    if (processed.refused.has(call.id)) continue;
     if (choice === 'none') {
-      processed.unreadable.set(call.id, 'No tool may be called in this step: answer in plain text.');
+      processed.refused.set(call.id, 'No tool may be called in this step: answer in plain text.');
     } else if (call.name !== choice.name) {
-      processed.unreadable.set(
+      processed.refused.set(
         call.id,
         `Only ${choice.name} may be called in this step; call it, or answer in plain text.`,
       );
@@ -70,7 +78,7 @@ export function processResponse(
     request,
     response,
     calls: response.toolCalls.map((call) => ({ id: call.id ?? '', name: call.name, args: call.args ?? {} })),
-    unreadable: new Map(),
+    refused: new Map(),
   };
   for (const processor of processors) processor(inv, processed);
   return processed;

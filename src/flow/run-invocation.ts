@@ -6,6 +6,7 @@
 import { AgentError, messageOf } from '../errors';
 import { newId, type EndReason, type FunctionCall, type Part } from '../session/event';
 import { currentAgent } from './agents';
+import type { Decision } from './approval';
 import { callModel } from './call-model';
 import { handleFunctionCalls, type CallsOutcome } from './handle-function-calls';
 import { record, type EventDraft } from './record';
@@ -14,21 +15,37 @@ import { processResponse } from './response-processors';
 import type { Invocation } from './types';
 
 export type InvocationStart =
-  /** A new user message; `before` answers what the session still had open (e.g. undecided approvals). */
-  | { kind: 'user'; text: string; before?: EventDraft[] }
+  /** A new user message (its id chosen by the page); `before` answers what the session still had open. */
+  | { kind: 'user'; text: string; messageId: string; before?: EventDraft[] }
   /** Continue a turn whose calls waited for approval, once `before` (the last decision) is recorded. */
-  | { kind: 'calls'; agentName: string; calls: FunctionCall[]; before?: EventDraft[] }
+  | {
+      kind: 'calls';
+      agentName: string;
+      calls: FunctionCall[];
+      decided: ReadonlyMap<string, Decision>;
+      before: EventDraft[];
+    }
   /** Continue the conversation once `before` (e.g. a long-running call's answer) is recorded. */
-  | { kind: 'continue'; before?: EventDraft[] };
+  | { kind: 'continue'; before: EventDraft[] }
+  /** Record `before` and stop there (e.g. one decision while other calls of the turn still wait). */
+  | { kind: 'record'; before: EventDraft[] }
+  /** Nothing to do (e.g. a message sent again that was stored after all). */
+  | { kind: 'nothing' };
 
-export async function runInvocation(inv: Invocation, start: InvocationStart): Promise<EndReason> {
+export async function runInvocation(inv: Invocation, start: InvocationStart): Promise<EndReason | undefined> {
+  if (start.kind === 'nothing') return undefined;
   try {
     for (const draft of start.before ?? []) await record(inv, draft);
+    if (start.kind === 'record') return start.before.at(-1)?.endReason;
     if (start.kind === 'user') {
-      await record(inv, { author: 'user', content: { role: 'user', parts: [{ text: start.text }] } });
+      await record(inv, {
+        id: start.messageId,
+        author: 'user',
+        content: { role: 'user', parts: [{ text: start.text }] },
+      });
     }
     if (start.kind === 'calls') {
-      const outcome = await handleFunctionCalls(inv, start.agentName, start.calls);
+      const outcome = await handleFunctionCalls(inv, start.agentName, start.calls, { decided: start.decided });
       if (outcome.kind === 'end') return outcome.reason;
     }
     for (let step = 0; step < inv.limits.maxSteps; step++) {
@@ -38,7 +55,7 @@ export async function runInvocation(inv: Invocation, start: InvocationStart): Pr
     const message = `The run stopped after ${inv.limits.maxSteps} model steps without a final answer (maxSteps). Raise createAgent({ maxSteps }) or simplify the request.`;
     return await end(inv, 'max-steps', new AgentError('max-steps', message));
   } catch (error) {
-    if (error instanceof AgentError && error.code === 'worker-crashed') throw error;
+    if (error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed')) throw error;
     if (inv.signal.aborted) return end(inv, 'aborted', new AgentError('aborted', 'The run was aborted.'));
     return end(inv, 'error', error);
   }
@@ -51,7 +68,7 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
   const { request, trimmed } = await buildRequest(inv, agent, inv.requestProcessors);
   const response = await callModel(inv, agentName, request);
 
-  const { calls, unreadable } = processResponse(inv, request, response, inv.responseProcessors);
+  const { calls, refused } = processResponse(inv, request, response, inv.responseProcessors);
 
   const parts: Part[] = [];
   if (response.reasoning) parts.push({ reasoning: response.reasoning });
@@ -70,10 +87,14 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
     endReason: answer ? 'answer' : undefined,
   });
   if (answer) return { kind: 'end', reason: 'answer' };
-  return handleFunctionCalls(inv, agentName, calls, unreadable);
+  return handleFunctionCalls(inv, agentName, calls, { refused });
 }
 
-/** Records the ending event; if even that cannot be stored, the error still reaches the stream. */
+/**
+ * Records the ending event. If even that cannot be stored, the ending still
+ * reaches the stream, with the error that says what was lost: a storage
+ * error carries the events it could not store in its details.
+ */
 async function end(inv: Invocation, reason: EndReason, error: unknown): Promise<EndReason> {
   const agentError =
     error instanceof AgentError ? error : new AgentError('model-failed', messageOf(error), { cause: error });
@@ -83,8 +104,9 @@ async function end(inv: Invocation, reason: EndReason, error: unknown): Promise<
     endReason: reason,
   };
   try {
-    await record(inv, draft);
+    await record(inv, { ...draft, error: { code: agentError.code, message: agentError.message } });
   } catch (storeError) {
+    const shown = isStorageError(agentError) || !(storeError instanceof AgentError) ? agentError : storeError;
     inv.emit({
       ...draft,
       id: newId('ev'),
@@ -92,8 +114,12 @@ async function end(inv: Invocation, reason: EndReason, error: unknown): Promise<
       sessionId: inv.sessionId,
       invocationId: inv.invocationId,
       timestamp: Date.now(),
-      error: storeError instanceof AgentError ? storeError.toJSON() : agentError.toJSON(),
+      error: shown.toJSON(),
     });
   }
   return reason;
+}
+
+function isStorageError(error: AgentError): boolean {
+  return ['storage-closed', 'storage-unavailable', 'storage-blocked', 'quota-exceeded'].includes(error.code);
 }

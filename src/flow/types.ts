@@ -2,13 +2,17 @@
  * The loop's vocabulary: what an invocation needs from the outside world.
  * The worker provides these; the loop never knows about comlink or pages.
  */
+import type { AgentErrorData } from '../errors';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { SessionStore } from '../session/store';
-import type { ModelEngine, ModelRequest, ModelToolCall, ToolChoice } from '../model/engine';
+import type { ModelEngine, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
+import type { ToolCallRequest } from '../tools/tool-call-request';
 import type { RequestProcessor } from './request-processors';
 import type { ResponseProcessor } from './response-processors';
+
+export type { ModelResponse, ToolCallRequest };
 
 export interface AgentSpec {
   name: string;
@@ -18,48 +22,37 @@ export interface AgentSpec {
   tools?: string[];
 }
 
-/** What a model step produced, as callbacks see and replace it. */
-export interface ModelResponse {
-  text: string;
-  toolCalls: ModelToolCall[];
-}
-
-export interface ToolCallRequest {
-  callId: string;
-  name: string;
-  args: unknown;
-  sessionId: string;
-  invocationId: string;
-  agentName: string;
-  state: Record<string, unknown>;
-}
-
-export type CallbackKind = 'beforeModel' | 'afterModel' | 'beforeTool' | 'afterTool' | 'onEvent';
-
-export type CallbackPayload =
-  | { kind: 'beforeModel'; request: ModelRequest; agentName: string }
-  | { kind: 'afterModel'; response: ModelResponse; agentName: string }
-  | { kind: 'beforeTool'; name: string; args: unknown; callId: string }
-  | { kind: 'afterTool'; name: string; args: unknown; callId: string; result: unknown; error?: string }
-  | { kind: 'onEvent'; event: AgentEvent };
-
 /** Runs a page tool; resolves with an outcome, never rejects for a tool's own failure. */
 export interface ToolRunner {
   run(
     request: ToolCallRequest,
     options: { signal: AbortSignal; onChunk?: (chunk: unknown) => void },
   ): Promise<ToolOutcome>;
-  /** Tells the page to stop a call whose answer is no longer wanted. */
-  cancel(callId: string): void;
 }
 
-/** What the page contributes to the loop besides tools. */
+/** A call's arguments as the tool's own schema parses them, and whether the call needs a person's approval. */
+export type PreparedCall = { ok: true; args: unknown; needsApproval: boolean } | { ok: false; error: AgentErrorData };
+
+export interface ToolCallInfo {
+  name: string;
+  args: unknown;
+  callId: string;
+}
+
+/** What the page contributes to the loop besides running tools. */
 export interface FlowHooks {
   /** Which callbacks the page has; the loop skips a round trip for the others. */
-  has: Partial<Record<CallbackKind, boolean>>;
-  callback(payload: CallbackPayload): Promise<unknown>;
-  /** For tools whose needsApproval is a function of the arguments. */
-  needsApproval(name: string, args: unknown): Promise<boolean>;
+  has: { beforeModel?: boolean; afterModel?: boolean; beforeTool?: boolean; afterTool?: boolean };
+  beforeModel(request: ModelRequest, agentName: string): Promise<unknown>;
+  afterModel(response: ModelResponse, agentName: string): Promise<unknown>;
+  beforeTool(call: ToolCallInfo): Promise<unknown>;
+  afterTool(call: ToolCallInfo & { result: unknown; error?: string }): Promise<unknown>;
+  /**
+   * For a call that may need approval: the page parses the arguments with
+   * the tool's own schema (defaults, transforms) and applies its rule to what
+   * `execute` would get. The person is shown, and approves, exactly that.
+   */
+  prepareCall(name: string, args: unknown): Promise<PreparedCall>;
   /** Present when the page decides approvals itself (onApproval). */
   approve?(call: ApprovalRequest): Promise<boolean>;
 }
@@ -77,9 +70,22 @@ export interface FlowLimits {
   maxToolCallsPerStep: number;
 }
 
-export interface Invocation {
+/** Where an event goes: the session's store, then the run's history and stream. */
+export interface RecordTarget {
   sessionId: string;
   invocationId: string;
+  store: SessionStore;
+  /** The session's events as this run knows them; each recorded event is added. */
+  history: AgentEvent[];
+  /** Merged state view plus this invocation's temp: keys. */
+  state: Record<string, unknown>;
+  /** Receives every event: stored ones after they are stored, partial ones at once. */
+  emit(event: AgentEvent): void;
+}
+
+/** What stays the same for every run of one agent on one session. */
+export interface AgentContext {
+  sessionId: string;
   appName: string;
   userId: string;
   store: SessionStore;
@@ -94,30 +100,13 @@ export interface Invocation {
   requestProcessors?: readonly RequestProcessor[];
   responseProcessors?: readonly ResponseProcessor[];
   limits: FlowLimits;
+  /** The agent's tool choice (AgentOptions.toolChoice); a run may override it. */
+  toolChoice?: ToolChoice;
+}
+
+/** One run: the agent's context, the session as read under its lock, and where events go. */
+export interface Invocation extends AgentContext, RecordTarget {
   /** The run's tool choice (see AgentOptions.toolChoice); absent: 'auto'. */
   toolChoice?: ToolChoice;
   signal: AbortSignal;
-  /** The session's events so far; the loop appends to it as it stores events. */
-  history: AgentEvent[];
-  /** Merged state view (session, user:, app:) plus this invocation's temp: keys. */
-  state: Record<string, unknown>;
-  /** Receives every event: stored ones after they are stored, partial ones at once. */
-  emit(event: AgentEvent): void;
-}
-
-export interface ToolStats {
-  calls: number;
-  errors: number;
-  p50Ms: number;
-  p95Ms: number;
-  maxMs: number;
-}
-
-export interface AgentStats {
-  sessionId: string;
-  events: number;
-  modelSteps: number;
-  promptTokens: number;
-  completionTokens: number;
-  tools: Record<string, ToolStats>;
 }

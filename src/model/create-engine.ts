@@ -5,6 +5,9 @@
  */
 import { AgentError } from '../errors';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
+import { ModuleEngine } from './module-engine';
+import { toolFormatFor, toolFormatNamed } from './formats/registry';
+import { callsToolsNatively } from './native-models';
 import { ScriptedEngine } from './scripted-engine';
 import { estimateTokens } from './token-estimate';
 import type { WebLLMEngine, WebLLMEngineOptions } from './webllm-engine';
@@ -13,7 +16,7 @@ export function createEngine(options: ModelOptions): ModelEngine {
   if (!options || typeof options !== 'object') {
     throw new AgentError(
       'invalid-options',
-      'model must be { engine: "webllm", modelId } or { engine: "scripted", turns }.',
+      'model must be { engine: "webllm", modelId }, { engine: "scripted", turns } or { engine: "module", url }.',
     );
   }
   if (options.engine === 'scripted') {
@@ -22,7 +25,11 @@ export function createEngine(options: ModelOptions): ModelEngine {
         'invalid-options',
         'model.turns must be an array of scripted turns for the scripted engine.',
       );
-    return new ScriptedEngine(options.turns, options.contextWindow);
+    return new ScriptedEngine(
+      options.turns,
+      options.contextWindow,
+      toolFormatNamed(options.toolFormat ?? 'generic-json'),
+    );
   }
   if (options.engine === 'webllm') {
     if (typeof options.modelId !== 'string' || !options.modelId) {
@@ -32,16 +39,15 @@ export function createEngine(options: ModelOptions): ModelEngine {
       );
     }
     const { onProgress: _onProgress, engine: _engine, ...rest } = options;
+    if (rest.toolFormat !== undefined) toolFormatNamed(rest.toolFormat); // refuse an unknown name before any download
     return new LazyWebLLMEngine(rest);
   }
+  if (options.engine === 'module') return new ModuleEngine(options.url, options.options);
   throw new AgentError(
     'invalid-options',
-    `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm" or "scripted".`,
+    `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm", "scripted" or "module".`,
   );
 }
-
-/** The Hermes ids web-llm 0.2.86 calls tools for natively (its functionCallingModelIds). */
-const NATIVE_PREFIXES = ['Hermes-2-Pro-', 'Hermes-3-'];
 
 /** Stands in for the web-llm engine until load() has imported it. */
 class LazyWebLLMEngine implements ModelEngine {
@@ -54,8 +60,8 @@ class LazyWebLLMEngine implements ModelEngine {
       modelId: options.modelId,
       label: `${options.modelId} (web-llm, on this device)`,
       contextWindow: options.contextWindow ?? 4096,
-      nativeToolCalls:
-        (options.nativeToolCalls ?? true) && NATIVE_PREFIXES.some((prefix) => options.modelId.startsWith(prefix)),
+      nativeToolCalls: callsToolsNatively(options.modelId, options.nativeToolCalls ?? true),
+      toolFormat: toolFormatFor(options.modelId, options.toolFormat).name,
     };
   }
 

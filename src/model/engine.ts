@@ -3,7 +3,10 @@
  * nothing else; the loop never imports an engine.
  */
 import type { ToolDeclaration } from '../tools/declaration';
-import type { Usage } from '../session/event';
+import type { AgentEvent, Usage } from '../session/event';
+import type { ToolFormatName } from './formats/tool-format';
+
+export type { ToolFormatName };
 
 /** OpenAI-style chat messages, the lingua franca of web-llm and most runtimes. */
 export type ChatMessage =
@@ -33,6 +36,12 @@ export interface SamplingOptions {
 
 /** Whether the model may, must or must not call a tool, or must call one named tool. */
 export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+/** What a model step produced, as callbacks see and replace it. */
+export interface ModelResponse {
+  text: string;
+  toolCalls: ModelToolCall[];
+}
 
 export interface ModelRequest {
   messages: ChatMessage[];
@@ -74,12 +83,22 @@ export interface ModelProgress {
 }
 
 export interface ModelInfo {
-  engine: 'webllm' | 'scripted';
+  engine: 'webllm' | 'scripted' | 'module';
   modelId: string;
   /** Shown wherever the model is named, e.g. "scripted (no model)". */
   label: string;
   contextWindow: number;
   nativeToolCalls: boolean;
+  /** The tool-call format the model's prompt, grammar and history are written in (model/formats). */
+  toolFormat: ToolFormatName;
+}
+
+/** What a page may do with its model's files (agent.model). */
+export interface ModelHandle {
+  /** Whether the model's files are in the browser's cache already (no download needed). */
+  isCached(): Promise<boolean>;
+  /** Removes the model's files from the browser's cache. */
+  deleteCache(): Promise<void>;
 }
 
 export interface ModelEngine {
@@ -88,6 +107,12 @@ export interface ModelEngine {
   generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta>;
   /** Tokens in a text, with the model's tokenizer when loaded; an estimate otherwise. */
   countTokens(text: string): number;
+  /**
+   * Told the session's recent events when an agent opens it, for an engine
+   * that carries state across steps (the scripted engine continues its script
+   * after a restart from the turns it already played).
+   */
+  resume?(history: readonly AgentEvent[]): void;
   isCached?(): Promise<boolean>;
   deleteCache?(): Promise<void>;
   dispose(): Promise<void>;
@@ -112,10 +137,34 @@ export type ModelOptions =
       nativeToolCalls?: boolean;
       /** The constraint for models without native calls (default 'structural-tag'). */
       grammar?: 'structural-tag' | 'json';
+      /** Use this family's tool-call format instead of the one the model id implies. */
+      toolFormat?: ToolFormatName;
     }
   | {
       engine: 'scripted';
       turns: ScriptedTurn[];
       contextWindow?: number;
+      /** The format raw turns are told to write when a call cannot be read (default 'generic-json'). */
+      toolFormat?: ToolFormatName;
+      onProgress?: (progress: ModelProgress) => void;
+    }
+  | {
+      /** A page's own engine: a same-origin ES module the worker imports (see module-engine.ts). */
+      engine: 'module';
+      /** The module's address; a relative one means relative to the page (document.baseURI). */
+      url: string;
+      /** Handed to the module's default-exported factory as is; it crosses to the worker, so plain data only. */
+      options?: unknown;
       onProgress?: (progress: ModelProgress) => void;
     };
+
+/**
+ * What an engine module default-exports: a factory the worker calls once with
+ * `model.options`. Only `generate` is required; `info`'s fields, `load`,
+ * `countTokens` and `dispose` have defaults (see module-engine.ts).
+ */
+export type ModelEngineFactory = (options: unknown) => EngineModuleEngine | Promise<EngineModuleEngine>;
+
+/** The engine an engine module makes: a ModelEngine whose members but generate() may be left out. */
+export type EngineModuleEngine = Pick<ModelEngine, 'generate'> &
+  Partial<Omit<ModelEngine, 'generate' | 'info'>> & { info?: Partial<Omit<ModelInfo, 'engine'>> };

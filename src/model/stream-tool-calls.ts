@@ -1,72 +1,172 @@
 /**
- * Streams a model's text to the person while holding back anything that may
- * be a tool call. Text before the first call marker flows as it is decoded;
- * from the marker on, the output is kept and parsed once the model stops.
- * A marker split across chunks (`<tool` … `_call>`) is held until it is
- * clear whether it is one.
+ * Streams a model's output as it is decoded: text and reasoning flow to the
+ * person at once; from a marker that may open a call (or end the turn) on,
+ * the output is held back and read when the model stops. A marker split
+ * across chunks (`<tool` … `_call>`) is held until it is clear whether it is
+ * one, and a marker that turns out to be prose ("functools is a module") is
+ * released.
+ *
+ * Linear in the output: each chunk is scanned once, together with the few
+ * characters kept back from the previous one. The whole output is never
+ * scanned again while it grows (appending to a long string and searching it
+ * makes the engine copy it every time).
  */
-import { parseToolCalls, type ParsedToolCalls } from './parse-tool-calls';
+import type { FinishReason } from './engine';
+import { DECIDE_WITHIN } from './formats/call-reader';
+import {
+  markerScanner,
+  matchedHandler,
+  readModelOutput,
+  type ModelOutput,
+  type ReadOptions,
+} from './read-model-output';
 
-const MARKERS = ['<tool_call>', '<|python_tag|>', '[TOOL_CALLS]', '<function=', '```'];
+export type StreamPiece = { type: 'text'; text: string } | { type: 'reasoning'; text: string };
+
+export interface StreamOptions extends ReadOptions {
+  /** Hold the whole output (an answer under the JSON-schema fallback is one JSON value). */
+  holdAll?: boolean;
+}
+
+/** How much of the end of a chunk is looked at for the start of a pattern marker (bare JSON, pythonic). */
+const TAIL = 64;
 
 export class ToolCallStream {
-  private output = '';
-  private shown = 0;
-  private holding = false;
-  /** Something other than whitespace has been shown, so the answer is not bare JSON. */
+  private readonly chunks: string[] = [];
+  /** Output not shown yet, while showing (text or reasoning mode); small. */
+  private pending = '';
+  /** Output from the first held marker on. */
+  private readonly held: string[] = [];
+  private mode: 'text' | 'reasoning' | 'held';
+  private reasoningClose = '';
+  /** Some text other than whitespace has been shown, and whether it ended in whitespace. */
   private textShown = false;
+  private shownEndsInSpace = true;
 
-  constructor(private readonly toolNames?: readonly string[]) {}
-
-  /** Adds decoded text; returns the part that can be shown now. */
-  push(chunk: string): string {
-    this.output += chunk;
-    if (this.holding) return '';
-    const rest = this.output.slice(this.shown);
-    // An answer that opens with JSON is a bare call, or our grammar's {"answer": …}: hold it all.
-    if (!this.textShown && /^\s*[[{]/.test(this.output)) {
-      this.holding = true;
-      return '';
-    }
-    let cut = rest.length;
-    for (const marker of MARKERS) {
-      const at = rest.indexOf(marker);
-      if (at !== -1 && at < cut) {
-        cut = at;
-        this.holding = true;
-      }
-    }
-    if (!this.holding) cut = rest.length - partialMarkerLength(rest);
-    this.shown += cut;
-    const visible = rest.slice(0, cut);
-    if (visible.trim()) this.textShown = true;
-    return visible;
+  constructor(private readonly options: StreamOptions = {}) {
+    this.mode = options.holdAll ? 'held' : 'text';
   }
 
-  /** The model stopped: parses what was held back. `text` is only the part not shown yet. */
-  end(): ParsedToolCalls {
-    const shownText = this.output.slice(0, this.shown);
-    const parsed = parseToolCalls(this.output.slice(this.shown), { toolNames: this.toolNames });
-    if (parsed.text && shownText && !/\s$/.test(shownText)) parsed.text = `\n${parsed.text}`;
-    return parsed;
+  /** Adds decoded text; returns what can be shown now. */
+  push(chunk: string): StreamPiece[] {
+    this.chunks.push(chunk);
+    if (this.mode === 'held') {
+      this.held.push(chunk);
+      return [];
+    }
+    this.pending += chunk;
+    const pieces: StreamPiece[] = [];
+    while (this.step(pieces));
+    return pieces;
+  }
+
+  /** The model stopped: reads what was held back. `text` and `reasoning` are only the parts not shown yet. */
+  end(finishReason?: FinishReason): ModelOutput {
+    if (this.mode === 'reasoning') return { text: '', reasoning: this.take(), calls: [], errors: [] };
+    if (this.mode === 'text') return { text: this.take(), reasoning: '', calls: [], errors: [] };
+    const held = this.held.splice(0).join('');
+    const read = readModelOutput(held, { ...this.options, finishReason });
+    // Text that followed a call starts on its own line; prose that only looked like a marker joins what was shown.
+    if (read.text && this.textShown && !this.shownEndsInSpace && !held.startsWith(read.text))
+      read.text = `\n${read.text}`;
+    return read;
   }
 
   /** Everything the model wrote, markup included. */
   get raw(): string {
-    return this.output;
+    return this.chunks.join('');
+  }
+
+  private take(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return rest;
+  }
+
+  /** One step of showing; false when the output must wait for more (or is held to the end). */
+  private step(pieces: StreamPiece[]): boolean {
+    if (this.mode === 'held') return false;
+    return this.mode === 'reasoning' ? this.stepReasoning(pieces) : this.stepText(pieces);
+  }
+
+  /** Shows text up to the next marker; false when it must wait for more output. */
+  private stepText(pieces: StreamPiece[]): boolean {
+    const { pattern } = markerScanner();
+    pattern.lastIndex = 0;
+    const text = this.pending;
+    const match = pattern.exec(text);
+    if (!match) {
+      this.show(pieces, text.length - heldTail(text), 'text');
+      return false;
+    }
+    this.show(pieces, match.index, 'text');
+    const marker = match[0];
+    const handler = matchedHandler(match);
+    if (handler.kind === 'reasoning') {
+      this.pending = this.pending.slice(marker.length);
+      this.mode = 'reasoning';
+      this.reasoningClose = handler.close;
+      return true;
+    }
+    if (handler.kind === 'reader' && handler.reader.opensCall) {
+      const opens = handler.reader.opensCall(this.pending, 0, marker);
+      if (opens === false) {
+        this.show(pieces, marker.length, 'text');
+        return true;
+      }
+      if (opens === undefined && this.pending.length < marker.length + DECIDE_WITHIN) return false;
+    }
+    this.mode = 'held';
+    this.held.push(this.take());
+    return false;
+  }
+
+  private stepReasoning(pieces: StreamPiece[]): boolean {
+    const close = this.pending.indexOf(this.reasoningClose);
+    if (close === -1) {
+      this.show(pieces, this.pending.length - partialLength(this.pending, [this.reasoningClose]), 'reasoning');
+      return false;
+    }
+    this.show(pieces, close, 'reasoning');
+    this.pending = this.pending.slice(this.reasoningClose.length);
+    this.mode = 'text';
+    return true;
+  }
+
+  /** Shows pending[0..to) and drops it from pending. */
+  private show(pieces: StreamPiece[], to: number, type: StreamPiece['type']): void {
+    if (to <= 0) return;
+    const text = this.pending.slice(0, to);
+    this.pending = this.pending.slice(to);
+    if (type === 'text') {
+      if (!this.textShown && text.trim()) this.textShown = true;
+      this.shownEndsInSpace = /\s$/.test(text);
+    }
+    const last = pieces.at(-1);
+    if (last?.type === type) last.text += text;
+    else pieces.push({ type, text });
   }
 }
 
-/** Length of the longest suffix of `text` that begins a marker. */
-function partialMarkerLength(text: string): number {
-  let longest = 0;
-  for (const marker of MARKERS) {
-    for (let n = Math.min(marker.length - 1, text.length); n > longest; n--) {
-      if (text.endsWith(marker.slice(0, n))) {
-        longest = n;
-        break;
-      }
-    }
+/** How much of the end of `text` may begin a marker, and must wait for the next chunk. */
+function heldTail(text: string): number {
+  const { literals, partials } = markerScanner();
+  let longest = partialLength(text, literals);
+  const tail = text.length > TAIL ? text.slice(text.length - TAIL) : text;
+  for (const partial of partials) {
+    const match = partial.exec(tail);
+    if (match) longest = Math.max(longest, tail.length - match.index);
   }
   return longest;
+}
+
+/** Length of the longest suffix of `text` that is a proper prefix of one of `markers`. */
+function partialLength(text: string, markers: readonly string[]): number {
+  const longestMarker = markers.reduce((max, marker) => Math.max(max, marker.length), 0);
+  for (let i = Math.max(0, text.length - longestMarker + 1); i < text.length; i++) {
+    if (!markers.some((marker) => marker.charCodeAt(0) === text.charCodeAt(i))) continue;
+    const suffix = text.slice(i);
+    if (markers.some((marker) => marker.length > suffix.length && marker.startsWith(suffix))) return text.length - i;
+  }
+  return 0;
 }

@@ -1,28 +1,26 @@
 /**
- * The agent a page holds: runs, approvals, sessions, the toolkit and the
- * model, all answered by the worker; tools and callbacks answered here.
- * It restarts a worker that dies and carries on with the same session.
+ * The agent a page holds: a thin façade. Runs, approvals, sessions, the
+ * toolkit and the model are answered by the worker (through supervisor.ts,
+ * which keeps it alive); tools and callbacks are answered here (tool-host.ts,
+ * page-api.ts).
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { AgentEvent } from '../session/event';
+import type { ModelHandle } from '../model/engine';
+import { newId, type AgentEvent, type ApprovalRequest } from '../session/event';
 import { subscribeSession } from '../session/broadcast';
-import { toDeclaration } from '../tools/to-declaration';
-import { assertUniqueToolNames, type Tool } from '../tools/define-tool';
-import type {
-  AgentStats,
-  AgentStatus,
-  CallbackPayload,
-  HostConfig,
-  HostInfo,
-  ImportProgress,
-  PageApi,
-  SessionView,
-} from '../worker/protocol';
+import type { AgentStats } from '../session/stats';
 import type { SessionSummary } from '../session/store';
-import type { ModelProgress } from '../model/engine';
+import type { ToolkitApi } from '../toolkit/toolkit-api';
+import { assertUniqueToolNames, type Tool } from '../tools/define-tool';
+import { toDeclaration } from '../tools/to-declaration';
+import type { AgentHostApi, AgentStatus, HostConfig, HostInfo, ImportProgress, SessionView } from '../worker/protocol';
+import { collectRun } from './collect-run';
 import type { AgentOptions, RunOptions, RunResult } from './options';
+import { pageApi } from './page-api';
+import { remoteService } from './remote-proxy';
 import { runCallbacks } from './run-callbacks';
+import { closedError, Supervisor } from './supervisor';
 import { ToolHost } from './tool-host';
 import {
   exposeToWebMCP,
@@ -31,16 +29,22 @@ import {
   type ModelContextLike,
   type WebMCPExposure,
 } from './webmcp';
-import { WorkerConnection } from './worker-connection';
-import { TOOLKIT_METHODS, type ToolkitApi } from './toolkit-api';
+
+type Remote = Comlink.Remote<AgentHostApi>;
+
+/** A message this page sent, remembered until it is known to be stored. */
+interface SentMessage {
+  id: string;
+  text: string;
+  options: RunOptions;
+  /** Sent again after a crash: never a third time. */
+  resent?: boolean;
+}
 
 export class Agent extends EventTarget {
   status: AgentStatus = 'starting';
-  /** What the last status change said, e.g. why the worker crashed. (Whether tabs share a model: info.host.) */
+  /** What the last status change said, e.g. why the worker crashed. */
   statusDetail?: string;
-  /** Set when the agent started; the same across worker restarts. */
-  sessionId = '';
-  info?: HostInfo;
   readonly sessions: {
     list(): Promise<SessionSummary[]>;
     get(id: string): Promise<SessionView | undefined>;
@@ -49,17 +53,14 @@ export class Agent extends EventTarget {
     import(jsonl: string, options?: { onProgress?: (progress: ImportProgress) => void }): Promise<string>;
     subscribe(id: string, onEvent: (event: AgentEvent) => void): () => void;
   };
-  readonly toolkit: ToolkitApi;
-  readonly model: { isCached(): Promise<boolean>; deleteCache(): Promise<void> };
+  /** The toolkit graph, held by the worker; every method returns a promise. */
+  readonly toolkit: Comlink.Remote<ToolkitApi>;
+  readonly model: Comlink.Remote<ModelHandle>;
 
-  private connection!: WorkerConnection;
+  private readonly supervisor: Supervisor;
   private readonly toolHost = new ToolHost((request, outcome) => {
     void this.call((remote) => remote.recordLate(request, outcome)).catch(() => undefined);
   });
-  private starting?: Promise<void>;
-  private closed = false;
-  /** Model steps this agent has seen recorded; a restarted scripted engine resumes after them. */
-  private modelSteps = 0;
 
   constructor(
     private readonly options: AgentOptions,
@@ -67,6 +68,20 @@ export class Agent extends EventTarget {
   ) {
     super();
     for (const tool of options.tools ?? []) this.toolHost.tools.set(tool.name, tool);
+    this.supervisor = new Supervisor(
+      options,
+      config,
+      () =>
+        pageApi({
+          options,
+          toolHost: this.toolHost,
+          sendChunk: (callId, chunk) =>
+            void this.call((remote) => remote.toolChunk(callId, chunk)).catch(() => undefined),
+          onProgress: (progress) => this.dispatchEvent(new CustomEvent('model-progress', { detail: progress })),
+          onStatus: (status, detail) => this.setStatus(status, detail),
+        }),
+      (status, detail) => this.setStatus(status, detail),
+    );
     this.sessions = {
       list: () => this.call((remote) => remote.listSessions()),
       get: (id) => this.call((remote) => remote.getSession(id)),
@@ -78,39 +93,32 @@ export class Agent extends EventTarget {
         ),
       subscribe: (id, onEvent) => subscribeSession(this.config.dbName, id, onEvent),
     };
-    this.toolkit = Object.fromEntries(
-      TOOLKIT_METHODS.map((method) => [
-        method,
-        (...args: unknown[]) => this.call((remote) => remote.toolkitCall(method, args)),
-      ]),
-    ) as unknown as ToolkitApi;
-    this.model = {
-      isCached: () => this.call((remote) => remote.modelCall('isCached')) as Promise<boolean>,
-      deleteCache: async () => {
-        await this.call((remote) => remote.modelCall('deleteCache'));
-      },
-    };
+    this.toolkit = remoteService(() => this.call((remote) => remote.toolkit()));
+    this.model = remoteService(() => this.call((remote) => remote.model()));
   }
 
-  /** Starts (or restarts) the worker and opens the session in it. */
-  async start(): Promise<void> {
-    this.starting = this.boot();
-    await this.starting;
+  /** Set when the agent started; the same across worker restarts. */
+  get sessionId(): string {
+    return this.supervisor.sessionId;
+  }
+
+  get info(): HostInfo | undefined {
+    return this.supervisor.info;
+  }
+
+  /** Starts the worker and opens the session in it (createAgent does this). */
+  start(): Promise<void> {
+    return this.supervisor.start();
   }
 
   /** Streams the events of one run; the last carries `endReason`. */
-  async *run(text: string, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
-    const runId = crypto.randomUUID();
-    yield* this.stream(runId, options.signal, () =>
-      this.call((remote) =>
-        remote.run({ runId, text, ifBusy: options.ifBusy ?? 'wait', toolChoice: options.toolChoice }),
-      ),
-    );
+  run(text: string, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+    return this.runMessage({ id: newId('msg'), text, options });
   }
 
   /** Runs to the end and gives the final answer with every event. */
   send(text: string, options: RunOptions = {}): Promise<RunResult> {
-    return collect(this.run(text, options));
+    return collectRun(this.run(text, options));
   }
 
   /** Grants a call that waits for approval; continues the run once every call of its turn is decided. */
@@ -126,13 +134,14 @@ export class Agent extends EventTarget {
   /** Answers a long-running call and continues the conversation. */
   resolveTool(callId: string, result: unknown, options: RunOptions = {}): Promise<RunResult> {
     const runId = crypto.randomUUID();
-    return collect(
-      this.stream(runId, options.signal, () => this.call((remote) => remote.resolveTool(runId, callId, result))),
+    const ifBusy = options.ifBusy ?? 'wait';
+    return collectRun(
+      this.stream(runId, options.signal, (remote) => remote.resolveTool({ runId, ifBusy, callId, result })),
     );
   }
 
-  /** The calls that wait for approval now (also after a reload). */
-  pendingApprovals() {
+  /** The calls that wait for approval now (also after a reload), with their arguments as the tools' schemas parse them. */
+  pendingApprovals(): Promise<ApprovalRequest[]> {
     return this.call((remote) => remote.pendingApprovals());
   }
 
@@ -160,115 +169,104 @@ export class Agent extends EventTarget {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    try {
-      await Promise.race([this.connection.remote.close(), new Promise((resolve) => setTimeout(resolve, 1000))]);
-    } catch {
-      // A dead worker has nothing left to close.
-    }
-    this.connection.terminate();
-    this.releaseTabLock?.();
+    if (this.supervisor.isClosed) return;
+    await this.supervisor.close();
     this.setStatus('closed');
   }
 
-  /** The worker, for tests and tools that need to reach it (e.g. to simulate a crash). */
-  get worker(): Worker | undefined {
-    return this.connection.worker;
+  private call<T>(fn: (remote: Remote) => Promise<T>): Promise<T> {
+    return this.supervisor.call(fn);
   }
 
-  /** Held while this agent lives, so that a shared worker notices when the tab is gone. */
-  private readonly tabLock = `inpage-agent/tab/${crypto.randomUUID()}`;
-  private releaseTabLock?: () => void;
+  private decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
+    const runId = crypto.randomUUID();
+    const ifBusy = options.ifBusy ?? 'wait';
+    return collectRun(
+      this.stream(runId, options.signal, (remote) => remote.decide({ runId, ifBusy, callId, granted, reason })),
+    );
+  }
 
-  private async holdTabLock(): Promise<void> {
-    if (this.releaseTabLock) return;
-    await new Promise<void>((held) => {
-      void navigator.locks.request(this.tabLock, () => {
-        held();
-        return new Promise<void>((release) => (this.releaseTabLock = release));
+  /**
+   * A message's run. If the worker dies before the message is known to be
+   * stored, the rejection says whether it was; after the restart the agent
+   * sends an unstored message once more (by its id, so never twice).
+   */
+  private async *runMessage(message: SentMessage): AsyncGenerator<AgentEvent> {
+    const runId = crypto.randomUUID();
+    const { options } = message;
+    let stored = false;
+    try {
+      for await (const event of this.stream(runId, options.signal, (remote) =>
+        remote.run({
+          runId,
+          text: message.text,
+          messageId: message.id,
+          ifBusy: options.ifBusy ?? 'wait',
+          toolChoice: options.toolChoice,
+        }),
+      )) {
+        if (event.id === message.id && !event.partial) stored = true;
+        yield event;
+      }
+    } catch (error) {
+      if (error instanceof AgentError && error.code === 'worker-crashed')
+        throw await this.afterCrash(message, stored, error);
+      throw error;
+    }
+  }
+
+  private async afterCrash(message: SentMessage, seen: boolean, error: AgentError): Promise<AgentError> {
+    const said = (messageStored: boolean | undefined, more = '') =>
+      new AgentError(error.code, `${error.message}${more}`, {
+        cause: error,
+        details: { ...(error.details as object), messageStored, messageId: message.id },
       });
-    });
-  }
-
-  private async boot(): Promise<void> {
-    await this.holdTabLock();
-    this.connection = new WorkerConnection({
-      workerUrl: this.options.workerUrl,
-      sharedWorkerUrl: this.options.sharedWorkerUrl,
-      share: this.options.share,
-    });
-    if (this.connection.notice) this.setStatus('starting', this.connection.notice);
-    const connection = this.connection;
-    connection.dead.catch((error: AgentError) => this.onDeath(connection, error));
-    const base = { ...this.config, tabLock: this.tabLock };
-    const config = this.sessionId ? { ...base, sessionId: this.sessionId, model: this.resumedModel() } : base;
-    this.info = await connection.call((remote) => remote.init(config, Comlink.proxy(this.pageApi())));
-    this.sessionId = this.info.sessionId;
-  }
-
-  /** After a restart, a scripted engine continues with the turns it has not played yet. */
-  private resumedModel(): HostConfig['model'] {
-    const { model } = this.config;
-    return model.engine === 'scripted' ? { ...model, turns: model.turns.slice(this.modelSteps) } : model;
-  }
-
-  private onDeath(connection: WorkerConnection, error: AgentError): void {
-    if (this.closed || connection !== this.connection || error.code !== 'worker-crashed') return;
-    this.setStatus('crashed', error.message);
-    if (this.options.restart === 'never') return;
-    this.starting = this.boot();
-    this.starting.catch(() => this.setStatus('crashed', 'The worker could not be restarted.'));
-  }
-
-  /** Calls the worker once it is up; rejects at once if it dies meanwhile. */
-  private async call<T>(fn: (remote: WorkerConnection['remote']) => Promise<T>): Promise<T> {
-    if (this.closed) throw new AgentError('closed', 'This agent was closed; create a new one with createAgent().');
-    await this.starting;
-    return this.connection.call(fn);
+    if (seen) return said(true, ' Your message was stored before the worker stopped.');
+    try {
+      await this.supervisor.restarted();
+      if (await this.call((remote) => remote.hasEvent(message.id)))
+        return said(true, ' Your message was stored before the worker stopped.');
+    } catch {
+      return said(undefined, ' Whether your message was stored is unknown: the worker did not come back.');
+    }
+    if (message.resent) return said(false, ' Your message had not been stored, and was not sent a third time.');
+    // Sent again once, with the same id: the worker stores a message id only once.
+    void collectRun(
+      this.runMessage({ ...message, resent: true, options: { ...message.options, signal: undefined } }),
+    ).catch(() => undefined);
+    return said(false, ' Your message had not been stored; it was sent again to the restarted worker.');
   }
 
   private async *stream(
     runId: string,
     signal: AbortSignal | undefined,
-    open: () => Promise<ReadableStream<AgentEvent>>,
+    open: (remote: Remote) => Promise<ReadableStream<AgentEvent>>,
   ): AsyncGenerator<AgentEvent> {
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
-    const connection = (await this.starting, this.connection);
-    const onAbort = () => void connection.remote.abort(runId);
+    const connection = await this.supervisor.current();
+    const onAbort = () => void connection.call((remote) => remote.abort(runId)).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     let ended = false;
     try {
-      const events = await open();
+      const events = await connection.call(open);
       for await (const event of connection.read(events)) {
         if (event.endReason && !event.partial) ended = true;
         this.notify(event);
         yield event;
       }
       ended = true;
+    } catch (error) {
+      if (this.supervisor.isClosed) throw closedError();
+      throw error;
     } finally {
       signal?.removeEventListener('abort', onAbort);
       // Leaving the loop early stops the run.
       if (!ended) onAbort();
     }
-  }
-
-  private async decide(
-    callId: string,
-    granted: boolean,
-    reason: string | undefined,
-    options: RunOptions,
-  ): Promise<RunResult> {
-    const runId = crypto.randomUUID();
-    return collect(
-      this.stream(runId, options.signal, () =>
-        this.call((remote) => remote.decideApproval(runId, callId, granted, reason)),
-      ),
-    );
+    if (this.supervisor.isClosed) throw closedError();
   }
 
   private notify(event: AgentEvent): void {
-    if (!event.partial && event.content?.role === 'model') this.modelSteps += 1;
     const onEvent = this.options.callbacks?.onEvent;
     if (onEvent) void runCallbacks(onEvent, [event]).catch(() => undefined);
     this.dispatchEvent(new CustomEvent('event', { detail: event }));
@@ -280,64 +278,6 @@ export class Agent extends EventTarget {
     this.statusDetail = detail;
     this.dispatchEvent(new CustomEvent('status', { detail: { status, detail } }));
   }
-
-  private pageApi(): PageApi {
-    const { options, toolHost } = this;
-    return {
-      callTool: (request) =>
-        toolHost.callTool(request, (chunk) => void this.connection.remote.toolChunk(request.callId, chunk)),
-      abortTool: (callId) => toolHost.abort(callId),
-      needsApproval: async (name, args) => toolHost.needsApproval(name, args),
-      approve: async (call) => (await options.onApproval?.(call)) === true,
-      callback: (payload) => this.callback(payload),
-      progress: (progress: ModelProgress) => {
-        options.model.onProgress?.(progress);
-        this.dispatchEvent(new CustomEvent('model-progress', { detail: progress }));
-      },
-      status: (status, detail) => this.setStatus(status, detail),
-    };
-  }
-
-  private callback(payload: CallbackPayload): Promise<unknown> {
-    const callbacks = this.options.callbacks ?? {};
-    switch (payload.kind) {
-      case 'beforeModel':
-        return runCallbacks(callbacks.beforeModel, [payload.request, { agentName: payload.agentName }]);
-      case 'afterModel':
-        return runCallbacks(callbacks.afterModel, [payload.response, { agentName: payload.agentName }]);
-      case 'beforeTool':
-        return runCallbacks(callbacks.beforeTool, [{ name: payload.name, args: payload.args, callId: payload.callId }]);
-      case 'afterTool': {
-        const { kind: _kind, ...call } = payload;
-        return runCallbacks(callbacks.afterTool, [call]);
-      }
-      case 'onEvent':
-        return runCallbacks(callbacks.onEvent, [payload.event]);
-    }
-  }
-}
-
-/** Runs events to the end: the answer is the last model text, or a return-direct tool's output. */
-async function collect(events: AsyncIterable<AgentEvent>): Promise<RunResult> {
-  const stored: AgentEvent[] = [];
-  let text = '';
-  let last: AgentEvent | undefined;
-  for await (const event of events) {
-    if (event.partial) continue;
-    stored.push(event);
-    last = event;
-    const parts = event.content?.parts ?? [];
-    if (event.content?.role === 'model') {
-      const said = parts.map((part) => ('text' in part ? part.text : '')).join('');
-      if (said) text = said;
-    }
-    if (event.endReason === 'return-direct') {
-      const responses = parts.flatMap((part) => ('functionResponse' in part ? [part.functionResponse.response] : []));
-      const output = responses[responses.length - 1];
-      text = typeof output === 'string' ? output : JSON.stringify(output);
-    }
-  }
-  return { text, events: stored, endReason: last?.endReason, error: last?.error };
 }
 
 export function declarationsOf(tools: readonly Tool[]) {

@@ -6,8 +6,10 @@ import { AgentError } from '../errors';
 import type { HostConfig } from '../worker/protocol';
 import { Agent, declarationsOf } from './agent';
 import type { AgentOptions } from './options';
+import { checkOptions } from './options-schema';
 
 export async function createAgent(options: AgentOptions): Promise<Agent> {
+  checkOptions(options);
   const agent = new Agent(options, hostConfig(options));
   const { signal } = options;
   if (signal?.aborted) throw new AgentError('aborted', 'createAgent was aborted before it started.');
@@ -34,31 +36,20 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   return agent;
 }
 
+/** The options as they cross to the worker: plain data, functions replaced by what they imply. */
 function hostConfig(options: AgentOptions): HostConfig {
-  if (!options || typeof options !== 'object') throw invalid('createAgent(options) needs an options object.');
-  const { model } = options;
-  if (!model || (model.engine !== 'webllm' && model.engine !== 'scripted')) {
-    throw invalid("model.engine must be 'webllm' (a local model) or 'scripted' (replayed turns, for tests and demos).");
-  }
-  if (model.engine === 'webllm' && !model.modelId)
-    throw invalid("model.modelId is required with engine 'webllm', e.g. 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC'.");
-  if (model.engine === 'scripted' && !Array.isArray(model.turns))
-    throw invalid("model.turns must be an array with engine 'scripted'.");
-  const maxSteps = options.maxSteps ?? 10;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1)
-    throw invalid(`maxSteps must be a whole number of at least 1 (got ${String(options.maxSteps)}).`);
-  const callbacks = options.callbacks ?? {};
-  const agents = options.agents ?? [];
-  if (options.rootAgent && !agents.some((agent) => agent.name === options.rootAgent)) {
-    throw invalid(
-      `rootAgent "${options.rootAgent}" is not one of agents (${agents.map((agent) => agent.name).join(', ') || 'none given'}).`,
-    );
-  }
-  const { onProgress: _onProgress, ...modelConfig } = model;
-  // The start signal stays on the page; it cannot cross to the worker.
+  const { onProgress: _onProgress, ...modelConfig } = options.model;
   // Relative model URLs in appConfig mean "from this page's origin"; the worker cannot know the page's base.
   if (modelConfig.engine === 'webllm' && !modelConfig.baseUrl && typeof document !== 'undefined')
     modelConfig.baseUrl = document.baseURI;
+  // Likewise a relative module url: the worker would resolve it against its own script's address.
+  if (
+    modelConfig.engine === 'module' &&
+    typeof document !== 'undefined' &&
+    URL.canParse(modelConfig.url, document.baseURI)
+  )
+    modelConfig.url = new URL(modelConfig.url, document.baseURI).href;
+  const callbacks = options.callbacks ?? {};
   return {
     appName: options.appName ?? (typeof location !== 'undefined' ? location.origin : 'inpage-agent'),
     userId: options.userId ?? 'local',
@@ -68,7 +59,7 @@ function hostConfig(options: AgentOptions): HostConfig {
     instructions: options.instructions ?? '',
     model: modelConfig as HostConfig['model'],
     tools: declarationsOf(options.tools ?? []),
-    maxSteps,
+    maxSteps: options.maxSteps ?? 10,
     maxToolCallsPerStep: options.maxToolCallsPerStep ?? 8,
     callbacks: {
       beforeModel: Boolean(callbacks.beforeModel),
@@ -77,13 +68,14 @@ function hostConfig(options: AgentOptions): HostConfig {
       afterTool: Boolean(callbacks.afterTool),
     },
     pageApproves: typeof options.onApproval === 'function',
-    agents: agents.map(({ name, instructions, description, tools }) => ({ name, instructions, description, tools })),
+    agents: (options.agents ?? []).map(({ name, instructions, description, tools }) => ({
+      name,
+      instructions,
+      description,
+      tools,
+    })),
     rootAgent: options.rootAgent,
     toolkit: options.toolkit,
     toolChoice: options.toolChoice,
   };
-}
-
-function invalid(message: string): AgentError {
-  return new AgentError('invalid-options', message);
 }

@@ -1,8 +1,8 @@
 /** createAgent's options: the public contract (DESIGN.md, "Public API"). */
-import type { ModelOptions, ModelProgress, ModelRequest, ToolChoice } from '../model/engine';
+import type { ModelOptions, ModelProgress, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Tool } from '../tools/define-tool';
-import type { AgentSpec, ModelResponse } from '../flow/types';
+import type { AgentConfig } from '../worker/protocol';
 
 type OneOrMany<F> = F | F[];
 
@@ -35,7 +35,7 @@ export interface AgentOptions {
   maxToolCallsPerStep?: number;
   onApproval?: (call: ApprovalRequest) => boolean | Promise<boolean>;
   callbacks?: AgentCallbacks;
-  agents?: AgentSpec[];
+  agents?: AgentConfig[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
   /**
@@ -51,7 +51,7 @@ export interface AgentOptions {
    * module, as Vite, webpack and Parcel arrange by themselves.
    */
   workerUrl?: string | URL;
-  /** Where the shared worker script (inpage-agent/shared-worker) is served, for share: 'tabs'; absent: as workerUrl. */
+  /** Where the shared worker script (inpage-agent/shared-worker) is served, for share: 'tabs'; of the page's origin. Absent: as for workerUrl. */
   sharedWorkerUrl?: string | URL;
   share?: 'tabs';
   restart?: 'auto' | 'never';

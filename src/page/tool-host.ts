@@ -3,11 +3,15 @@
  * tool's own schema before `execute` (the worker validated them too), each
  * call gets its own AbortController so the worker can stop it, and whatever
  * the tool writes with ctx.setState travels back as the call's state delta.
+ * Before a call that may need approval, the worker asks for its arguments as
+ * the schema parses them, and for the tool's rule applied to those.
  */
 import { AgentError } from '../errors';
+import { findUncloneable } from '../tools/find-uncloneable';
 import { invokeTool, type ToolOutcome } from '../tools/invoke-tool';
 import type { Tool } from '../tools/define-tool';
-import type { ToolCallRequest } from '../worker/protocol';
+import { validateToolArgs } from '../tools/validate-args';
+import type { PreparedCall, ToolCallRequest } from '../worker/protocol';
 
 export class ToolHost {
   readonly tools = new Map<string, Tool>();
@@ -18,13 +22,7 @@ export class ToolHost {
 
   async callTool(request: ToolCallRequest, onChunk?: (chunk: unknown) => void): Promise<ToolOutcome> {
     const tool = this.tools.get(request.name);
-    if (!tool) {
-      const error = new AgentError(
-        'unknown-tool',
-        `The page has no tool "${request.name}" (it was unregistered or never registered).`,
-      );
-      return { ok: false, error: error.toJSON(), ms: 0 };
-    }
+    if (!tool) return { ok: false, error: unknownTool(request.name).toJSON(), ms: 0 };
     const controller = new AbortController();
     this.running.set(request.callId, controller);
     const written: Record<string, unknown> = {};
@@ -32,6 +30,7 @@ export class ToolHost {
     try {
       const outcome = await invokeTool(tool, request.args, {
         signal: controller.signal,
+        approvedArgs: request.approvedArgs,
         onChunk,
         onLate: this.onLate && ((outcome) => this.onLate!(request, outcome)),
         context: {
@@ -59,14 +58,36 @@ export class ToolHost {
     this.running.get(callId)?.abort();
   }
 
-  needsApproval(name: string, args: unknown): boolean {
-    const rule = this.tools.get(name)?.needsApproval;
-    if (typeof rule !== 'function') return Boolean(rule);
-    try {
-      return Boolean(rule(args as never));
-    } catch {
-      // A rule that cannot decide asks: the safe side for a tool that needs approval at all.
-      return true;
+  /** The arguments as `execute` would get them, and the tool's approval rule applied to those. */
+  async prepareCall(name: string, args: unknown): Promise<PreparedCall> {
+    const tool = this.tools.get(name);
+    if (!tool) return { ok: false, error: unknownTool(name).toJSON() };
+    const valid = await validateToolArgs(tool, args);
+    if (!valid.ok) return { ok: false, error: valid.error.toJSON() };
+    const problem = findUncloneable(valid.value);
+    if (problem) {
+      const error = new AgentError(
+        'invalid-tool',
+        `Tool "${name}": its schema turns the arguments into something that cannot be shown for approval (${problem.path || 'the value'} is ${problem.what}). Keep parsed arguments to plain data.`,
+      );
+      return { ok: false, error: error.toJSON() };
     }
+    return { ok: true, args: valid.value, needsApproval: needsApproval(tool, valid.value) };
   }
+}
+
+function needsApproval(tool: Tool, args: unknown): boolean {
+  const rule = tool.needsApproval;
+  if (rule === undefined) return tool.annotations.destructive === true;
+  if (typeof rule !== 'function') return rule;
+  try {
+    return Boolean(rule(args));
+  } catch {
+    // A rule that cannot decide asks: the safe side for a tool that needs approval at all.
+    return true;
+  }
+}
+
+function unknownTool(name: string): AgentError {
+  return new AgentError('unknown-tool', `The page has no tool "${name}" (it was unregistered or never registered).`);
 }

@@ -169,20 +169,41 @@ export async function importWebMCPTools(
     .filter((registered) => !skip.has(registered.name))
     .map((registered) => {
       const definition = toDefinition(registered);
-      return fromMCPTool(definition, async (args) => {
-        let result: unknown;
-        try {
-          result = await execute(registered, args);
-        } catch (error) {
-          throw new AgentError(
-            'tool-failed',
-            `The WebMCP tool "${registered.name}" failed in the page that registered it: ${messageOf(error)}`,
-            { cause: error },
-          );
-        }
-        return unwrap(result, registered.name);
-      });
+      return refusedWithContext(registered, () =>
+        fromMCPTool(definition, async (args) => {
+          let result: unknown;
+          try {
+            result = await execute(registered, args);
+          } catch (error) {
+            throw new AgentError(
+              'tool-failed',
+              `The WebMCP tool "${registered.name}" failed in the page that registered it: ${messageOf(error)}`,
+              { cause: error },
+            );
+          }
+          return unwrap(result, registered.name);
+        }),
+      );
     });
+}
+
+/**
+ * Another page's tool that cannot be made (a schema keyword the validator
+ * cannot judge, a name ours does not allow) is refused with fromMCPTool's
+ * reason, and how to import the others without it.
+ */
+function refusedWithContext(registered: RegisteredWebMCPTool, make: () => Tool): Tool {
+  try {
+    return make();
+  } catch (error) {
+    if (!(error instanceof AgentError) || error.code !== 'invalid-tool') throw error;
+    const from = registered.origin ? ` (registered by ${registered.origin})` : '';
+    throw new AgentError(
+      'invalid-tool',
+      `The WebMCP tool "${registered.name}"${from} cannot be imported. ${error.message} To import the other tools without it: importWebMCPTools(modelContext, { skip: [${JSON.stringify(registered.name)}] }).`,
+      { cause: error, details: { ...(error.details ?? {}), tool: registered.name } },
+    );
+  }
 }
 
 /** The registry's listing as an MCP definition, with the annotations our schema keyword carried. */

@@ -74,6 +74,8 @@ export class WorkerConnection {
 
   /** Any call to the worker, rejected at once if the worker dies first. */
   call<T>(fn: (remote: Comlink.Remote<WorkerApi>) => Promise<T>): Promise<T> {
+    // A released proxy throws at once; the connection's end (closed or crashed) is the answer instead.
+    if (this.closing) return this.dead;
     return Promise.race([fn(this.remote), this.dead]);
   }
 

@@ -5,7 +5,9 @@
  */
 import { AgentError, messageOf } from '../errors';
 import type { AgentEvent, NewEvent } from './event';
+import { trackOpenCalls } from './open-calls';
 import { storableDelta } from './state';
+import type { Session, SessionSummary } from './store';
 
 export interface SessionHead {
   id: string;
@@ -28,6 +30,34 @@ export function numberEvent(session: SessionHead, event: NewEvent): AgentEvent {
     if (!delta && Object.keys(actions).length === 0) delete stored.actions;
   }
   return stored;
+}
+
+/** A session record after `stored` was appended, with its session-scoped delta applied. Both stores write this. */
+export function afterAppend<S extends Omit<Session, 'state'> & { state: Record<string, unknown> }>(
+  session: S,
+  stored: AgentEvent,
+  sessionDelta: Record<string, unknown>,
+): S {
+  const title = session.title ?? titleFrom(stored);
+  return {
+    ...session,
+    ...(title ? { title } : {}),
+    state: Object.keys(sessionDelta).length ? { ...session.state, ...sessionDelta } : session.state,
+    lastSeq: stored.seq,
+    updatedAt: stored.timestamp,
+    ...(session.openCalls && { openCalls: trackOpenCalls(session.openCalls, stored) }),
+  };
+}
+
+/** What list() shows of sessions: those of the filter, newest first. */
+export function summaries(
+  sessions: readonly Omit<Session, 'state'>[],
+  filter: { appName?: string; userId?: string } = {},
+): SessionSummary[] {
+  return sessions
+    .filter((s) => (!filter.appName || s.appName === filter.appName) && (!filter.userId || s.userId === filter.userId))
+    .sort((a, b) => b.updatedAt - a.updatedAt)
+    .map(({ id, title, createdAt, updatedAt, lastSeq }) => ({ id, title, createdAt, updatedAt, eventCount: lastSeq }));
 }
 
 const TITLE_LENGTH = 60;

@@ -5,9 +5,12 @@
 import type { AgentErrorData } from '../errors';
 
 export interface FunctionCall {
+  /** The runtime's id: unique, never chosen by the model. Approvals, answers and resolutions refer to it. */
   id: string;
   name: string;
   args: unknown;
+  /** The id the model wrote, kept only for formats that echo it back (e.g. a native tool_call_id). It decides nothing. */
+  modelCallId?: string;
 }
 
 export interface FunctionResponse {

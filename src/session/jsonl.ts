@@ -6,6 +6,7 @@
 import { AgentError } from '../errors';
 import { newId, type AgentEvent } from './event';
 import type { Session, SessionStore } from './store';
+import { openCallsOf } from './open-calls';
 import { foldSessionState } from './state';
 import { sessionNotFound } from './append-rules';
 
@@ -79,6 +80,7 @@ export async function importSession(store: SessionStore, jsonl: string, options:
     // Only session keys are imported; another app's or user's app:/user: keys stay in the events only.
     state: foldSessionState(events.map((event) => event.actions?.stateDelta)),
     lastSeq: events.length,
+    openCalls: openCallsOf(events),
   };
   await store.put(session, events);
   options.onProgress?.({ linesDone: total, linesTotal: total });

@@ -3,7 +3,7 @@ import type { AgentEvent, NewEvent } from './event';
 import { newId } from './event';
 import type { Session, SessionInit, SessionStore, SessionSummary } from './store';
 import { mergedState, splitDelta } from './state';
-import { numberEvent, sessionExists, sessionNotFound, titleFrom, unstorableValue } from './append-rules';
+import { afterAppend, numberEvent, sessionExists, sessionNotFound, summaries, unstorableValue } from './append-rules';
 
 interface Entry {
   session: Omit<Session, 'state'> & { state: Record<string, unknown> };
@@ -28,6 +28,7 @@ export class MemorySessionStore implements SessionStore {
       updatedAt: now,
       state: {},
       lastSeq: 0,
+      openCalls: {},
       ...(init.title ? { title: init.title } : {}),
     };
     this.sessions.set(id, { session, events: [] });
@@ -54,32 +55,16 @@ export class MemorySessionStore implements SessionStore {
     if (Object.keys(delta.app).length) this.appState.set(appName, { ...this.appState.get(appName), ...delta.app });
     if (Object.keys(delta.user).length)
       this.userState.set(userKey(appName, userId), { ...this.userState.get(userKey(appName, userId)), ...delta.user });
-    const title = entry.session.title ?? titleFrom(stored);
-    entry.session = {
-      ...entry.session,
-      ...(title ? { title } : {}),
-      state: { ...entry.session.state, ...delta.session },
-      lastSeq: stored.seq,
-      updatedAt: stored.timestamp,
-    };
+    entry.session = afterAppend(entry.session, stored, delta.session);
     entry.events.push(stored);
     return structuredClone(stored);
   }
 
   async list(filter: { appName?: string; userId?: string } = {}): Promise<SessionSummary[]> {
-    return [...this.sessions.values()]
-      .map((entry) => entry.session)
-      .filter(
-        (s) => (!filter.appName || s.appName === filter.appName) && (!filter.userId || s.userId === filter.userId),
-      )
-      .sort((a, b) => b.updatedAt - a.updatedAt)
-      .map(({ id, title, createdAt, updatedAt, lastSeq }) => ({
-        id,
-        title,
-        createdAt,
-        updatedAt,
-        eventCount: lastSeq,
-      }));
+    return summaries(
+      [...this.sessions.values()].map((entry) => entry.session),
+      filter,
+    );
   }
 
   async delete(id: string): Promise<void> {

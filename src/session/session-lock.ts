@@ -34,3 +34,10 @@ export async function withSessionLock<T>(
     throw error;
   }
 }
+
+/** Runs `run` under the session's lock if no one holds it now; otherwise does nothing. */
+export async function withSessionLockIfFree<T>(sessionId: string, run: () => Promise<T>): Promise<T | undefined> {
+  return navigator.locks.request(sessionLockName(sessionId), { ifAvailable: true }, (lock) =>
+    lock ? run() : undefined,
+  );
+}

@@ -3,6 +3,7 @@
  * Two implementations: memory-store.ts and idb-store.ts.
  */
 import type { AgentEvent, NewEvent } from './event';
+import type { OpenCalls } from './open-calls';
 
 export interface Session {
   id: string;
@@ -14,6 +15,11 @@ export interface Session {
   /** The merged view: session keys plus `user:` and `app:` keys. Never `temp:`. */
   state: Record<string, unknown>;
   lastSeq: number;
+  /**
+   * Calls recorded without an answer yet (open-calls.ts), kept with every
+   * append. Absent on sessions stored before this was kept: their log tells.
+   */
+  openCalls?: OpenCalls;
 }
 
 export interface SessionSummary {

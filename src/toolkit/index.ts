@@ -7,4 +7,5 @@ export { renderSvg, escapeXml } from './render-svg';
 export { toMermaid } from './mermaid';
 export { learnFromEvents } from './learn';
 export { addMCPToolGroup } from './mcp-group';
-export { loadToolkit, saveToolkit } from './idb-toolkit-store';
+export { openToolkitStore, type ToolkitStore } from './idb-toolkit-store';
+export type { ToolkitApi } from './toolkit-api';

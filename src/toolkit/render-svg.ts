@@ -54,8 +54,9 @@ export function renderSvg(graph: ToolkitGraph, options: RenderOptions = {}): str
     const path = `M${from.x},${from.y} C${c1.x},${c1.y} ${c2.x},${c2.y} ${to.x},${to.y}`;
     const active = on(edge.from) && on(edge.to);
     const color = edge.kind === 'has' ? COLORS.group : edge.kind === 'call' ? COLORS.tool : COLORS.action;
-    // Scores sit near the arrow's end, where labels of edges from one vertex do not pile up.
-    const t = 0.78;
+    // Scores sit near the arrow's end, where labels of edges from one vertex do not pile up; on an edge
+    // back to an earlier action they sit near its start, since such edges often end at one vertex.
+    const t = back ? 0.3 : 0.78;
     const point = (k: 'x' | 'y') =>
       (1 - t) ** 3 * from[k] + 3 * (1 - t) ** 2 * t * c1[k] + 3 * (1 - t) * t ** 2 * c2[k] + t ** 3 * to[k];
     const label =

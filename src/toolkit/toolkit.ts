@@ -10,17 +10,20 @@ import { recommendIds, recommendSubgraph, type RecommendOptions } from './recomm
 import { renderSvg, type RenderOptions } from './render-svg';
 import { toMermaid } from './mermaid';
 import { learnFromEvents, type LearnOptions } from './learn';
+import type { ToolkitApi } from './toolkit-api';
 
 export interface Connection {
   action: string;
   score: number;
 }
 
-export class Toolkit {
+export class Toolkit implements ToolkitApi {
   constructor(
     readonly graph: ToolkitGraph = new ToolkitGraph(),
     /** Called after every change, e.g. to save the graph. */
     private readonly onChange: (graph: ToolkitGraph) => void | Promise<void> = () => undefined,
+    /** The sessions learn() reads: every stored session of this user, as events. */
+    private readonly sessions: () => Promise<AgentEvent[][]> = async () => [],
   ) {}
 
   async addAction(action: Action, next: Connection[] = [], prev: Connection[] = []): Promise<void> {
@@ -110,9 +113,9 @@ export class Toolkit {
     return toMermaid(this.graph);
   }
 
-  /** Moves scores toward what worked in these sessions' events; returns how many edges changed. */
-  async learn(sessions: AgentEvent[][], options?: LearnOptions): Promise<{ changed: number }> {
-    const changed = learnFromEvents(this.graph, sessions, options);
+  /** Moves scores toward what worked in the stored sessions; returns how many edges changed. */
+  async learn(options?: LearnOptions): Promise<{ changed: number }> {
+    const changed = learnFromEvents(this.graph, await this.sessions(), options);
     if (changed) await this.onChange(this.graph);
     return { changed };
   }

@@ -16,6 +16,7 @@ import type { Tool, ToolContext } from './define-tool';
 import { findUncloneable } from './find-uncloneable';
 import { copyPlainData } from './plain-copy';
 import { collectToolOutput, type ToolResult } from './tool-result';
+import { sameData } from './same-data';
 import { validateToolArgs } from './validate-args';
 
 export type ToolOutcome =
@@ -28,6 +29,11 @@ export interface InvokeOptions {
   timeoutMs?: number;
   /** Everything the tool's ctx holds except `signal`, which invokeTool makes. */
   context?: Partial<Omit<ToolContext, 'signal'>>;
+  /**
+   * The arguments a person approved for this call (the schema's output then).
+   * The call runs only if parsing the arguments again gives exactly these.
+   */
+  approvedArgs?: unknown;
   /** Each streamed chunk, already checked to be cloneable. */
   onChunk?: (chunk: unknown) => void;
   /**
@@ -71,6 +77,9 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
   try {
     const valid = await Promise.race([validateToolArgs(tool, rawArgs), stopped]);
     if (!valid.ok) return fail(valid.error);
+    if (options.approvedArgs !== undefined && !sameData(valid.value, options.approvedArgs)) {
+      return fail(notAsApprovedError(tool));
+    }
 
     const context: ToolContext = {
       sessionId: '',
@@ -183,6 +192,14 @@ function timeoutError(tool: Tool, timeoutMs: number): AgentError {
     'tool-timeout',
     `Tool "${tool.name}" did not finish within ${timeoutMs} ms (its timeoutMs). If it needs longer, raise timeoutMs in its definition, e.g. defineTool({ ..., timeoutMs: ${Math.max(timeoutMs * 4, 60_000)} }); the call was stopped and ctx.signal aborted.`,
     { details: { tool: tool.name, timeoutMs } },
+  );
+}
+
+function notAsApprovedError(tool: Tool): AgentError {
+  return new AgentError(
+    'invalid-arguments',
+    `Tool "${tool.name}" was not run: its arguments are not the ones the person approved (a callback changed them, or the tool's schema no longer gives the same result). Ask for approval again.`,
+    { details: { tool: tool.name } },
   );
 }
 

@@ -4,25 +4,32 @@
  * Why our own: common validators compile schemas with `new Function`, which a
  * page with a strict Content-Security-Policy forbids, and the worker must
  * check a model's call before any page code runs. This one walks the schema
- * at each call; argument objects are small, so that costs microseconds.
+ * at each call (what can be worked out once, where each `$ref` points, is
+ * kept per schema: json-schema-index.ts); argument objects are small, so a
+ * call costs microseconds. npm test runs it through the official
+ * JSON-Schema-Test-Suite (test/tools/json-schema-suite.test.ts); npm run bench
+ * measures it beside @cfworker/json-schema (bench/tools.bench.ts).
  *
- * Keywords (draft 2020-12 and draft-07, as MCP servers and z.toJSONSchema
- * emit them): type (one or a list; integer; null), nullable (OpenAPI),
- * properties, required, additionalProperties, patternProperties,
- * propertyNames, min/maxProperties, dependentRequired, items (schema or
- * draft-07 tuple), prefixItems, additionalItems, contains, min/maxItems,
- * uniqueItems, enum, const, default, minimum, maximum, exclusiveMinimum,
- * exclusiveMaximum (number or draft-04 boolean), multipleOf, minLength,
- * maxLength (in code points), pattern, format (date-time, date, time, email,
- * uri/url, uuid, ipv4; lenient, unknown formats pass), anyOf, oneOf, allOf,
- * not, if/then/else, $ref to "#", "#/$defs/…", "#/definitions/…" or any
- * local JSON pointer. Other keywords are ignored, as the spec asks.
+ * Draft 2020-12 (the default, and what z.toJSONSchema writes) and draft-07
+ * (with "$schema" saying so: then "$ref" ignores its siblings): type (with
+ * integer, null and OpenAPI's nullable), enum, const, numbers (exclusive
+ * bounds as numbers or draft-04 booleans, multipleOf), strings (lengths in
+ * code points, pattern, the formats of json-schema-formats.ts), arrays
+ * (prefixItems, items, draft-07 tuples with additionalItems, contains with
+ * min/maxContains, uniqueItems, unevaluatedItems), objects (properties,
+ * patternProperties, additionalProperties, required, dependentRequired,
+ * dependentSchemas, draft-07 dependencies, propertyNames, min/maxProperties,
+ * unevaluatedProperties), allOf, anyOf, oneOf, not, if/then/else, and
+ * references within the schema: "$ref" by JSON pointer, "$id" or "$anchor",
+ * and "$dynamicRef". Keywords it does not know are annotations, as the spec
+ * says; json-schema-check.ts refuses, when a tool is made, the ones that
+ * would assert something this validator cannot judge.
  *
- * The result's `value` is a fresh copy (see plain-copy.ts: `__proto__`,
- * `constructor` and `prototype` keys are dropped) with `default`s filled in
- * for absent properties. The input is never modified.
+ * The model's arguments are checked as written (so `{"__proto__": 1}` is
+ * judged like any key). The result's `value` is a fresh copy (plain-copy.ts:
+ * `__proto__`, `constructor` and `prototype` keys are dropped) with defaults
+ * filled in (json-schema-defaults.ts). The input is never modified.
  */
-import type { JsonSchema } from './declaration';
 import {
   formatPhrase,
   oneOfValues,
@@ -33,39 +40,32 @@ import {
   type IssuePath,
   type ValidationIssue,
 } from './format-issues';
-import { copyPlainData, isForbiddenKey, isPlainObject } from './plain-copy';
+import { defaultOf, withDefaults, type PendingDefault } from './json-schema-defaults';
+import { isAssertedFormat, matchesFormat } from './json-schema-formats';
+import { indexSchema, type Schema, type SchemaIndex } from './json-schema-index';
+import { canonicalJson, deepEqual } from './json-equal';
+import { isForbiddenKey, isPlainObject } from './plain-copy';
+
+export { deepEqual };
 
 export type JsonSchemaValidation = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
-type Schema = JsonSchema | boolean;
-
-interface Walk {
-  root: Schema;
+interface Context {
+  index: SchemaIndex;
   depth: number;
+  /** The resources entered on the way here, outermost first: where a `$dynamicRef` looks. */
+  scope: string[];
+  defaults: PendingDefault[];
 }
 
 /** Deeper than this is a $ref loop or hostile input, not a tool's arguments. */
 const MAX_DEPTH = 256;
 
 export function validateJsonSchema(schema: Schema, value: unknown): JsonSchemaValidation {
+  const context: Context = { index: indexSchema(schema), depth: 0, scope: [], defaults: [] };
   const issues: ValidationIssue[] = [];
-  const copy = copyPlainData(value);
-  const result = check(schema, copy, [], { root: schema, depth: 0 }, issues);
-  return issues.length === 0 ? { ok: true, value: result } : { ok: false, issues };
-}
-
-/** The schema a local "$ref" points to, or undefined when it points nowhere. */
-export function resolveRef(root: Schema, ref: string): Schema | undefined {
-  if (ref === '#' || ref === '') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let current: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key))
-      return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return typeof current === 'boolean' || isPlainObject(current) ? (current as Schema) : undefined;
+  check(schema, value, [], context, issues);
+  return issues.length === 0 ? { ok: true, value: withDefaults(value, context.defaults) } : { ok: false, issues };
 }
 
 /** Compiled patterns, shared by every call: a RegExp is data, not eval. */
@@ -88,29 +88,97 @@ export function compilePattern(source: string): RegExp | null {
   return compiled;
 }
 
-function check(schema: Schema, value: unknown, path: IssuePath, walk: Walk, issues: ValidationIssue[]): unknown {
-  if (schema === true) return value;
+/**
+ * The instance locations a schema evaluated where it passed: what
+ * unevaluatedProperties and unevaluatedItems leave alone. Tracked only for
+ * schemas that use those keywords.
+ */
+class Evaluated {
+  properties = new Set<string>();
+  allProperties = false;
+  /** Items 0 … itemPrefix-1 (prefixItems, items), plus the ones contains matched. */
+  itemPrefix = 0;
+  itemIndexes = new Set<number>();
+  allItems = false;
+
+  add(other: Evaluated | undefined): void {
+    if (!other) return;
+    for (const key of other.properties) this.properties.add(key);
+    this.allProperties ||= other.allProperties;
+    this.itemPrefix = Math.max(this.itemPrefix, other.itemPrefix);
+    for (const i of other.itemIndexes) this.itemIndexes.add(i);
+    this.allItems ||= other.allItems;
+  }
+
+  hasProperty(key: string): boolean {
+    return this.allProperties || this.properties.has(key);
+  }
+
+  hasItem(i: number): boolean {
+    return this.allItems || i < this.itemPrefix || this.itemIndexes.has(i);
+  }
+}
+
+function check(
+  schema: Schema,
+  value: unknown,
+  path: IssuePath,
+  ctx: Context,
+  issues: ValidationIssue[],
+): Evaluated | undefined {
+  if (schema === true) return ctx.index.tracksEvaluation ? new Evaluated() : undefined;
   if (schema === false) {
     issues.push({ path, message: 'is not allowed' });
-    return value;
+    return undefined;
   }
-  if (!isPlainObject(schema)) return value;
-  if (walk.depth > MAX_DEPTH) {
+  if (!isPlainObject(schema)) return undefined;
+  if (ctx.depth >= MAX_DEPTH) {
     issues.push({ path, message: 'is nested too deeply to check (or the schema refers to itself without end)' });
-    return value;
+    return undefined;
   }
-  const inner: Walk = { root: walk.root, depth: walk.depth + 1 };
+  const resource = ctx.index.resourceOf.get(schema);
+  const entered = resource !== undefined && resource !== ctx.scope[ctx.scope.length - 1];
+  if (entered) ctx.scope.push(resource);
+  ctx.depth++;
+  try {
+    return checkKeywords(schema, value, path, ctx, issues);
+  } finally {
+    ctx.depth--;
+    if (entered) ctx.scope.pop();
+  }
+}
 
-  if (schema.nullable === true && value === null) return value;
+function checkKeywords(
+  schema: Record<string, unknown>,
+  value: unknown,
+  path: IssuePath,
+  ctx: Context,
+  issues: ValidationIssue[],
+): Evaluated | undefined {
+  const seen = ctx.index.tracksEvaluation ? new Evaluated() : undefined;
+  if (schema.nullable === true && value === null) return seen;
 
   if (typeof schema.$ref === 'string') {
-    const target = resolveRef(walk.root, schema.$ref);
-    // An unresolvable $ref is the schema author's bug, reported when the tool
-    // is defined (json-schema-check.ts); here it constrains nothing.
-    if (target !== undefined) value = check(target, value, path, inner, issues);
+    merge(seen, follow(ctx.index.refs.get(schema), schema.$ref, value, path, ctx, issues));
+    if (ctx.index.legacy) return seen;
+  }
+  if (typeof schema.$dynamicRef === 'string') {
+    const site = ctx.index.dynamicRefs.get(schema);
+    let target = site?.target;
+    if (site?.anchor !== undefined) {
+      // The outermost resource in scope that has this dynamic anchor decides.
+      for (const uri of ctx.scope) {
+        const anchored = ctx.index.dynamicAnchors.get(uri)?.get(site.anchor);
+        if (anchored !== undefined) {
+          target = anchored;
+          break;
+        }
+      }
+    }
+    merge(seen, follow(target, schema.$dynamicRef, value, path, ctx, issues));
   }
 
-  if (!checkType(schema, value, path, issues)) return value;
+  if (!checkType(schema, value, path, issues)) return seen;
 
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => deepEqual(option, value))) {
     issues.push({ path, message: oneOfValues(schema.enum) });
@@ -120,29 +188,101 @@ function check(schema: Schema, value: unknown, path: IssuePath, walk: Walk, issu
   }
   if (typeof value === 'number') checkNumber(schema, value, path, issues);
   else if (typeof value === 'string') checkString(schema, value, path, issues);
-  else if (Array.isArray(value)) value = checkArray(schema, value, path, inner, issues);
-  else if (isPlainObject(value)) value = checkObject(schema, value, path, inner, issues);
+  else if (Array.isArray(value)) checkArray(schema, value, path, ctx, issues, seen);
+  else if (isPlainObject(value)) checkObject(schema, value, path, ctx, issues, seen);
 
+  // Applicators in place: they look at this same value, and what they evaluate counts as evaluated here.
   if (Array.isArray(schema.allOf)) {
-    for (const part of schema.allOf as Schema[]) value = check(part, value, path, inner, issues);
+    for (const part of schema.allOf as Schema[]) merge(seen, check(part, value, path, ctx, issues));
   }
-  if (Array.isArray(schema.anyOf))
-    value = checkAlternatives(schema.anyOf as Schema[], 'any', value, path, inner, issues);
-  if (Array.isArray(schema.oneOf))
-    value = checkAlternatives(schema.oneOf as Schema[], 'one', value, path, inner, issues);
-  if (schema.not !== undefined && passes(schema.not as Schema, value, path, inner)) {
+  if (Array.isArray(schema.anyOf)) checkAlternatives(schema.anyOf as Schema[], 'any', value, path, ctx, issues, seen);
+  if (Array.isArray(schema.oneOf)) checkAlternatives(schema.oneOf as Schema[], 'one', value, path, ctx, issues, seen);
+  if (schema.not !== undefined && attempt(schema.not as Schema, value, path, ctx, 'discard').ok) {
     issues.push({ path, message: 'is not allowed in this form' });
   }
-  if (schema.if !== undefined && (schema.then !== undefined || schema.else !== undefined)) {
-    const branch = passes(schema.if as Schema, value, path, inner) ? schema.then : schema.else;
-    if (branch !== undefined) value = check(branch as Schema, value, path, inner, issues);
+  if (schema.if !== undefined && (seen || schema.then !== undefined || schema.else !== undefined)) {
+    // The condition's own defaults are not applied: it tests the value, it does not shape it.
+    const condition = attempt(schema.if as Schema, value, path, ctx, 'discard');
+    if (condition.ok) merge(seen, condition.seen);
+    const branch = condition.ok ? schema.then : schema.else;
+    if (branch !== undefined) merge(seen, check(branch as Schema, value, path, ctx, issues));
   }
-  return value;
+  if (isPlainObject(value)) {
+    for (const dependents of [schema.dependentSchemas, schema.dependencies]) {
+      if (!isPlainObject(dependents)) continue;
+      for (const key of Object.keys(dependents)) {
+        const dependent = dependents[key];
+        if (Array.isArray(dependent) || !Object.prototype.hasOwnProperty.call(value, key)) continue;
+        merge(seen, check(dependent as Schema, value, path, ctx, issues));
+      }
+    }
+  }
+
+  // Last: these apply to whatever nothing above evaluated.
+  if (seen && Array.isArray(value) && schema.unevaluatedItems !== undefined) {
+    for (let i = 0; i < value.length; i++) {
+      if (!seen.hasItem(i)) check(schema.unevaluatedItems as Schema, value[i], [...path, i], ctx, issues);
+    }
+    seen.allItems = true;
+  }
+  if (seen && isPlainObject(value) && schema.unevaluatedProperties !== undefined) {
+    for (const key of Object.keys(value)) {
+      if (seen.hasProperty(key)) continue;
+      if (schema.unevaluatedProperties === false)
+        issues.push({ path: [...path, key], message: 'is not an allowed field' });
+      else check(schema.unevaluatedProperties as Schema, value[key], [...path, key], ctx, issues);
+    }
+    seen.allProperties = true;
+  }
+  return seen;
+}
+
+/** Optional chaining would skip evaluating the argument, so this is a function. */
+function merge(seen: Evaluated | undefined, other: Evaluated | undefined): void {
+  seen?.add(other);
+}
+
+function follow(
+  target: Schema | undefined,
+  ref: string,
+  value: unknown,
+  path: IssuePath,
+  ctx: Context,
+  issues: ValidationIssue[],
+): Evaluated | undefined {
+  if (target !== undefined) return check(target, value, path, ctx, issues);
+  // json-schema-check.ts refuses such a schema when a tool is made; a schema that got here anyway
+  // is not trusted to mean "anything goes".
+  issues.push({ path, message: `cannot be checked: the schema's reference "${ref}" points nowhere` });
+  return undefined;
+}
+
+/**
+ * Checks `schema` on its own. `keep`: a passing subschema's defaults stay
+ * recorded; `discard`: they are taken back either way. A failing one's always are.
+ */
+function attempt(
+  schema: Schema,
+  value: unknown,
+  path: IssuePath,
+  ctx: Context,
+  defaults: 'keep' | 'discard',
+): { ok: boolean; issues: ValidationIssue[]; seen: Evaluated | undefined } {
+  const mark = ctx.defaults.length;
+  const own: ValidationIssue[] = [];
+  const seen = check(schema, value, path, ctx, own);
+  if (own.length > 0 || defaults === 'discard') ctx.defaults.length = mark;
+  return { ok: own.length === 0, issues: own, seen };
 }
 
 // ---- type ---------------------------------------------------------------------
 
-function checkType(schema: JsonSchema, value: unknown, path: IssuePath, issues: ValidationIssue[]): boolean {
+function checkType(
+  schema: Record<string, unknown>,
+  value: unknown,
+  path: IssuePath,
+  issues: ValidationIssue[],
+): boolean {
   const declared = schema.type;
   if (declared === undefined) return true;
   const types = (Array.isArray(declared) ? declared : [declared]).filter((t): t is string => typeof t === 'string');
@@ -169,14 +309,14 @@ function hasType(type: string, value: unknown): boolean {
     case 'object':
       return isPlainObject(value);
     default:
-      // An unknown type name constrains nothing (the spec allows no others).
+      // An unknown type name constrains nothing (json-schema-check.ts refuses it when a tool is made).
       return true;
   }
 }
 
 // ---- numbers and strings ----------------------------------------------------------
 
-function checkNumber(schema: JsonSchema, value: number, path: IssuePath, issues: ValidationIssue[]): void {
+function checkNumber(schema: Record<string, unknown>, value: number, path: IssuePath, issues: ValidationIssue[]): void {
   const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = schema;
   if (typeof minimum === 'number') {
     // Draft-04 wrote exclusiveMinimum as a boolean beside minimum.
@@ -195,16 +335,21 @@ function checkNumber(schema: JsonSchema, value: number, path: IssuePath, issues:
   if (typeof exclusiveMaximum === 'number' && value >= exclusiveMaximum) {
     issues.push({ path, message: `must be less than ${exclusiveMaximum}` });
   }
-  if (typeof multipleOf === 'number' && multipleOf > 0) {
-    const quotient = value / multipleOf;
-    // Tolerance for binary fractions: 0.3 is a multiple of 0.1.
-    if (Math.abs(quotient - Math.round(quotient)) > 1e-9 * Math.max(1, Math.abs(quotient))) {
-      issues.push({ path, message: `must be a multiple of ${multipleOf}` });
-    }
+  if (typeof multipleOf === 'number' && multipleOf > 0 && !isMultipleOf(value, multipleOf)) {
+    issues.push({ path, message: `must be a multiple of ${multipleOf}` });
   }
 }
 
-function checkString(schema: JsonSchema, value: string, path: IssuePath, issues: ValidationIssue[]): void {
+function isMultipleOf(value: number, divisor: number): boolean {
+  if (Number.isInteger(value) && Number.isInteger(divisor)) return value % divisor === 0;
+  const quotient = value / divisor;
+  // A quotient past 2^53 (or Infinity) has lost the digits that would tell; it is not judged a multiple.
+  if (!Number.isFinite(quotient)) return false;
+  // Tolerance for binary fractions: 0.3 is a multiple of 0.1.
+  return Math.abs(quotient - Math.round(quotient)) <= 1e-9 * Math.max(1, Math.abs(quotient));
+}
+
+function checkString(schema: Record<string, unknown>, value: string, path: IssuePath, issues: ValidationIssue[]): void {
   const { minLength, maxLength, pattern, format } = schema;
   if (typeof minLength === 'number' || typeof maxLength === 'number') {
     const length = codePointLength(value);
@@ -215,15 +360,15 @@ function checkString(schema: JsonSchema, value: string, path: IssuePath, issues:
       issues.push({ path, message: `must be at most ${plural(maxLength, 'character')} long` });
     }
   }
-  const knownFormat = typeof format === 'string' && FORMATS[format] !== undefined;
+  const assertedFormat = typeof format === 'string' && isAssertedFormat(format);
   let patternFailed = false;
   if (typeof pattern === 'string') {
     const regex = compilePattern(pattern);
     patternFailed = regex !== null && !regex.test(value);
     // z.toJSONSchema writes a format's strict regex as its pattern: name the format, not the regex.
-    if (patternFailed && !knownFormat) issues.push({ path, message: `must match the pattern /${pattern}/` });
+    if (patternFailed && !assertedFormat) issues.push({ path, message: `must match the pattern /${pattern}/` });
   }
-  if (typeof format === 'string' && (patternFailed && knownFormat ? true : !matchesFormat(format, value))) {
+  if (typeof format === 'string' && (patternFailed && assertedFormat ? true : !matchesFormat(format, value))) {
     issues.push({ path, message: formatPhrase(format) });
   }
 }
@@ -234,33 +379,16 @@ function codePointLength(value: string): number {
   return length;
 }
 
-const FORMATS: Record<string, RegExp> = {
-  'date-time': /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  time: /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/,
-  email: /^[^\s@]+@[^\s@]+$/,
-  uri: /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/,
-  url: /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/,
-  'uri-reference': /^\S*$/,
-  uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
-  ipv4: /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/,
-};
-
-/** Lenient on purpose: a format is an annotation first; we catch only clear mistakes. */
-function matchesFormat(format: string, value: string): boolean {
-  const regex = FORMATS[format];
-  return regex === undefined || regex.test(value);
-}
-
 // ---- arrays ---------------------------------------------------------------------
 
 function checkArray(
-  schema: JsonSchema,
+  schema: Record<string, unknown>,
   value: unknown[],
   path: IssuePath,
-  walk: Walk,
+  ctx: Context,
   issues: ValidationIssue[],
-): unknown[] {
+  seen: Evaluated | undefined,
+): void {
   const { minItems, maxItems, uniqueItems } = schema;
   if (typeof minItems === 'number' && value.length < minItems) {
     issues.push({ path, message: `must have at least ${plural(minItems, 'item')}` });
@@ -277,25 +405,36 @@ function checkArray(
   const rest = (Array.isArray(schema.items) ? schema.additionalItems : schema.items) as Schema | undefined;
   for (let i = 0; i < value.length; i++) {
     const itemSchema = i < tuple.length ? tuple[i] : rest;
-    if (itemSchema === undefined) continue;
+    if (itemSchema === undefined) break;
     if (itemSchema === false) {
       issues.push({ path, message: `must have at most ${plural(tuple.length, 'item')}` });
       break;
     }
-    value[i] = check(itemSchema, value[i], [...path, i], walk, issues);
+    check(itemSchema, value[i], [...path, i], ctx, issues);
+  }
+  if (seen) {
+    const evaluated = rest === undefined ? Math.min(tuple.length, value.length) : value.length;
+    seen.itemPrefix = Math.max(seen.itemPrefix, evaluated);
   }
   if (uniqueItems === true) {
-    outer: for (let i = 1; i < value.length; i++) {
-      for (let j = 0; j < i; j++) {
-        if (deepEqual(value[i], value[j])) {
-          issues.push({ path, message: `must not contain duplicate items (items ${j} and ${i} are equal)` });
-          break outer;
-        }
+    const firstSeen = new Map<string, number>();
+    for (let i = 0; i < value.length; i++) {
+      const key = canonicalJson(value[i]);
+      const j = firstSeen.get(key);
+      if (j !== undefined) {
+        issues.push({ path, message: `must not contain duplicate items (items ${j} and ${i} are equal)` });
+        break;
       }
+      firstSeen.set(key, i);
     }
   }
   if (schema.contains !== undefined) {
-    const matching = value.filter((item, i) => passes(schema.contains as Schema, item, [...path, i], walk)).length;
+    let matching = 0;
+    for (let i = 0; i < value.length; i++) {
+      if (!attempt(schema.contains as Schema, value[i], [...path, i], ctx, 'discard').ok) continue;
+      matching++;
+      seen?.itemIndexes.add(i);
+    }
     const min = typeof schema.minContains === 'number' ? schema.minContains : 1;
     const max = typeof schema.maxContains === 'number' ? schema.maxContains : Infinity;
     if (matching < min)
@@ -303,42 +442,36 @@ function checkArray(
     if (matching > max)
       issues.push({ path, message: `must contain at most ${plural(max, 'item')} of the restricted kind` });
   }
-  return value;
 }
 
 // ---- objects --------------------------------------------------------------------
 
 function checkObject(
-  schema: JsonSchema,
+  schema: Record<string, unknown>,
   value: Record<string, unknown>,
   path: IssuePath,
-  walk: Walk,
+  ctx: Context,
   issues: ValidationIssue[],
-): Record<string, unknown> {
+  seen: Evaluated | undefined,
+): void {
   const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, Schema>) : {};
   const patternProperties = isPlainObject(schema.patternProperties)
     ? (schema.patternProperties as Record<string, Schema>)
     : {};
-
-  // Defaults first, so a property that is both required and defaulted is satisfied.
-  for (const key of Object.keys(properties)) {
-    if (isForbiddenKey(key) || Object.prototype.hasOwnProperty.call(value, key)) continue;
-    const fallback = defaultOf(properties[key]!, walk.root);
-    if (fallback.has) value[key] = copyPlainData(fallback.value);
-  }
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(value, key);
 
   if (Array.isArray(schema.required)) {
     for (const key of schema.required) {
-      if (typeof key === 'string' && !Object.prototype.hasOwnProperty.call(value, key)) {
-        issues.push({ path: [...path, key], message: 'is required' });
-      }
+      if (typeof key === 'string' && !has(key)) issues.push({ path: [...path, key], message: 'is required' });
     }
   }
-  if (isPlainObject(schema.dependentRequired)) {
-    for (const [key, needs] of Object.entries(schema.dependentRequired)) {
-      if (!Object.prototype.hasOwnProperty.call(value, key) || !Array.isArray(needs)) continue;
+  for (const dependents of [schema.dependentRequired, schema.dependencies]) {
+    if (!isPlainObject(dependents)) continue;
+    for (const key of Object.keys(dependents)) {
+      const needs = dependents[key];
+      if (!has(key) || !Array.isArray(needs)) continue;
       for (const need of needs) {
-        if (typeof need === 'string' && !Object.prototype.hasOwnProperty.call(value, need)) {
+        if (typeof need === 'string' && !has(need)) {
           issues.push({ path: [...path, need], message: `is required when "${key}" is given` });
         }
       }
@@ -356,40 +489,39 @@ function checkObject(
 
   for (const key of keys) {
     const keyPath = [...path, key];
-    if (schema.propertyNames !== undefined && !passes(schema.propertyNames as Schema, key, keyPath, walk)) {
+    if (
+      schema.propertyNames !== undefined &&
+      !attempt(schema.propertyNames as Schema, key, keyPath, ctx, 'discard').ok
+    ) {
       issues.push({ path: keyPath, message: 'is not an allowed field name' });
     }
     let matched = false;
     if (Object.prototype.hasOwnProperty.call(properties, key)) {
       matched = true;
-      value[key] = check(properties[key]!, value[key], keyPath, walk, issues);
+      check(properties[key]!, value[key], keyPath, ctx, issues);
     }
-    for (const [source, sub] of Object.entries(patternProperties)) {
-      const regex = compilePattern(source);
-      if (regex?.test(key)) {
+    for (const source of Object.keys(patternProperties)) {
+      if (compilePattern(source)?.test(key)) {
         matched = true;
-        value[key] = check(sub, value[key], keyPath, walk, issues);
+        check(patternProperties[source]!, value[key], keyPath, ctx, issues);
       }
     }
+    if (matched) seen?.properties.add(key);
     if (matched || schema.additionalProperties === undefined) continue;
+    seen?.properties.add(key);
     if (schema.additionalProperties === false) {
       issues.push({ path: keyPath, message: 'is not an allowed field' });
     } else {
-      value[key] = check(schema.additionalProperties as Schema, value[key], keyPath, walk, issues);
+      check(schema.additionalProperties as Schema, value[key], keyPath, ctx, issues);
     }
   }
-  return value;
-}
 
-function defaultOf(schema: Schema, root: Schema): { has: boolean; value?: unknown } {
-  let current: Schema | undefined = schema;
-  // Follow a short chain of $refs: `{ "$ref": "#/$defs/mode" }` where the default lives.
-  for (let hops = 0; hops < 8 && isPlainObject(current); hops++) {
-    if ('default' in current) return { has: true, value: current.default };
-    if (typeof current.$ref !== 'string') break;
-    current = resolveRef(root, current.$ref);
+  // Recorded now, applied only if the whole instance turns out valid.
+  for (const key of Object.keys(properties)) {
+    if (isForbiddenKey(key) || has(key)) continue;
+    const fallback = defaultOf(properties[key]!, ctx.index);
+    if (fallback.has) ctx.defaults.push({ target: value, key, value: fallback.value });
   }
-  return { has: false };
 }
 
 // ---- anyOf / oneOf --------------------------------------------------------------
@@ -399,30 +531,34 @@ function checkAlternatives(
   mode: 'any' | 'one',
   value: unknown,
   path: IssuePath,
-  walk: Walk,
+  ctx: Context,
   issues: ValidationIssue[],
-): unknown {
-  const attempts: { issues: ValidationIssue[]; value: unknown; schema: Schema }[] = [];
+  seen: Evaluated | undefined,
+): void {
+  const attempts: { issues: ValidationIssue[]; schema: Schema }[] = [];
+  let passing = 0;
   for (const option of options) {
-    const own: ValidationIssue[] = [];
-    // Each option fills defaults into its own copy; only the winner's copy is kept.
-    const result = check(option, copyPlainData(value), path, walk, own);
-    attempts.push({ issues: own, value: result, schema: option });
-    if (mode === 'any' && own.length === 0) return result;
+    // Only the first option that matches gives its defaults.
+    const outcome = attempt(option, value, path, ctx, passing === 0 ? 'keep' : 'discard');
+    attempts.push({ issues: outcome.issues, schema: option });
+    if (!outcome.ok) continue;
+    passing++;
+    merge(seen, outcome.seen);
+    // anyOf needs no more options, unless unevaluated* must know what every matching option evaluated.
+    if (mode === 'any' && !seen) return;
   }
-  const passing = attempts.filter((attempt) => attempt.issues.length === 0);
-  if (passing.length === 1) return passing[0]!.value;
-  if (passing.length > 1) {
-    issues.push({ path, message: `matches ${passing.length} of the allowed shapes but must match exactly one` });
-    return value;
+  if (passing === 1 || (passing > 1 && mode === 'any')) return;
+  if (passing > 1) {
+    issues.push({ path, message: `matches ${passing} of the allowed shapes but must match exactly one` });
+    return;
   }
-  if (attempts.length === 0) return value;
+  if (attempts.length === 0) return;
 
   // Every option rejected the kind of value itself: say which kinds would do.
-  const rootRejections = attempts.map((attempt) => rootRejection(attempt.schema, attempt.issues, path, walk.root));
+  const rootRejections = attempts.map((attempt) => rootRejection(attempt.schema, attempt.issues, path, ctx.index));
   if (rootRejections.every((r) => r !== undefined)) {
     issues.push({ path, message: `must be ${orList([...new Set(rootRejections as string[])])}` });
-    return value;
+    return;
   }
   // Otherwise the closest option (fewest problems, right kind of value) says best what to fix.
   let best: (typeof attempts)[number] | undefined;
@@ -431,16 +567,20 @@ function checkAlternatives(
     if (!best || attempt.issues.length < best.issues.length) best = attempt;
   });
   issues.push(...best!.issues);
-  return value;
 }
 
 /** What an option would have accepted, if it failed only on the value's kind. */
-function rootRejection(schema: Schema, own: ValidationIssue[], path: IssuePath, root: Schema): string | undefined {
+function rootRejection(
+  schema: Schema,
+  own: ValidationIssue[],
+  path: IssuePath,
+  index: SchemaIndex,
+): string | undefined {
   const atRoot = own.filter((issue) => samePath(issue.path, path));
   if (atRoot.length === 0 || atRoot.length !== own.length) return undefined;
   let resolved: Schema | undefined = schema;
   for (let hops = 0; hops < 8 && isPlainObject(resolved) && typeof resolved.$ref === 'string'; hops++) {
-    resolved = resolveRef(root, resolved.$ref);
+    resolved = index.refs.get(resolved);
   }
   if (!isPlainObject(resolved)) return undefined;
   if ('const' in resolved) return quoteValue(resolved.const);
@@ -454,32 +594,6 @@ function rootRejection(schema: Schema, own: ValidationIssue[], path: IssuePath, 
   return undefined;
 }
 
-function passes(schema: Schema, value: unknown, path: IssuePath, walk: Walk): boolean {
-  const own: ValidationIssue[] = [];
-  check(schema, copyPlainData(value), path, walk, own);
-  return own.length === 0;
-}
-
 function samePath(a: IssuePath, b: IssuePath): boolean {
   return a.length === b.length && a.every((segment, i) => segment === b[i]);
-}
-
-// ---- equality -----------------------------------------------------------------
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => deepEqual(item, other[i]));
-  }
-  const aKeys = Object.keys(a);
-  const bKeys = Object.keys(b);
-  if (aKeys.length !== bKeys.length) return false;
-  return aKeys.every(
-    (key) =>
-      Object.prototype.hasOwnProperty.call(b, key) &&
-      deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  );
 }

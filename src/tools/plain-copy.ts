@@ -25,17 +25,20 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
-export function copyPlainData<T>(value: T): T {
-  return copy(value, new Map()) as T;
+/** Keys to add to the copy of an object where it lacks them (the validator's defaults). */
+export type MissingKeys = (original: Record<string, unknown>) => Iterable<readonly [string, unknown]> | undefined;
+
+export function copyPlainData<T>(value: T, addMissing?: MissingKeys): T {
+  return copy(value, new Map(), addMissing) as T;
 }
 
-function copy(value: unknown, seen: Map<object, unknown>): unknown {
+function copy(value: unknown, seen: Map<object, unknown>, addMissing: MissingKeys | undefined): unknown {
   if (Array.isArray(value)) {
     const known = seen.get(value);
     if (known) return known;
     const out: unknown[] = [];
     seen.set(value, out);
-    for (const item of value) out.push(copy(item, seen));
+    for (const item of value) out.push(copy(item, seen, addMissing));
     return out;
   }
   if (isPlainObject(value)) {
@@ -47,7 +50,12 @@ function copy(value: unknown, seen: Map<object, unknown>): unknown {
     seen.set(value, out);
     for (const key of Object.keys(value)) {
       if (isForbiddenKey(key)) continue;
-      out[key] = copy(value[key], seen);
+      out[key] = copy(value[key], seen, addMissing);
+    }
+    for (const [key, extra] of addMissing?.(value) ?? []) {
+      if (isForbiddenKey(key) || Object.prototype.hasOwnProperty.call(out, key)) continue;
+      // A fresh copy each time: two fields defaulted from one schema value must not share it.
+      out[key] = copyPlainData(extra);
     }
     return out;
   }

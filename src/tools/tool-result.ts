@@ -74,6 +74,19 @@ function fromFinal(final: unknown): ToolResult {
   return { content: final ?? null };
 }
 
+/**
+ * A stream whose chunks are all ready (an async generator that never awaits)
+ * would run as one long chain of microtasks: no timer could fire, so neither
+ * its timeout nor a stop from the worker could end it, and the page would
+ * freeze. The loop gives the page a turn whenever it has run this long.
+ */
+const TURN_MS = 8;
+
+/** A timer, not scheduler.yield(): its continuation would run ahead of a due timeout, which must fire. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 async function consumeStream(stream: ToolStream, options: CollectOptions): Promise<unknown> {
   const iterator: AsyncIterator<unknown> | Iterator<unknown> =
     Symbol.asyncIterator in stream
@@ -84,8 +97,13 @@ async function consumeStream(stream: ToolStream, options: CollectOptions): Promi
   let last: unknown = null;
   let count = 0;
   let finished = false;
+  let turnStarted = performance.now();
   try {
     for (;;) {
+      if (performance.now() - turnStarted > TURN_MS) {
+        await nextTurn();
+        turnStarted = performance.now();
+      }
       options.signal?.throwIfAborted();
       const step = await iterator.next();
       options.signal?.throwIfAborted();

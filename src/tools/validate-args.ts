@@ -18,19 +18,6 @@ import { z } from './zod';
 
 export type ArgsValidation<T = unknown> = { ok: true; value: T } | { ok: false; error: AgentError };
 
-/** Page side: the tool's zod schema. Synchronous; async refinements need validateToolArgs. */
-export function validateWithZod<Args>(tool: Tool<Args>, args: unknown): ArgsValidation<Args> {
-  if (tool.schema.kind !== 'zod')
-    return validateWithJsonSchema(
-      { name: tool.name, parameters: tool.schema.jsonParameters },
-      args,
-    ) as ArgsValidation<Args>;
-  const input = prepare(args);
-  const parsed = z.safeParse(tool.schema.parameters, input);
-  if (parsed.success) return { ok: true, value: parsed.data as Args };
-  return invalid(tool.name, issuesFromZod(parsed.error.issues, input));
-}
-
 /** Worker side: the declaration's JSON Schema, before any page code runs. */
 export function validateWithJsonSchema(
   declaration: Pick<ToolDeclaration, 'name' | 'parameters'>,

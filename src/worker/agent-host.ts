@@ -1,49 +1,51 @@
 /**
- * The worker's side of an agent: wires the engine, the loop and the stores,
- * and answers the page through comlink (see protocol.ts).
+ * The worker's side of an agent: wires the stores, the engine, the toolkit
+ * and the page's hooks into the loop's context, and answers the page through
+ * comlink (see protocol.ts). What a run does is the flow's (src/flow); this
+ * file only connects and exposes.
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { AgentEvent, FunctionCall, FunctionResponse } from '../session/event';
+import type { AgentEvent, FunctionResponse } from '../session/event';
 import type { ToolOutcome } from '../tools/invoke-tool';
-import type { Session, SessionStore } from '../session/store';
+import type { SessionStore } from '../session/store';
 import { openSessionStore } from '../session/open-store';
-import { repairInterrupted } from '../session/repair';
-import { withSessionLock } from '../session/session-lock';
+import { withSessionLockIfFree } from '../session/session-lock';
 import { publishEvent } from '../session/broadcast';
 import { recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
-import type { ModelEngine, ToolChoice } from '../model/engine';
+import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
-import { DEFAULT_AGENT_NAME } from '../flow/agents';
-import { openApprovalRequest } from '../flow/approval';
-import { runInvocation, type InvocationStart } from '../flow/run-invocation';
-import type { EventDraft } from '../flow/record';
-import { sessionStats } from '../flow/stats';
-import type { AgentSpec, FlowHooks, Invocation, ToolRunner } from '../flow/types';
+import { openApproval } from '../flow/approval';
+import { record, standalone } from '../flow/record';
+import { decisionStart, messageStart, resolutionStart, type Started } from '../flow/resume';
+import { repairOpenCalls, startRun } from '../flow/start-run';
+import type { AgentContext } from '../flow/types';
+import type { Session } from '../session/store';
+import { agentContext } from './agent-context';
 import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
 import { holdLifeline } from './lifeline';
 import type {
   AgentHostApi,
-  AgentStats,
+  DecisionInput,
   HostConfig,
   HostInfo,
   ImportProgress,
   PageApi,
+  ResolutionInput,
   RunInput,
   SessionView,
   ToolCallRequest,
 } from './protocol';
-import { createToolkitBinding, type ToolkitBinding } from './toolkit-binding';
+import { bindToolkit, type ToolkitBinding } from './toolkit-binding';
 
 interface Ready {
   config: HostConfig;
   page: PageApi;
   store: SessionStore;
-  engine: ModelEngine;
+  context: AgentContext;
   releaseEngine(): Promise<void>;
-  session: Session;
   info: HostInfo;
   toolkit: ToolkitBinding;
 }
@@ -69,24 +71,9 @@ export class AgentHost implements AgentHostApi {
       dbName: config.dbName,
       appName: config.appName,
     });
-    let session = config.sessionId ? await store.get(config.sessionId) : undefined;
-    if (!session)
-      session = await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId });
-    if (notice) {
-      // storage: 'auto' fell back to memory: say so in the session itself, where every UI looks.
-      const said = await store.append(session.id, {
-        id: crypto.randomUUID(),
-        sessionId: session.id,
-        invocationId: 'storage',
-        author: 'system',
-        timestamp: Date.now(),
-        error: { code: 'storage-unavailable', message: notice },
-      });
-      publishEvent(config.dbName, said);
-    }
-    // A crash or reload between a call and its answer leaves the call open; answer it 'interrupted' (never re-run it).
-    const repaired = await repairInterrupted(store, session.id);
-    for (const event of repaired) publishEvent(config.dbName, event);
+    const session =
+      (config.sessionId ? await store.get(config.sessionId) : undefined) ??
+      (await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId }));
     for (const tool of config.tools) this.tools.set(tool.name, tool);
 
     page.status('loading-model');
@@ -94,7 +81,27 @@ export class AgentHost implements AgentHostApi {
       config.model,
       (progress) => void page.progress(progress),
     );
-    const toolkit = await createToolkitBinding(config, store);
+    const toolkit = await bindToolkit(config, store);
+    const context = agentContext({
+      config,
+      sessionId: session.id,
+      store,
+      engine,
+      tools: this.tools,
+      page,
+      selector: toolkit.selector,
+      chunkSinks: this.chunkSinks,
+    });
+    engine.resume?.(await recentEvents(store, session.id, session));
+    const publish = (event: AgentEvent) => publishEvent(config.dbName, event);
+    if (notice) {
+      // storage: 'auto' fell back to memory: say so in the session itself, where every UI looks.
+      await record(standalone({ ...context, emit: publish }, 'storage'), {
+        author: 'system',
+        error: { code: 'storage-unavailable', message: notice },
+      });
+    }
+    await this.repairIfIdle(context, session, publish);
     const info: HostInfo = {
       sessionId: session.id,
       model: engine.info,
@@ -103,119 +110,64 @@ export class AgentHost implements AgentHostApi {
       modelShared: reused,
       host: 'SharedWorkerGlobalScope' in self ? 'shared-worker' : 'worker',
     };
-    this.ready = { config, page, store, engine, releaseEngine: release, session, info, toolkit };
+    this.ready = { config, page, store, context, releaseEngine: release, info, toolkit };
     page.status('ready');
     // In a SharedWorker, a closed tab never says goodbye: its lock's release does.
-    if (config.tabLock) void navigator.locks.request(config.tabLock, () => this.close());
+    if (config.tabLock) void navigator.locks?.request(config.tabLock, () => this.close()).catch(() => undefined);
     return info;
   }
 
-  async run(input: RunInput): Promise<ReadableStream<AgentEvent>> {
+  run(input: RunInput): Promise<ReadableStream<AgentEvent>> {
     if (typeof input.text !== 'string' || !input.text.trim()) {
       throw new AgentError('invalid-options', 'agent.run(text) needs a non-empty text.');
     }
-    const ready = this.need();
-    const open = openApprovalRequest(await recentEvents(ready.store, ready.session.id));
-    return this.invoke(
-      input.runId,
-      input.ifBusy,
-      { kind: 'user', text: input.text, before: open ? supersede(open) : undefined },
-      undefined,
+    return this.stream(
+      input,
+      (_session, history) => messageStart(history, input.text, input.messageId),
       input.toolChoice,
     );
+  }
+
+  decide(input: DecisionInput): Promise<ReadableStream<AgentEvent>> {
+    const { sessionId } = this.need().context;
+    return this.stream(input, (_session, history) => decisionStart(history, sessionId, input));
+  }
+
+  resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>> {
+    return this.stream(input, (session, history) => resolutionStart(session, history, input.callId, input.result));
   }
 
   abort(runId: string): void {
     this.runs.get(runId)?.abort();
   }
 
-  async decideApproval(
-    runId: string,
-    callId: string,
-    granted: boolean,
-    reason?: string,
-  ): Promise<ReadableStream<AgentEvent>> {
-    const ready = this.need();
-    const history = await recentEvents(ready.store, ready.session.id);
-    const open = openApprovalRequest(history);
-    if (!open || !open.undecided.includes(callId)) {
-      throw new AgentError(
-        'not-pending',
-        `No call "${callId}" is waiting for approval in session ${ready.session.id}.`,
-      );
-    }
-    const decision = { author: 'user', actions: { approval: { callId, granted, ...(reason ? { reason } : {}) } } };
-    if (open.undecided.length > 1) {
-      // Other calls of that turn still wait: record this decision and stop there.
-      const stored = await ready.store.append(ready.session.id, {
-        ...decision,
-        id: crypto.randomUUID(),
-        sessionId: ready.session.id,
-        invocationId: open.request.invocationId,
-        timestamp: Date.now(),
-      });
-      publishEvent(ready.config.dbName, stored);
-      return streamOf(stored);
-    }
-    const calls = functionCalls(open.modelEvent);
-    return this.invoke(
-      runId,
-      'wait',
-      { kind: 'calls', agentName: open.modelEvent.author, calls, before: [decision] },
-      open.request.invocationId,
-    );
-  }
-
-  async resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>> {
-    const ready = this.need();
-    const history = await recentEvents(ready.store, ready.session.id);
-    const waiting = [...history].reverse().find((event) => event.longRunningToolIds?.includes(callId));
-    const answered = history.some((event) =>
-      event.content?.parts.some(
-        (part) => 'functionResponse' in part && part.functionResponse.id === callId && !event.late,
-      ),
-    );
-    const call = waiting && findCall(history, callId);
-    if (!waiting || !call || answered) {
-      throw new AgentError(
-        'not-pending',
-        `No long-running call "${callId}" is waiting for a result in session ${ready.session.id}.`,
-      );
-    }
-    const response = {
-      author: waiting.author,
-      content: {
-        role: 'tool' as const,
-        parts: [{ functionResponse: { id: callId, name: call.name, response: result } }],
-      },
-    };
-    return this.invoke(runId, 'wait', { kind: 'continue', before: [response] }, waiting.invocationId);
+  async hasEvent(id: string): Promise<boolean> {
+    const { store, context } = this.need();
+    return (await recentEvents(store, context.sessionId)).some((event) => event.id === id);
   }
 
   async pendingApprovals() {
-    const ready = this.need();
-    const open = openApprovalRequest(await recentEvents(ready.store, ready.session.id));
-    if (!open) return [];
-    return (open.request.actions?.requestApproval ?? []).filter((call) => open.undecided.includes(call.callId));
+    const { store, context } = this.need();
+    const open = openApproval(await recentEvents(store, context.sessionId));
+    return open ? open.asked.filter((call) => open.undecided.includes(call.callId)) : [];
   }
 
   /** A tool that finished after its call was stopped: kept in the log as late, never used. */
   async recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void> {
-    const ready = this.need();
+    const { context, config } = this.need();
     const response: FunctionResponse = outcome.ok
       ? { id: request.callId, name: request.name, response: outcome.result.content }
       : { id: request.callId, name: request.name, response: null, error: outcome.error.message };
-    const stored = await ready.store.append(request.sessionId, {
-      id: crypto.randomUUID(),
-      sessionId: request.sessionId,
-      invocationId: request.invocationId,
+    const target = standalone(
+      { ...context, emit: (event) => publishEvent(config.dbName, event) },
+      request.invocationId,
+    );
+    await record(target, {
       author: request.agentName,
-      timestamp: Date.now(),
       late: true,
       content: { role: 'tool', parts: [{ functionResponse: response }] },
       toolTimings: { [request.callId]: outcome.ms },
     });
-    publishEvent(ready.config.dbName, stored);
   }
 
   toolChunk(callId: string, chunk: unknown): void {
@@ -254,20 +206,23 @@ export class AgentHost implements AgentHostApi {
     return importSession(this.need().store, jsonl, { onProgress });
   }
 
-  async toolkitCall(method: string, args: unknown[]): Promise<unknown> {
-    return this.need().toolkit.call(method, args);
+  toolkit() {
+    return Comlink.proxy(this.need().toolkit.toolkit);
   }
 
-  async modelCall(method: 'isCached' | 'deleteCache'): Promise<unknown> {
-    const { engine } = this.need();
-    if (method === 'isCached') return (await engine.isCached?.()) ?? false;
-    await engine.deleteCache?.();
-    return undefined;
+  model() {
+    const { engine } = this.need().context;
+    return Comlink.proxy({
+      isCached: async () => (await engine.isCached?.()) ?? false,
+      deleteCache: async () => {
+        await engine.deleteCache?.();
+      },
+    });
   }
 
-  async stats(): Promise<AgentStats> {
-    const ready = this.need();
-    return sessionStats(ready.session.id, await ready.store.events(ready.session.id));
+  async stats() {
+    const { store, context } = this.need();
+    return sessionStats(context.sessionId, await store.events(context.sessionId));
   }
 
   async close(): Promise<void> {
@@ -276,6 +231,7 @@ export class AgentHost implements AgentHostApi {
     this.ready = undefined;
     if (!ready) return;
     await ready.releaseEngine();
+    ready.toolkit.close();
     ready.store.close();
     ready.page.status('closed');
   }
@@ -286,148 +242,46 @@ export class AgentHost implements AgentHostApi {
     return this.ready;
   }
 
-  /** Runs one invocation under the session's lock, streaming its events to the page. */
-  private invoke(
-    runId: string,
-    ifBusy: 'wait' | 'fail',
-    start: InvocationStart,
-    invocationId: string = crypto.randomUUID(),
-    toolChoice?: ToolChoice,
-  ): ReadableStream<AgentEvent> {
-    const ready = this.need();
-    const controller = new AbortController();
-    this.runs.set(runId, controller);
-    const channel = eventChannel();
-    const { config, store, page } = ready;
-    const sessionId = ready.session.id;
+  /**
+   * A session opened while no run holds it answers its interrupted calls at
+   * once, so every view shows them so. Best effort: a run repairs them under
+   * its lock anyway, and a full disk must not stop an agent from starting
+   * (it is how a person reaches agent.sessions.delete).
+   */
+  private async repairIfIdle(context: AgentContext, session: Session, emit: (event: AgentEvent) => void) {
+    await withSessionLockIfFree(context.sessionId, () =>
+      repairOpenCalls(standalone({ ...context, emit }, 'repair'), session),
+    ).catch(() => undefined);
+  }
 
-    void withSessionLock(sessionId, { ifBusy, signal: controller.signal }, async () => {
-      page.status('running');
-      // Another tab may have added events since we last looked: read the log under the lock.
-      const history = await recentEvents(store, sessionId);
-      const session = (await store.get(sessionId)) ?? ready.session;
-      const inv: Invocation = {
-        sessionId,
-        invocationId,
-        appName: config.appName,
-        userId: config.userId,
-        store,
-        engine: ready.engine,
-        tools: this.tools,
-        agents: agentsOf(config),
-        rootAgent: config.rootAgent ?? config.agents[0]?.name ?? DEFAULT_AGENT_NAME,
-        runner: this.toolRunner(page),
-        hooks: hooksOf(config, page),
-        selector: ready.toolkit.selector(),
-        limits: { maxSteps: config.maxSteps, maxToolCallsPerStep: config.maxToolCallsPerStep },
-        toolChoice: toolChoice ?? config.toolChoice,
-        signal: controller.signal,
-        history,
-        state: { ...session.state },
-        emit: (event) => {
-          channel.push(event);
-          if (!event.partial) publishEvent(config.dbName, event);
-        },
-      };
-      await runInvocation(inv, start);
-    })
-      .catch((error: unknown) => {
-        const agentError = error instanceof AgentError ? error : new AgentError('model-failed', String(error));
-        channel.push({
-          id: crypto.randomUUID(),
-          seq: 0,
-          sessionId,
-          invocationId,
-          author: 'system',
-          timestamp: Date.now(),
-          error: agentError.toJSON(),
-          endReason: agentError.code === 'aborted' ? 'aborted' : 'error',
-        });
-      })
+  /** Runs one invocation under the session's lock, streaming its events to the page. */
+  private async stream(
+    input: { runId: string; ifBusy: 'wait' | 'fail' },
+    prepare: (session: Session, history: readonly AgentEvent[]) => Started,
+    toolChoice?: RunInput['toolChoice'],
+  ): Promise<ReadableStream<AgentEvent>> {
+    const { context, config, page } = this.need();
+    const controller = new AbortController();
+    this.runs.set(input.runId, controller);
+    const channel = eventChannel();
+    page.status('running');
+    const { accepted, done } = startRun(context, prepare, {
+      ifBusy: input.ifBusy,
+      signal: controller.signal,
+      toolChoice,
+      emit: (event) => {
+        channel.push(event);
+        if (!event.partial) publishEvent(config.dbName, event);
+      },
+    });
+    void done
+      .catch(() => undefined)
       .finally(() => {
-        this.runs.delete(runId);
+        this.runs.delete(input.runId);
         channel.close();
         if (this.ready) page.status('ready');
       });
-    return transferStream(channel.readable);
+    await accepted;
+    return Comlink.transfer(channel.readable, [channel.readable as unknown as Transferable]);
   }
-
-  private toolRunner(page: PageApi): ToolRunner {
-    return {
-      run: async (request, { signal, onChunk }) => {
-        signal.addEventListener('abort', () => page.abortTool(request.callId), { once: true });
-        if (onChunk) this.chunkSinks.set(request.callId, onChunk);
-        try {
-          return await page.callTool(request);
-        } finally {
-          this.chunkSinks.delete(request.callId);
-        }
-      },
-      cancel: (callId) => page.abortTool(callId),
-    };
-  }
-}
-
-/**
- * A new message while calls still wait for approval moves on without them:
- * each undecided call is rejected and every call of that turn is answered, so
- * the history stays well formed and nothing runs behind the person's back.
- */
-function supersede(open: NonNullable<ReturnType<typeof openApprovalRequest>>): EventDraft[] {
-  const reason = 'the user sent a new message instead of deciding';
-  const decisions: EventDraft[] = open.undecided.map((callId) => ({
-    author: 'user',
-    actions: { approval: { callId, granted: false, reason } },
-  }));
-  const responses: EventDraft = {
-    author: open.modelEvent.author,
-    content: {
-      role: 'tool',
-      parts: functionCalls(open.modelEvent).map((call) => ({
-        functionResponse: { id: call.id, name: call.name, response: null, error: `Not run: ${reason}.` },
-      })),
-    },
-  };
-  return [...decisions, responses];
-}
-
-function agentsOf(config: HostConfig): Map<string, AgentSpec> {
-  if (config.agents.length === 0)
-    return new Map([[DEFAULT_AGENT_NAME, { name: DEFAULT_AGENT_NAME, instructions: config.instructions }]]);
-  return new Map(
-    config.agents.map((agent) => [
-      agent.name,
-      { ...agent, instructions: [config.instructions, agent.instructions].filter(Boolean).join('\n\n') },
-    ]),
-  );
-}
-
-function hooksOf(config: HostConfig, page: PageApi): FlowHooks {
-  return {
-    has: config.callbacks,
-    callback: (payload) => page.callback(payload),
-    needsApproval: (name, args) => page.needsApproval(name, args),
-    approve: config.pageApproves ? (call) => page.approve(call) : undefined,
-  };
-}
-
-function functionCalls(event: AgentEvent): FunctionCall[] {
-  return (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
-}
-
-function findCall(history: readonly AgentEvent[], callId: string): FunctionCall | undefined {
-  for (const event of history) for (const call of functionCalls(event)) if (call.id === callId) return call;
-  return undefined;
-}
-
-/** Streams move to the page instead of being copied (transferable streams). */
-function transferStream(stream: ReadableStream<AgentEvent>): ReadableStream<AgentEvent> {
-  return Comlink.transfer(stream, [stream as unknown as Transferable]);
-}
-
-function streamOf(event: AgentEvent): ReadableStream<AgentEvent> {
-  const channel = eventChannel();
-  channel.push(event);
-  channel.close();
-  return transferStream(channel.readable);
 }

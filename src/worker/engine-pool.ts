@@ -71,6 +71,7 @@ export class EnginePool {
       info: engine.info,
       load: async () => entry.loading,
       countTokens: (text) => engine.countTokens(text),
+      resume: engine.resume ? (history) => engine.resume!(history) : undefined,
       isCached: engine.isCached ? () => engine.isCached!() : undefined,
       deleteCache: engine.deleteCache ? () => engine.deleteCache!() : undefined,
       dispose: async () => undefined,

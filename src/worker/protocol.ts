@@ -4,11 +4,26 @@
  * Every value here crosses a structured-clone boundary through comlink, so
  * these are plain data types; functions cross only as comlink proxies.
  */
+import type { ProxyMarked } from 'comlink';
 import type { AgentErrorData } from '../errors';
+import type {
+  ModelHandle,
+  ModelInfo,
+  ModelOptions,
+  ModelProgress,
+  ModelRequest,
+  ModelResponse,
+  ToolChoice,
+} from '../model/engine';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
+import type { AgentStats } from '../session/stats';
 import type { Session, SessionSummary } from '../session/store';
+import type { ToolkitApi } from '../toolkit/toolkit-api';
 import type { ToolDeclaration } from '../tools/declaration';
-import type { ModelInfo, ModelOptions, ModelProgress, ToolChoice } from '../model/engine';
+import type { ToolOutcome } from '../tools/invoke-tool';
+import type { ToolCallRequest } from '../tools/tool-call-request';
+
+export type { AgentErrorData, AgentStats, ToolCallRequest };
 
 /** The model options without the page-side progress callback, which cannot be cloned. */
 export type HostModelOptions = ModelOptions extends infer M
@@ -16,18 +31,17 @@ export type HostModelOptions = ModelOptions extends infer M
     ? Omit<M, 'onProgress'>
     : never
   : never;
-import type { ToolOutcome } from '../tools/invoke-tool';
-import type { AgentSpec, AgentStats, CallbackKind, CallbackPayload, ToolCallRequest } from '../flow/types';
 
-export type {
-  AgentSpec,
-  AgentStats,
-  CallbackKind,
-  CallbackPayload,
-  ModelResponse,
-  ToolCallRequest,
-  ToolStats,
-} from '../flow/types';
+/** One agent of a page's team (createAgent({ agents })). */
+export interface AgentConfig {
+  name: string;
+  instructions: string;
+  description?: string;
+  /** Tool names this agent may call; absent: every registered tool. */
+  tools?: string[];
+}
+
+export type CallbackKind = 'beforeModel' | 'afterModel' | 'beforeTool' | 'afterTool';
 
 /** createAgent's options as they reach the worker (functions removed). */
 export interface HostConfig {
@@ -45,7 +59,7 @@ export interface HostConfig {
   callbacks: Partial<Record<CallbackKind, boolean>>;
   /** Whether the page decides approvals itself (onApproval given). */
   pageApproves: boolean;
-  agents: AgentSpec[];
+  agents: AgentConfig[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
   toolChoice?: ToolChoice;
@@ -65,11 +79,29 @@ export interface HostInfo {
   host: 'shared-worker' | 'worker';
 }
 
-export interface RunInput {
+interface RunControl {
+  /** Chosen by the page, so it can stop the run (AgentHostApi.abort). */
   runId: string;
-  text?: string;
+  /** When another run holds the session: wait for it, or fail at once with session-busy. */
   ifBusy: 'wait' | 'fail';
+}
+
+export interface RunInput extends RunControl {
+  text: string;
+  /** The user event's id, chosen by the page: a message sent again after a crash is stored once. */
+  messageId: string;
   toolChoice?: ToolChoice;
+}
+
+export interface DecisionInput extends RunControl {
+  callId: string;
+  granted: boolean;
+  reason?: string;
+}
+
+export interface ResolutionInput extends RunControl {
+  callId: string;
+  result: unknown;
 }
 
 /** The worker's side, exposed with comlink. */
@@ -79,9 +111,13 @@ export interface AgentHostApi {
   init(config: HostConfig, page: PageApi): Promise<HostInfo>;
   /** Starts an invocation; its events stream back, the last one carries an endReason. */
   run(input: RunInput): Promise<ReadableStream<AgentEvent>>;
+  /** A person's decision on a call that waits for approval; rejects with approval-not-pending for any other id. */
+  decide(input: DecisionInput): Promise<ReadableStream<AgentEvent>>;
+  /** A long-running call's result; rejects with not-pending unless the call waits for one. */
+  resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>>;
   abort(runId: string): void;
-  decideApproval(runId: string, callId: string, granted: boolean, reason?: string): Promise<ReadableStream<AgentEvent>>;
-  resolveTool(runId: string, callId: string, result: unknown): Promise<ReadableStream<AgentEvent>>;
+  /** Whether the session holds an event with this id (a message the page is not sure was stored). */
+  hasEvent(id: string): Promise<boolean>;
   pendingApprovals(): Promise<ApprovalRequest[]>;
   recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void>;
   /** A streamed piece of a running call's output (sent by the page, so no channel is opened per call). */
@@ -93,8 +129,10 @@ export interface AgentHostApi {
   deleteSession(id: string): Promise<void>;
   exportSession(id: string): Promise<string>;
   importSession(jsonl: string, onProgress?: (progress: ImportProgress) => void): Promise<string>;
-  toolkitCall(method: string, args: unknown[]): Promise<unknown>;
-  modelCall(method: 'isCached' | 'deleteCache'): Promise<unknown>;
+  /** The toolkit graph's service, as a proxy: the page calls its methods directly. */
+  toolkit(): ToolkitApi & ProxyMarked;
+  /** The model's cache, as a proxy. */
+  model(): ModelHandle & ProxyMarked;
   stats(): Promise<AgentStats>;
   close(): Promise<void>;
 }
@@ -111,13 +149,23 @@ export interface ImportProgress {
   linesTotal: number;
 }
 
+/** What a page callback is asked (PageApi.callback). */
+export type CallbackPayload =
+  | { kind: 'beforeModel'; request: ModelRequest; agentName: string }
+  | { kind: 'afterModel'; response: ModelResponse; agentName: string }
+  | { kind: 'beforeTool'; name: string; args: unknown; callId: string }
+  | { kind: 'afterTool'; name: string; args: unknown; callId: string; result: unknown; error?: string };
+
+/** A call's arguments parsed with the tool's own schema, and whether the call needs approval. */
+export type PreparedCall = { ok: true; args: unknown; needsApproval: boolean } | { ok: false; error: AgentErrorData };
+
 /** The page's side, handed to the worker as a comlink proxy. */
 export interface PageApi {
   /** Runs a page tool; streamed chunks come back through AgentHostApi.toolChunk. */
   callTool(request: ToolCallRequest): Promise<ToolOutcome>;
   abortTool(callId: string): void;
-  /** For tools whose needsApproval is a function of the arguments. */
-  needsApproval(name: string, args: unknown): Promise<boolean>;
+  /** Parses a call's arguments with the tool's schema and applies its needsApproval rule to the result. */
+  prepareCall(name: string, args: unknown): Promise<PreparedCall>;
   /** Only when the page gave onApproval. */
   approve(call: ApprovalRequest): Promise<boolean>;
   callback(payload: CallbackPayload): Promise<unknown>;
@@ -126,5 +174,3 @@ export interface PageApi {
 }
 
 export type AgentStatus = 'starting' | 'loading-model' | 'ready' | 'running' | 'crashed' | 'closed';
-
-export type { AgentErrorData };

@@ -1,65 +1,42 @@
 /**
- * The toolkit graph as the worker holds it for one agent: loaded from the
- * agent's database at start, saved whole on every change, consulted by the
- * loop each step, and changed through agent.toolkit.
+ * The toolkit graph as the worker holds it for one agent: loaded from its
+ * own database at start (kept in memory only when sessions are), saved whole
+ * on every change, consulted by the loop each step, and offered to the page
+ * as agent.toolkit.
  */
-import { AgentError } from '../errors';
 import type { SessionStore } from '../session/store';
-import { IdbSessionStore } from '../session/idb-store';
 import type { ToolSelector } from '../flow/types';
 import { ToolkitGraph } from '../toolkit/graph';
-import { Toolkit } from '../toolkit/toolkit';
+import { openToolkitStore } from '../toolkit/idb-toolkit-store';
 import { createToolSelector } from '../toolkit/selector';
-import { loadToolkit, saveToolkit } from '../toolkit/idb-toolkit-store';
+import { Toolkit } from '../toolkit/toolkit';
 import type { HostConfig } from './protocol';
 
 export interface ToolkitBinding {
+  toolkit: Toolkit;
   /** The loop's selector, or undefined when the agent names no start actions. */
-  selector(): ToolSelector | undefined;
-  call(method: string, args: unknown[]): Promise<unknown>;
+  selector?: ToolSelector;
+  close(): void;
 }
 
 /** The one graph of an app's database. */
 const GRAPH_NAME = 'default';
 
-const METHODS = [
-  'addAction',
-  'addTool',
-  'addToolGroup',
-  'getAction',
-  'removeTool',
-  'removeAction',
-  'setScore',
-  'recommend',
-  'recommendToolsActions',
-  'render',
-  'toMermaid',
-  'toJSON',
-] as const;
-
-export async function createToolkitBinding(config: HostConfig, store: SessionStore): Promise<ToolkitBinding> {
-  const db = store instanceof IdbSessionStore ? store.db : undefined;
-  const graph = (db && (await loadToolkit(db, GRAPH_NAME))) || new ToolkitGraph();
-  const toolkit = new Toolkit(graph, (changed) => (db ? saveToolkit(db, GRAPH_NAME, changed) : undefined));
+export async function bindToolkit(config: HostConfig, store: SessionStore): Promise<ToolkitBinding> {
+  // The graph is worth keeping, not worth failing a start for (a full disk, a denied database): it then lives in memory.
+  const persisted =
+    store.kind === 'indexeddb' ? await openToolkitStore(config.dbName).catch(() => undefined) : undefined;
+  const loaded = await persisted?.load(GRAPH_NAME).catch(() => undefined);
+  const graph = loaded ?? new ToolkitGraph();
+  const toolkit = new Toolkit(
+    graph,
+    (changed) => persisted?.save(GRAPH_NAME, changed),
+    async () => {
+      const sessions = await store.list({ appName: config.appName, userId: config.userId });
+      return Promise.all(sessions.map((session) => store.events(session.id)));
+    },
+  );
   // One selector per agent: the current actions carry over from step to step and run to run.
   const selector = config.toolkit ? createToolSelector(graph, config.toolkit) : undefined;
-  return {
-    selector: () => selector,
-    async call(method, args) {
-      if (method === 'learn') {
-        const [options] = args as [{ rate?: number } | undefined];
-        const sessions = await store.list({ appName: config.appName, userId: config.userId });
-        const events = await Promise.all(sessions.map((session) => store.events(session.id)));
-        return toolkit.learn(events, options);
-      }
-      if (!(METHODS as readonly string[]).includes(method)) {
-        throw new AgentError(
-          'invalid-options',
-          `agent.toolkit has no method "${method}". It has: ${[...METHODS, 'learn'].join(', ')}.`,
-        );
-      }
-      const fn = toolkit[method as (typeof METHODS)[number]] as (...a: unknown[]) => unknown;
-      return fn.apply(toolkit, args);
-    },
-  };
+  return { toolkit, selector, close: () => persisted?.close() };
 }

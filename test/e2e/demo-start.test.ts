@@ -1,24 +1,17 @@
+// The demo as `npm start` serves it, in Chromium without WebGPU: demo mode, where an engine module
+// of rules stands in for a model, through the real worker, tools, approval, sessions and toolkit.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createServer, type ViteDevServer } from 'vite';
-import { chromium, type Browser } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { resolve } from 'node:path';
+import { understand } from '../../demo/engine/understand';
+import { answered, cards, quiet, ready, say, shot, visit } from './demo-visitor';
 
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 let server: ViteDevServer;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  // What `npm start` serves.
   server = await createServer({
     root: resolve(import.meta.dirname, '../..'),
     logLevel: 'error',
@@ -27,7 +20,6 @@ beforeAll(async () => {
   await server.listen();
   url = server.resolvedUrls!.local[0]!;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
-  mkdirSync('test-results', { recursive: true });
 });
 
 afterAll(async () => {
@@ -35,60 +27,174 @@ afterAll(async () => {
   await server?.close();
 });
 
-test('the demo runs the scripted tour without WebGPU: a step adds to-dos, text stays text, a reload keeps the conversation, and the destructive step waits in a dialog until allowed', async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('dialog', (dialog) => errors.push(`unexpected dialog: ${dialog.message()}`));
-  await page.goto(url);
-  // Chromium runs here without --enable-unsafe-webgpu: the page says so, and labels the tour.
-  await page.waitForSelector('#gpu-panel:not([hidden])', { timeout: 30_000 });
-  expect(await page.textContent('#gpu-panel')).toMatch(/No WebGPU here/);
-  expect(await page.isVisible('#tour-label')).toBe(true);
+const todos = (page: Page) => page.locator('#todos li span').allTextContents();
 
-  await page.click('#next-step');
-  await page.waitForFunction(() => document.querySelectorAll('#todos li').length === 2, null, { timeout: 30_000 });
-  expect(await page.locator('#todos li span').allTextContents()).toEqual(['Buy milk', 'Call Ana']);
-  expect(await page.locator('#events li').count()).toBeGreaterThanOrEqual(4);
+test.each([
+  ['desktop', 'light'],
+  ['phone', 'dark'],
+] as const)(
+  'at %s size in %s: a visitor types requests in their own words and sees the right tools run and the page change',
+  async (size, scheme) => {
+    const { page, problems, close } = await visit(browser, url, { size, scheme });
+    // Labelled as what it is, in the header and above the chat; the empty chat offers prompts.
+    expect(await page.textContent('#model-label')).toContain('Demo mode');
+    expect(await page.textContent('#mode-banner')).toContain('Demo mode: no AI model is running.');
+    expect(await page.locator('#empty-suggestions .suggestion').count()).toBeGreaterThanOrEqual(5);
 
-  // Text from the person (or a model) is shown as text, never as HTML.
-  await page.fill('#prompt', '<img src=x onerror=alert(1)>');
-  await page.click('#send');
+    await say(page, 'Remember to buy milk and to call Ana', { enter: true });
+    expect(await answered(page)).toBe('I added “Buy milk” and “Call Ana” to your list.');
+    expect(await todos(page)).toEqual(['Buy milk', 'Call Ana']);
+
+    await say(page, 'mark milk done', { enter: true });
+    expect(await answered(page)).toBe('Marked “Buy milk” as done.');
+    expect(await page.locator('#todos li.done span').allTextContents()).toEqual(['Buy milk']);
+
+    await say(page, 'note: call the plumber about the sink', { enter: true });
+    await answered(page);
+    expect(await page.locator('#notes article p').allTextContents()).toEqual(['Call the plumber about the sink']);
+
+    await say(page, 'Sort the products by price, most expensive first', { enter: true });
+    expect(await answered(page)).toBe('Sorted the products by price, highest first: Grinder, Kettle, Teapot, Mug.');
+    expect(await page.locator('#products tbody td:first-child').allTextContents()).toEqual([
+      'Grinder',
+      'Kettle',
+      'Teapot',
+      'Mug',
+    ]);
+
+    await say(page, 'what’s on my list?', { enter: true });
+    expect(await answered(page)).toBe('Open: “Call Ana”. Done: “Buy milk”.');
+
+    // One card per call, paired with its result.
+    expect(await cards(page)).toEqual([
+      'add_todo done',
+      'add_todo done',
+      'complete_todo done',
+      'add_note done',
+      'sort_table done',
+      'list_todos done',
+    ]);
+    // The newest answer is in view, not cut off below the composer.
+    const last = await page.locator('#log li.msg.model').last().boundingBox();
+    const composer = await page.locator('#ask').boundingBox();
+    expect(last!.y + last!.height).toBeLessThanOrEqual(composer!.y + 1);
+    await shot(page, `demo-conversation-${size}-${scheme}`);
+
+    // A call that fails shows on its card and in the answer, plainly.
+    await say(page, 'mark coffee done', { enter: true });
+    expect(await answered(page)).toBe('I could not find a to-do matching “coffee”. Your list has: Buy milk, Call Ana.');
+    expect((await cards(page)).at(-1)).toBe('complete_todo failed');
+    expect(await page.locator('#log li.card').last().locator('.card-note').textContent()).toContain(
+      'No to-do matches "coffee"',
+    );
+
+    // A visitor who scrolls up to read is left there while an answer streams in, and offered the way back.
+    await say(page, 'Hello! What can you do?', { enter: true });
+    await page.$eval('#scroller', (scroller) => scroller.scrollTo({ top: 0 }));
+    await answered(page);
+    expect(await page.$eval('#scroller', (scroller) => scroller.scrollTop)).toBeLessThan(50);
+    await page.click('#jump');
+    const newest = await page.locator('#log li.msg.model').last().boundingBox();
+    expect(newest!.y + newest!.height).toBeLessThanOrEqual((await page.locator('#ask').boundingBox())!.y + 1);
+
+    // Something it does not understand is answered honestly.
+    await say(page, 'What is the capital of France?', { enter: true });
+    expect(await answered(page)).toMatch(
+      /^Without a local model I only understand requests about this page’s to-dos, notes, products and form\./,
+    );
+    // Text from the visitor is text, never HTML.
+    await say(page, '<img src=x onerror=alert(1)>', { enter: true });
+    await answered(page);
+    expect(await page.locator('#log img').count()).toBe(0);
+    expect(await page.locator('#log li.msg.user').last().textContent()).toBe('<img src=x onerror=alert(1)>');
+    expect(problems).toEqual([]);
+    await close();
+  },
+);
+
+test('Stop during a streamed answer keeps what arrived, says it stopped, and the next message works', async () => {
+  const { page, problems, close } = await visit(browser, `${url}?tokenDelay=250`, { size: 'phone', scheme: 'light' });
+  await say(page, 'Hello! What can you do?');
+  // Words arrive one by one.
+  await page.waitForFunction(() => (document.querySelector('#log li.msg.model .text')?.textContent ?? '').length > 0);
+  const early = await page.locator('#log li.msg.model .text').last().textContent();
   await page.waitForFunction(
-    () =>
-      [...document.querySelectorAll('#log li.user')].some((li) => li.textContent === '<img src=x onerror=alert(1)>'),
-    null,
-    { timeout: 30_000 },
+    (n) => (document.querySelector('#log li.msg.model .text')?.textContent ?? '').length > n,
+    early!.length,
   );
-  expect(await page.locator('#log img').count()).toBe(0);
-  await page.screenshot({ path: 'test-results/demo-tour.png', fullPage: true });
+  await page.click('#stop');
+  await answered(page);
+  const stopped = (await page.locator('#log li.msg.model .text').last().textContent())!;
+  const whole = (understand('Hello! What can you do?') as { text: string }).text;
+  expect(stopped.length).toBeGreaterThan(early!.length);
+  expect(stopped.length).toBeLessThan(whole.length);
+  expect(whole.startsWith(stopped)).toBe(true);
+  expect(await page.locator('#log li.msg.status-line').last().textContent()).toBe('Stopped.');
+  await shot(page, 'demo-stop-phone-light');
+  await page.waitForTimeout(600);
+  expect(await page.locator('#log li.msg.model .text').last().textContent()).toBe(stopped);
+
+  await say(page, 'add tea');
+  expect(await answered(page)).toBe('I added “Tea” to your list.');
+  expect(problems).toEqual([]);
+  await close();
+});
+
+test('approval is asked in the call’s card: “Don’t allow” leaves the list and says so; “Allow” clears it; with the keyboard the dialog asks', async () => {
+  const { page, problems, close } = await visit(browser, url, { size: 'desktop', scheme: 'dark' });
+  await say(page, 'add eggs and bread');
+  await answered(page);
+
+  await say(page, 'clear the list');
+  await page.waitForSelector('#log li.card[data-state="approval"]');
+  expect(await page.isVisible('#approval[open]')).toBe(false);
+  await shot(page, 'demo-approval-desktop-dark');
+  await page.click('#log li.card[data-state="approval"] button[data-choice="deny"]');
+  expect(await answered(page)).toBe('I did not run clear_todos: you chose not to allow it, so nothing changed.');
+  expect(await cards(page)).toContain('clear_todos denied');
+  expect(await todos(page)).toEqual(['Eggs', 'Bread']);
+
+  await say(page, 'Clear all my to-dos');
+  await page.click('#log li.card[data-state="approval"] button[data-choice="allow"]');
+  expect(await answered(page)).toBe('Done: I removed all 2 to-dos; the list is empty.');
+  expect(await todos(page)).toEqual([]);
+
+  // A keyboard user gets the accessible dialog too, with focus on the safe choice.
+  await say(page, 'add milk', { enter: true });
+  await answered(page);
+  await say(page, 'clear the list', { enter: true });
+  await page.waitForSelector('#approval[open]');
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('approval-reject');
+  await page.keyboard.press('Enter');
+  expect(await answered(page)).toMatch(/you chose not to allow it/);
+  expect(await page.isVisible('#approval[open]')).toBe(false);
+  expect(await todos(page)).toEqual(['Milk']);
+  expect(problems).toEqual([]);
+  await close();
+});
+
+test('a reload while a call waits for approval: the card says it was not run because the page was reloaded, and Ask again asks again', async () => {
+  const { page, problems, close } = await visit(browser, url, { size: 'phone', scheme: 'dark' });
+  await say(page, 'add milk');
+  await answered(page);
+  await say(page, 'clear the list');
+  await page.waitForSelector('#log li.card[data-state="approval"]');
 
   await page.reload();
-  await page.waitForFunction(() => document.querySelectorAll('#todos li').length === 2, null, { timeout: 30_000 });
-  expect(await page.locator('#log li.user').count()).toBe(2);
+  await ready(page);
+  const card = page.locator('#log li.card[data-tool="clear_todos"]');
+  expect(await card.getAttribute('data-state')).toBe('interrupted');
+  expect(await card.locator('.card-note').textContent()).toBe(
+    'Not run: the page was reloaded while this waited for your answer.',
+  );
+  expect(await todos(page)).toEqual(['Milk']);
+  await shot(page, 'demo-reloaded-phone-dark');
 
-  // The tour goes on where it was: sort, fill, list, then the destructive step, which waits in a dialog.
-  for (let step = 3; step <= 5; step++) {
-    await page.click('#next-step');
-    await page.waitForFunction((n) => document.querySelectorAll('#log li.user').length === n, step, {
-      timeout: 30_000,
-    });
-    await page.waitForFunction(() => !(document.querySelector('#send') as HTMLButtonElement).disabled);
-  }
-  expect(await page.locator('#products tbody td:first-child').allTextContents()).toEqual([
-    'Grinder',
-    'Kettle',
-    'Teapot',
-    'Mug',
-  ]);
-  expect(await page.inputValue('#form-email')).toBe('ana@example.org');
-  await page.click('#next-step');
-  await page.waitForSelector('#approval[open]', { timeout: 30_000 });
-  await page.waitForTimeout(200);
-  expect(await page.locator('#todos li').count()).toBe(2);
-  await page.screenshot({ path: 'test-results/demo-approval.png' });
-  await page.click('#approval-approve');
-  await page.waitForFunction(() => document.querySelectorAll('#todos li').length === 0, null, { timeout: 30_000 });
-  expect(errors).toEqual([]);
-  await page.close();
+  await card.locator('button', { hasText: 'Ask again' }).click();
+  await page.waitForSelector('#log li.card[data-state="approval"]');
+  await page.click('#log li.card[data-state="approval"] button[data-choice="allow"]');
+  expect(await answered(page)).toBe('Done: I removed the one to-do; the list is empty.');
+  expect(await todos(page)).toEqual([]);
+  expect(problems).toEqual([]);
+  await close();
 });

@@ -1,25 +1,18 @@
+// The static demo as `npm run build` writes it to dist-demo/, served from a sub-folder of a static
+// host, in Chromium without WebGPU (demo mode: the stand-in engine module, built to its own file).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { build } from 'vite';
 import { chromium, type Browser } from 'playwright-core';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serveStatic, type StaticServer } from './built-files';
+import { answered, cards, quiet, ready, say, shot, visit } from './demo-visitor';
 
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  // The static demo as `npm run build` writes it to dist-demo/, served from a sub-folder of a static host.
   const out = mkdtempSync(join(tmpdir(), 'inpage-demo-'));
   process.once('exit', () => rmSync(out, { recursive: true, force: true }));
   await build({
@@ -29,7 +22,6 @@ beforeAll(async () => {
   });
   server = await serveStatic({ '/apps/demo/': out });
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
-  mkdirSync('test-results', { recursive: true });
 });
 
 afterAll(async () => {
@@ -39,21 +31,95 @@ afterAll(async () => {
 
 const demoUrl = () => `${server.url}/apps/demo/`;
 
-test('sessions: export downloads JSONL, import makes a new session, and a corrupted file is refused with its line number', async () => {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  await page.goto(demoUrl());
-  await page.waitForFunction(() => document.querySelector('#next-step')?.textContent?.startsWith('Remember'), null, {
-    timeout: 30_000,
-  });
-  await page.click('#next-step');
-  await page.waitForFunction(() => document.querySelectorAll('#todos li').length === 2, null, { timeout: 30_000 });
+test('a first visit logs no console error and requests nothing that is missing (favicon and manifest included); it is installable and dark when the system is', async () => {
+  const { page, problems, close } = await visit(browser, demoUrl(), { size: 'desktop', scheme: 'dark' });
+  const manifestUrl = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="manifest"]')!.href);
+  const manifest = await (await page.request.get(manifestUrl)).json();
+  expect(manifest).toMatchObject({ display: 'standalone', start_url: './' });
+  for (const icon of manifest.icons as { src: string }[])
+    expect((await page.request.get(new URL(icon.src, manifestUrl).href)).status()).toBe(200);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 18, 24)');
+
+  await say(page, 'Fill the contact form for Ana');
+  expect(await answered(page)).toBe(
+    'The contact form is filled in for “Ana”. Check it and send it yourself; I do not send anything.',
+  );
+  expect(await page.inputValue('#form-email')).toBe('ana@example.org');
+  await shot(page, 'demo-built-desktop-dark');
+  expect(problems).toEqual([]);
+  await close();
+});
+
+test('insight: the timeline and the toolkit graph read at their size, name rounded figures, and lead to the events they show', async () => {
+  const { page, problems, close } = await visit(browser, demoUrl(), { size: 'desktop', scheme: 'light' });
+  await say(page, 'Remember to buy milk and to call Ana');
+  await answered(page);
+  await say(page, 'sort products by stock');
+  await answered(page);
+
+  await page.click('#insight-button');
+  const rows = page.locator('.timeline-row');
+  expect(await rows.count()).toBe(8);
+  const fontSizes = await page.$$eval('.timeline-label', (labels) =>
+    labels.map((label) => parseFloat(getComputedStyle(label).fontSize)),
+  );
+  expect(Math.min(...fontSizes)).toBeGreaterThanOrEqual(11);
+  const names = await rows.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')!));
+  expect(names[1]).toMatch(/^#2 calls add_todo, add_todo, \d+ ms$/);
+  expect(names.join(' ')).not.toMatch(/\d\.\d{2,}/);
+  // Selecting a row shows the event and points at its message in the chat.
+  await rows.nth(3).click();
+  expect(await page.textContent('#event-detail')).toContain('I added “Buy milk” and “Call Ana” to your list.');
+  expect(await page.locator('#log .flash').count()).toBe(1);
+  await shot(page, 'demo-timeline-desktop-light');
+
+  await page.click('#tab-graph');
+  await page.waitForSelector('#graph svg');
+  // Drawn at 100% or more, so its 12 px labels stay 12 px on screen.
+  const scale = await page.$eval(
+    '#graph svg',
+    (svg) => svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width,
+  );
+  expect(scale).toBeGreaterThanOrEqual(1);
+  const labelSize = await page.$eval('#graph svg .label', (label) => parseFloat(getComputedStyle(label).fontSize));
+  expect(labelSize * scale).toBeGreaterThanOrEqual(11);
+  await page.click('#zoom-in');
+  expect(await page.textContent('#zoom-level')).toBe('125%');
+  await shot(page, 'demo-graph-desktop-light');
+  // A tool in the graph leads to its calls in the timeline.
+  await page.click('#graph g[data-id="sort_table"]');
+  expect(await page.textContent('#timeline-filter')).toContain('Showing the calls of sort_table.');
+  expect(await page.locator('.timeline-row').count()).toBe(2);
+
+  await page.click('#tab-stats');
+  const stats = await page
+    .locator('#stats tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  expect(stats.map((row) => row.slice(0, 3))).toEqual([
+    ['Add to-do', '2', '0'],
+    ['Sort table', '1', '0'],
+  ]);
+  expect(stats.every((row) => /^\d+ ms$/.test(row[3]!))).toBe(true);
+  await page.keyboard.press('Escape');
+  expect(await page.isVisible('#drawer')).toBe(false);
+  expect(problems).toEqual([]);
+  await close();
+});
+
+test('sessions: export downloads JSONL; import refuses a corrupted file by line, opens a good one titled with its date; Delete is immediate and can be undone', async () => {
+  const { page, problems, close } = await visit(browser, demoUrl(), { size: 'desktop', scheme: 'light' });
+  await say(page, 'Remember to buy milk and to call Ana');
+  await answered(page);
+  await page.click('#insight-button');
+  await page.click('#tab-sessions');
+  await page.waitForSelector('#sessions li');
+  // The file picker is reached with Tab, and its visible label shows the focus ring.
+  await page.focus('#export-session');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('import-file');
+  expect(await page.$eval('#import-label', (label) => getComputedStyle(label).outlineStyle)).toBe('solid');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-session')]);
-  const jsonl = await (
-    await download.createReadStream()
-  )
-    .toArray()
-    .then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  const jsonl = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
   expect(jsonl.split('\n')[0]).toContain('"type":"session"');
 
   const lines = jsonl.trim().split('\n');
@@ -63,9 +129,8 @@ test('sessions: export downloads JSONL, import makes a new session, and a corrup
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(corrupt),
   });
-  await page.waitForFunction(() => document.querySelector('#import-status')?.textContent?.includes('line 3'), null, {
-    timeout: 30_000,
-  });
+  await page.waitForFunction(() => document.querySelector('#import-status')?.textContent?.includes('line 3'));
+  expect(await page.textContent('#import-status')).toMatch(/^Could not import “bad.jsonl”/);
   expect(await page.locator('#sessions li').count()).toBe(1);
 
   await page.setInputFiles('#import-file', {
@@ -73,52 +138,46 @@ test('sessions: export downloads JSONL, import makes a new session, and a corrup
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(jsonl),
   });
-  await page.waitForFunction(() => document.querySelectorAll('#sessions li').length === 2, null, { timeout: 30_000 });
-  // The imported copy is open now, with the same conversation.
-  expect(await page.locator('#log li.user').allTextContents()).toEqual(['Remember to buy milk and to call Ana']);
-  await page.setViewportSize({ width: 360, height: 800 });
-  await page.screenshot({ path: 'test-results/demo-phone.png', fullPage: true });
-  await context.close();
+  await page.waitForFunction(() => document.querySelectorAll('#sessions li').length === 2);
+  await ready(page);
+  // The copy is open, with the same conversation and the page as it left it, and a title that tells it apart.
+  expect(await page.locator('#log li.msg.user').allTextContents()).toEqual(['Remember to buy milk and to call Ana']);
+  expect(await page.locator('#todos li span').allTextContents()).toEqual(['Buy milk', 'Call Ana']);
+  const titles = await page.locator('#sessions li strong').allTextContents();
+  const day = new Date().toLocaleDateString('en-US', { dateStyle: 'medium' });
+  expect(titles).toContain(`Remember to buy milk and to call Ana (imported ${day})`);
+  expect(titles).toContain('Remember to buy milk and to call Ana');
+  await shot(page, 'demo-sessions-desktop-light');
+
+  // Delete: gone at once, and Undo brings it back.
+  const original = page.locator('#sessions li:not(.current)');
+  await original.locator('button', { hasText: 'Delete' }).click();
+  expect(await page.locator('#sessions li').count()).toBe(1);
+  await page.waitForFunction(() => document.querySelector('#toast')?.textContent?.startsWith('Deleted'));
+  expect(await page.textContent('#toast')).toContain('Deleted “Remember to buy milk and to call Ana”.');
+  await page.click('#toast button');
+  await page.waitForFunction(() => document.querySelectorAll('#sessions li').length === 2);
+  await page.waitForFunction(() => document.querySelector('#toast')?.textContent?.startsWith('Restored'));
+  expect(problems).toEqual([]);
+  await close();
 });
 
-test('the built demo in dark mode', async () => {
-  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(demoUrl());
-  await page.waitForFunction(() => document.querySelector('#next-step')?.textContent?.startsWith('Remember'), null, {
-    timeout: 30_000,
-  });
-  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  expect(background).toBe('rgb(15, 18, 24)');
-  await page.screenshot({ path: 'test-results/demo-dark.png' });
-  await context.close();
-});
-
-test('after one visit, the built demo loads and runs its scripted tour with the network off', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(demoUrl());
-  await page.waitForFunction(() => document.querySelector('#next-step')?.textContent?.startsWith('Remember'), null, {
-    timeout: 30_000,
-  });
-  // The service worker has cached the shell and the workers once it controls the page.
+test('after one visit, the built demo loads and answers in demo mode with the network off', async () => {
+  const { page, problems, close } = await visit(browser, demoUrl(), { size: 'phone', scheme: 'light' });
+  // The service worker has cached the shell, the workers and the stand-in engine once it controls the page.
   await page.waitForFunction(
     async () => Boolean((await navigator.serviceWorker.ready) && navigator.serviceWorker.controller),
     null,
     { timeout: 30_000 },
   );
-
-  await context.setOffline(true);
+  await page.context().setOffline(true);
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('#next-step')?.textContent?.startsWith('Remember'), null, {
-    timeout: 30_000,
-  });
-  await page.click('#next-step');
-  await page.waitForFunction(() => document.querySelectorAll('#todos li').length === 2, null, { timeout: 30_000 });
-  await page.screenshot({ path: 'test-results/demo-offline.png' });
+  await ready(page);
+  await say(page, 'add buy milk and call Ana');
+  expect(await answered(page)).toBe('I added “Buy milk” and “Call Ana” to your list.');
+  expect(await cards(page)).toEqual(['add_todo done', 'add_todo done']);
   expect(await page.locator('#todos li span').allTextContents()).toEqual(['Buy milk', 'Call Ana']);
-  expect(errors).toEqual([]);
-  await context.close();
+  await shot(page, 'demo-offline-phone-light');
+  expect(problems).toEqual([]);
+  await close();
 });

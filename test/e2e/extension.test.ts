@@ -86,7 +86,11 @@ describe('the example extension, loaded into Chromium', () => {
     await page.waitForFunction(() => document.documentElement.dataset.agentReply, null, { timeout: 30_000 });
     const reply = JSON.parse((await page.getAttribute('html', 'data-agent-reply'))!);
     expect(reply.results).toEqual(['Quarterly report']);
-    expect(reply.answer).toMatch(/Scripted/);
+    // Without weights an engine module stands in, and says it is no model.
+    expect(reply.answer).toBe(
+      "This page's heading is “Quarterly report”. (Example engine, no model: I can only read headings.)",
+    );
+    expect(reply.model).toBe('Example engine (no model)');
     // The tool ran in the page: it marked the heading.
     expect(await page.getAttribute('h1', 'data-read-by-agent')).toBe('true');
     await page.screenshot({ path: 'test-results/extension-visited-page.png' });
@@ -169,6 +173,41 @@ describe('the example extension, loaded into Chromium', () => {
     // A new agent: the earlier test's refusal is not in its record.
     expect(reply.refused).toEqual([]);
     await page.close();
+  });
+
+  test('the side panel is a chat box: it asks the agent about the visited page and shows the tool result and the answer', async () => {
+    const visited = await context.newPage();
+    await visited.goto(`${server.url}/pages/visited.html`);
+    await toolsStatus(visited, 'connected');
+    const manifest = await background.evaluate(() =>
+      (globalThis as unknown as { chrome: { runtime: { getManifest(): unknown } } }).chrome.runtime.getManifest(),
+    );
+    expect(manifest).toMatchObject({ side_panel: { default_path: 'sidepanel.html' }, action: {} });
+
+    // The page the side panel shows, opened as a tab at a side panel's width.
+    const panel = await context.newPage();
+    await panel.setViewportSize({ width: 400, height: 640 });
+    await panel.goto(`chrome-extension://${extensionId}/sidepanel.html`);
+    // The tab says "connected" a moment before the host has registered its tool with the agent; until
+    // then the engine says plainly that no page offers tools, and the visitor asks again.
+    for (let asked = 1; ; asked++) {
+      await panel.fill('#prompt', 'What is this page’s heading?');
+      await panel.press('#prompt', 'Enter');
+      await panel.waitForFunction((n) => document.querySelectorAll('#log li.agent').length === n, asked, {
+        timeout: 30_000,
+      });
+      const answer = await panel.locator('#log li.agent').last().textContent();
+      if (answer!.includes('“Quarterly report”')) break;
+      expect(answer).toMatch(/^No page offers its tools yet/);
+      expect(asked).toBeLessThan(10);
+      await panel.waitForTimeout(300);
+    }
+    expect(await panel.locator('#log li.tool').allTextContents()).toEqual(['Tool result: Quarterly report']);
+    expect(await panel.textContent('#model')).toBe('Answered by: Example engine (no model)');
+    expect(await visited.getAttribute('h1', 'data-read-by-agent')).toBe('true');
+    await panel.screenshot({ path: 'test-results/extension-side-panel.png' });
+    await panel.close();
+    await visited.close();
   });
 
   test('another extension cannot open a tool port to the agent', async () => {

@@ -151,4 +151,48 @@ describe("WebMCP, with the browser's own registry", () => {
     expect(outcome.after).not.toContain('archive_note');
     await page.close();
   });
+
+  test("another page's tool whose schema holds a keyword our validator cannot judge is refused on import, by name and keyword; the others still import without it", async () => {
+    const { page } = await openExample();
+    await page.evaluate("import('/vendor/lib/inpage-agent.js').then((lib) => { window.__lib = lib; })");
+    const outcome = await page.evaluate(async () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const { importWebMCPTools } = (window as any).__lib;
+      const registry = (
+        document as unknown as {
+          modelContext: { registerTool(tool: unknown, options: { signal: AbortSignal }): Promise<void> };
+        }
+      ).modelContext;
+      const controller = new AbortController();
+      // As another script on the page would register it: a draft 2019-09 schema.
+      await registry.registerTool(
+        {
+          name: 'save_outline',
+          description: 'Saves an outline of nested sections.',
+          inputSchema: {
+            type: 'object',
+            properties: { sections: { type: 'array', items: { $recursiveRef: '#' } } },
+          },
+          execute: async () => ({ content: [{ type: 'text', text: 'saved' }] }),
+        },
+        { signal: controller.signal },
+      );
+      const refused = await importWebMCPTools().then(
+        () => undefined,
+        (error: { code: string; message: string }) => [error.code, error.message],
+      );
+      const others = (await importWebMCPTools(undefined, { skip: ['save_outline'] })).map(
+        (tool: { name: string }) => tool.name,
+      );
+      controller.abort();
+      return { refused, others };
+    });
+    expect(outcome.refused?.[0]).toBe('invalid-tool');
+    expect(outcome.refused?.[1]).toMatch(
+      /^The WebMCP tool "save_outline".* cannot be imported\. .*properties\.sections\.items\.\$recursiveRef is not judged by this validator.*importWebMCPTools\(modelContext, \{ skip: \["save_outline"\] \}\)/,
+    );
+    expect(outcome.others).toContain('page_title');
+    expect(outcome.others).not.toContain('save_outline');
+    await page.close();
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { defineTool, fromMCPTool, z, type AgentEvent } from '../../src/index';
-import { agentsClosedAfterEach, calls, responses, todoList, uniqueDb } from '../page/helpers';
+import { agentsClosedAfterEach, calls, responses, runtimeId, todoList, uniqueDb } from '../page/helpers';
 
 const start = agentsClosedAfterEach();
 function readOnlyProbe(name: string, log: string[], delayMs = 50) {
@@ -198,7 +198,7 @@ describe('function calls', () => {
     const { endReason, events } = await agent.send('finish');
     expect(endReason).toBe('return-direct');
     const toolEvent = events.find((event) => event.content?.role === 'tool')!;
-    expect(toolEvent.artifacts).toEqual({ c1: { rows: [1, 2] } });
+    expect(toolEvent.artifacts).toEqual({ [runtimeId(events, 'c1')]: { rows: [1, 2] } });
     expect((await agent.sessions.get(agent.sessionId))!.state.progress).toBe('finished');
   });
 });
@@ -328,9 +328,8 @@ describe('approval', () => {
     const before = await start({ model: { engine: 'scripted', turns }, tools: [clearAll(log)], dbName });
     const paused = await before.send('clear everything');
     expect(paused.endReason).toBe('awaiting-approval');
-    expect(paused.events.at(-1)!.actions!.requestApproval).toEqual([
-      { callId: 'call-clear', name: 'clear_all', args: {} },
-    ]);
+    const clearId = runtimeId(paused.events, 'call-clear');
+    expect(paused.events.at(-1)!.actions!.requestApproval).toEqual([{ callId: clearId, name: 'clear_all', args: {} }]);
     expect(log).toEqual([]);
     const sessionId = before.sessionId;
     await before.close();
@@ -342,8 +341,8 @@ describe('approval', () => {
       dbName,
       sessionId,
     });
-    expect(await after.pendingApprovals()).toEqual([{ callId: 'call-clear', name: 'clear_all', args: {} }]);
-    const resumed = await after.approve('call-clear');
+    expect(await after.pendingApprovals()).toEqual([{ callId: clearId, name: 'clear_all', args: {} }]);
+    const resumed = await after.approve(clearId);
     expect(log).toEqual(['cleared']);
     expect(resumed.text).toBe('Cleared.');
     expect(await after.pendingApprovals()).toEqual([]);
@@ -359,8 +358,8 @@ describe('approval', () => {
       tools: [clearAll(log)],
       storage: 'memory',
     });
-    await agent.send('clear');
-    const { events, text } = await agent.reject('c', 'I still need those');
+    const paused = await agent.send('clear');
+    const { events, text } = await agent.reject(runtimeId(paused.events, 'c'), 'I still need those');
     expect(responses(events)[0]!.error).toMatch(/I still need those/);
     expect(text).toBe('OK, not clearing.');
     expect(log).toEqual([]);
@@ -421,10 +420,12 @@ describe('approval rules', () => {
       tools: [remote],
       storage: 'memory',
     });
-    const { endReason } = await agent.send('delete it');
+    const { endReason, events } = await agent.send('delete it');
     expect(endReason).toBe('awaiting-approval');
     expect(ran).toEqual([]);
-    expect(await agent.pendingApprovals()).toEqual([{ callId: 'd1', name: 'delete_file', args: { path: '/tmp/x' } }]);
+    expect(await agent.pendingApprovals()).toEqual([
+      { callId: runtimeId(events, 'd1'), name: 'delete_file', args: { path: '/tmp/x' } },
+    ]);
   });
 
   test('tools registered and unregistered at run time are offered from the next step on', async () => {
@@ -463,15 +464,17 @@ describe('moving on', () => {
       tools: [clearAll(log)],
       storage: 'memory',
     });
-    expect((await agent.send('clear')).endReason).toBe('awaiting-approval');
+    const paused = await agent.send('clear');
+    expect(paused.endReason).toBe('awaiting-approval');
+    const clearId = runtimeId(paused.events, 'c');
     const { events, text } = await agent.send('actually, keep everything');
     expect(responses(events)).toEqual([
-      { id: 'c', name: 'clear_all', response: null, error: expect.stringMatching(/Not run/) },
+      { id: clearId, name: 'clear_all', response: null, error: expect.stringMatching(/Not run/) },
     ]);
     expect(text).toBe('Never mind then.');
     expect(log).toEqual([]);
     expect(await agent.pendingApprovals()).toEqual([]);
-    await expect(agent.approve('c')).rejects.toMatchObject({ code: 'not-pending' });
+    await expect(agent.approve(clearId)).rejects.toMatchObject({ code: 'approval-not-pending' });
   });
 });
 
@@ -497,9 +500,10 @@ describe('long-running tools', () => {
     });
     const first = await agent.send('book a table');
     expect(first.endReason).toBe('long-running');
-    expect(first.events.at(-1)!.longRunningToolIds).toEqual(['form-1']);
-    const second = await agent.resolveTool('form-1', { day: 'Tuesday' });
-    expect(responses(second.events)).toEqual([{ id: 'form-1', name: 'ask_user', response: { day: 'Tuesday' } }]);
+    const formId = runtimeId(first.events, 'form-1');
+    expect(first.events.at(-1)!.longRunningToolIds).toEqual([formId]);
+    const second = await agent.resolveTool(formId, { day: 'Tuesday' });
+    expect(responses(second.events)).toEqual([{ id: formId, name: 'ask_user', response: { day: 'Tuesday' } }]);
     expect(second.text).toBe('Booked for Tuesday.');
   });
 });
@@ -580,7 +584,9 @@ describe('abort', () => {
     await vi_waitFor(async () => (await agent.sessions.get(agent.sessionId))!.events.some((event) => event.late));
     const stored = (await agent.sessions.get(agent.sessionId))!.events;
     const late = stored.find((event) => event.late)!;
-    expect(late.content!.parts[0]).toMatchObject({ functionResponse: { id: 's1', response: 'late value' } });
+    expect(late.content!.parts[0]).toMatchObject({
+      functionResponse: { id: runtimeId(seen, 's1'), response: 'late value' },
+    });
     // The late answer is never used: the next run's model sees the aborted response only.
     expect(stored.filter((event) => event.endReason === 'answer')).toHaveLength(0);
   });

@@ -34,10 +34,12 @@ describe('scripted engine', () => {
     const error = first.find((d) => d.type === 'tool-call-error') as { name: string; message: string };
     expect(error.name).toBe('nope');
     expect(error.message).toContain('add_todo, set_volume, get_time');
+    // The finish carries the output exactly as the model wrote it, so later requests can replay it.
     expect(first.at(-1)).toEqual({
       type: 'finish',
       reason: 'tool-calls',
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      raw: 'On it.\n<tool_call>{"name": "add_todo", "arguments": {"text": "milk",}}</tool_call>\n<tool_call>{"name": "nope", "arguments": {}}</tool_call>',
     });
 
     expect(await collect(engine.generate(request))).toEqual([
@@ -46,6 +48,7 @@ describe('scripted engine', () => {
         type: 'finish',
         reason: 'tool-calls',
         usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+        raw: '<|python_tag|>{"name": "set_volume", "parameters": {"level": 3}}<|eom_id|>',
       },
     ]);
     const last = await collect(engine.generate(request));
@@ -54,6 +57,7 @@ describe('scripted engine', () => {
       type: 'finish',
       reason: 'stop',
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      raw: 'All done.',
     });
   });
 
@@ -78,8 +82,26 @@ describe('scripted engine', () => {
         type: 'finish',
         reason: 'tool-calls',
         usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+        // As the scripted engine's format (generic JSON by default) writes a turn.
+        raw: 'Hi\n<tool_call>{"name": "get_time", "arguments": {}}</tool_call>',
       },
     ]);
+  });
+
+  it('continues its script after a restart from the turns the history shows it played, and only its own', async () => {
+    const turns = [{ text: 'one' }, { toolCalls: [{ name: 'get_time', args: {} }] }, { text: 'three' }];
+    const played = async (engine: ReturnType<typeof createEngine>) => {
+      const out = await collect(engine.generate(request));
+      return (out.at(-1) as { raw: string }).raw;
+    };
+    const first = createEngine({ engine: 'scripted', turns });
+    const history = [await played(first), await played(first)].map((raw, i) => ({ raw, seq: i + 1 }) as never);
+    const restarted = createEngine({ engine: 'scripted', turns });
+    restarted.resume!(history);
+    expect(await played(restarted)).toBe('three');
+    const other = createEngine({ engine: 'scripted', turns: [{ text: 'another script' }] });
+    other.resume!(history);
+    expect(await played(other)).toBe('another script');
   });
 
   it('says how to fix a script that ran out of turns', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createAgent, defineTool, z, type Agent, type AgentStatus } from '../../src/index';
-import { responses, uniqueDb } from './helpers';
+import { killableWorker, responses, uniqueDb } from './helpers';
 
 const agents: Agent[] = [];
 afterEach(async () => {
@@ -32,7 +32,9 @@ describe('a worker that dies', () => {
     const dbName = uniqueDb('crash-model');
     let stepStarted = gate();
     let release = gate();
+    const worker = killableWorker();
     const agent = await createAgent({
+      workerUrl: worker.workerUrl,
       model: { engine: 'scripted', turns: [{ text: 'Back again.' }] },
       dbName,
       callbacks: {
@@ -49,7 +51,7 @@ describe('a worker that dies', () => {
     const sessionId = agent.sessionId;
     const run = agent.send('hello');
     await stepStarted.opened;
-    agent.worker!.terminate();
+    worker.kill();
     await expect(settlesWithin(run, 3000)).rejects.toMatchObject({ code: 'worker-crashed' });
     expect(seen).toContain('crashed');
 
@@ -84,7 +86,9 @@ describe('a worker that dies', () => {
         return `saved ${text}`;
       },
     });
+    const worker = killableWorker();
     const agent = await createAgent({
+      workerUrl: worker.workerUrl,
       model: {
         engine: 'scripted',
         turns: [
@@ -99,20 +103,27 @@ describe('a worker that dies', () => {
     agents.push(agent);
     const run = agent.send('save a');
     await toolStarted.opened;
-    agent.worker!.terminate();
+    worker.kill();
     await expect(settlesWithin(run, 3000)).rejects.toMatchObject({ code: 'worker-crashed' });
 
     const { text, events } = await agent.send('save b then');
     expect(text).toBe('Saved b.');
     expect(responses(events).map((r) => r.response)).toEqual(['saved b']);
     const stored = (await agent.sessions.get(agent.sessionId))!.events;
-    expect(responses(stored).find((r) => r.id === 'first')).toMatchObject({ error: 'interrupted' });
+    // The model called it "first"; the runtime's own id is what the answer refers to.
+    const first = stored
+      .flatMap((e) => e.content?.parts ?? [])
+      .flatMap((p) => ('functionCall' in p ? [p.functionCall] : []))
+      .find((call) => call.modelCallId === 'first');
+    expect(responses(stored).find((r) => r.id === first!.id)).toMatchObject({ error: 'interrupted' });
     expect(calls).toBe(2);
   });
 
   test("with restart: 'never' the agent stays crashed and says so", async () => {
     const release = gate();
+    const worker = killableWorker();
     const agent = await createAgent({
+      workerUrl: worker.workerUrl,
       model: { engine: 'scripted', turns: [{ text: 'never' }] },
       storage: 'memory',
       restart: 'never',
@@ -121,7 +132,7 @@ describe('a worker that dies', () => {
     agents.push(agent);
     const run = agent.send('hi');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    agent.worker!.terminate();
+    worker.kill();
     await expect(settlesWithin(run, 3000)).rejects.toMatchObject({ code: 'worker-crashed' });
     expect(agent.status).toBe('crashed');
     await expect(settlesWithin(agent.send('again'), 3000)).rejects.toMatchObject({ code: 'worker-crashed' });

@@ -51,3 +51,35 @@ export function agentsClosedAfterEach(): (options: Parameters<typeof createAgent
     return agent;
   };
 }
+
+/** A worker URL for createAgent({ workerUrl }) and a function that kills every worker started from it (see killable-worker.ts). */
+export function killableWorker(): { workerUrl: string; kill(): void } {
+  const channel = `inpage-agent-test/kill/${crypto.randomUUID()}`;
+  // Built in two steps: vite rewrites new URL(`…${x}`, import.meta.url) as a glob.
+  const url = new URL('./killable-worker.ts', import.meta.url);
+  url.searchParams.set('kill', channel);
+  const workerUrl = url.href;
+  const sender = new BroadcastChannel(channel);
+  return { workerUrl, kill: () => sender.postMessage('die') };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The rejection of a promise that must reject. */
+export async function rejection(promise: Promise<unknown>): Promise<import('../../src/index').AgentError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as import('../../src/index').AgentError;
+  }
+  throw new Error('expected a rejection, but it resolved');
+}
+
+/** The runtime's id of the call the model wrote with its own id `modelCallId` (the model's ids decide nothing). */
+export function runtimeId(events: AgentEvent[], modelCallId: string): string {
+  const call = calls(events).find((c) => c.modelCallId === modelCallId);
+  if (!call) throw new Error(`no call the model named "${modelCallId}"`);
+  return call.id;
+}

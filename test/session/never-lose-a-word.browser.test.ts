@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createAgent, defineTool, z, type Agent, type AgentEvent } from '../../src/index';
 import { foldSessionState } from '../../src/session/state';
-import { responses, uniqueDb } from '../page/helpers';
+import { killableWorker, responses, uniqueDb } from '../page/helpers';
 
 const agents: Agent[] = [];
 afterEach(async () => {
@@ -49,7 +49,9 @@ describe('a worker killed in the middle of a run', () => {
         },
       });
       let steps = 0;
+      const worker = killableWorker();
       const agent = await createAgent({
+        workerUrl: worker.workerUrl,
         model: {
           engine: 'scripted',
           turns: [{ toolCalls: [{ name: 'save', args: { text: 'a' } }] }, { text: 'Saved.' }],
@@ -79,7 +81,7 @@ describe('a worker killed in the middle of a run', () => {
       const sessionId = agent.sessionId;
       const run = agent.send('save a').catch((error) => error);
       await reached.opened;
-      agent.worker!.terminate();
+      worker.kill();
       expect(await run).toMatchObject({ code: 'worker-crashed' });
 
       const next = await createAgent({

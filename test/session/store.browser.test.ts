@@ -2,10 +2,12 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openDB } from 'idb';
 import { MemorySessionStore } from '../../src/session/memory-store';
 import { openIdbSessionStore } from '../../src/session/idb-store';
-import { openAgentDatabase, storageError } from '../../src/session/database';
+import { openAgentDatabase, storageError } from '../../src/session/idb-database';
 import { exportSession, importSession } from '../../src/session/jsonl';
 import { openSessionStore } from '../../src/session/open-store';
-import { interruptedCalls, repairInterrupted } from '../../src/session/repair';
+import { interruptedCalls } from '../../src/session/repair';
+import { repairOpenCalls } from '../../src/flow/start-run';
+import type { RecordTarget } from '../../src/flow/types';
 import { foldSessionState } from '../../src/session/state';
 import { withSessionLock } from '../../src/session/session-lock';
 import { subscribeSession } from '../../src/session/broadcast';
@@ -264,8 +266,8 @@ describe('IndexedDB specifics', () => {
     newer.close();
     // What this tab does next fails loudly, saying why and what to do.
     await expect(store.list()).rejects.toMatchObject({
-      code: 'storage-unavailable',
-      message: expect.stringMatching(/another tab upgraded.*Reload the page/),
+      code: 'storage-closed',
+      message: expect.stringMatching(/Another tab .* upgraded the database.*Reload this page/),
     });
     store.close();
   });
@@ -318,12 +320,24 @@ describe('resume and concurrency', () => {
       event(id, { author: 'assistant', actions: { requestApproval: [{ callId: 'b', name: 'delete', args: {} }] } }),
     );
     await store.append(id, event(id, { author: 'assistant', longRunningToolIds: ['c'] }));
-    expect(interruptedCalls(await store.events(id)).map((open) => open.call.id)).toEqual(['a']);
-    const repaired = await repairInterrupted(store, id);
-    expect(repaired[0]!.content!.parts).toEqual([
-      { functionResponse: { id: 'a', name: 'save', response: null, error: 'interrupted' } },
+    expect((await interruptedCalls(store, (await store.get(id))!)).map((open) => open.id)).toEqual(['a']);
+    // The flow answers them through its recorder; answering again finds nothing open.
+    const target: RecordTarget = {
+      sessionId: id,
+      invocationId: 'repair',
+      store,
+      history: [],
+      state: {},
+      emit: () => undefined,
+    };
+    await repairOpenCalls(target, (await store.get(id))!);
+    expect(target.history.map((e) => e.content!.parts)).toEqual([
+      [{ functionResponse: { id: 'a', name: 'save', response: null, error: 'interrupted' } }],
     ]);
-    expect(await repairInterrupted(store, id)).toEqual([]);
+    await repairOpenCalls(target, (await store.get(id))!);
+    expect(target.history).toHaveLength(1);
+    // The session record keeps what is open, so nothing needs the log to know it.
+    expect(Object.keys((await store.get(id))!.openCalls!).sort()).toEqual(['b', 'c']);
   });
 
   test('two runs of one session never overlap; ifBusy "fail" says the session is busy; an abort while waiting ends the wait', async () => {

@@ -91,6 +91,6 @@ test('learn() moves scores toward what worked in the stored sessions', async () 
   expect(changed).toBeGreaterThan(0);
   const graph = await agent.toolkit.toJSON();
   expect(
-    graph.edges.find((edge: { from: string; to: string }) => edge.from === 'search' && edge.to === 'web').score,
+    graph.edges.find((edge: { from: string; to: string }) => edge.from === 'search' && edge.to === 'web')!.score,
   ).toBeCloseTo(0.9);
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/tools/define-tool';
 import { formatIssues } from '../../src/tools/format-issues';
 import { toDeclaration } from '../../src/tools/to-declaration';
-import { validateToolArgs, validateWithJsonSchema, validateWithZod } from '../../src/tools/validate-args';
+import { validateToolArgs, validateWithJsonSchema } from '../../src/tools/validate-args';
 import { z } from '../../src/tools/zod';
 
 const addTodo = defineTool({
@@ -18,8 +18,8 @@ const addTodo = defineTool({
 });
 const declaration = toDeclaration(addTodo);
 
-function messages(args: unknown): { zod: string; json: string } {
-  const zod = validateWithZod(addTodo, args);
+async function messages(args: unknown): Promise<{ zod: string; json: string }> {
+  const zod = await validateToolArgs(addTodo, args);
   const json = validateWithJsonSchema(declaration, args);
   if (zod.ok || json.ok) throw new Error('expected both to fail');
   expect(zod.error.code).toBe('invalid-arguments');
@@ -28,8 +28,8 @@ function messages(args: unknown): { zod: string; json: string } {
 }
 
 describe('argument validation, zod (page) and JSON Schema (worker)', () => {
-  it('lists every failing path in one message, in the same words on both sides', () => {
-    const { zod, json } = messages({ due: 5, items: [{ qty: 1 }, { qty: 0 }, {}] });
+  it('lists every failing path in one message, in the same words on both sides', async () => {
+    const { zod, json } = await messages({ due: 5, items: [{ qty: 1 }, { qty: 0 }, {}] });
     for (const message of [zod, json]) {
       expect(message).toMatch(/^add_todo: /);
       expect(message).toContain('"text" is required');
@@ -41,27 +41,27 @@ describe('argument validation, zod (page) and JSON Schema (worker)', () => {
     expect(zod).toBe(json);
   });
 
-  it('names the allowed values of an enum and the kind expected at the root', () => {
-    const { zod, json } = messages({ text: 'milk', priority: 'urgent' });
+  it('names the allowed values of an enum and the kind expected at the root', async () => {
+    const { zod, json } = await messages({ text: 'milk', priority: 'urgent' });
     expect(zod).toContain('"priority" must be one of "low", "high"');
     expect(json).toContain('"priority" must be one of "low", "high"');
-    const root = messages([1, 2]);
+    const root = await messages([1, 2]);
     expect(root.zod).toContain('the arguments must be an object');
     expect(root.json).toContain('the arguments must be an object');
   });
 
-  it('gives back a copy with defaults filled in', () => {
+  it('gives back a copy with defaults filled in', async () => {
     const input = { text: 'milk' };
-    const zod = validateWithZod(addTodo, input);
+    const zod = await validateToolArgs(addTodo, input);
     const json = validateWithJsonSchema(declaration, input);
     expect(zod).toEqual({ ok: true, value: { text: 'milk', priority: 'low' } });
     expect(json).toEqual({ ok: true, value: { text: 'milk', priority: 'low' } });
     expect(input).toEqual({ text: 'milk' });
   });
 
-  it('treats missing arguments as an empty object', () => {
+  it('treats missing arguments as an empty object', async () => {
     const noArgs = defineTool({ name: 'now', description: 'The time.', parameters: z.object({}), execute: () => 1 });
-    expect(validateWithZod(noArgs, undefined)).toEqual({ ok: true, value: {} });
+    expect(await validateToolArgs(noArgs, undefined)).toEqual({ ok: true, value: {} });
     expect(validateWithJsonSchema(toDeclaration(noArgs), null)).toEqual({ ok: true, value: {} });
   });
 
@@ -78,20 +78,20 @@ describe('argument validation, zod (page) and JSON Schema (worker)', () => {
     expect(await validateToolArgs(tool, { name: 'free' })).toEqual({ ok: true, value: { name: 'free' } });
   });
 
-  it("keeps an author's own zod message beside ours", () => {
+  it("keeps an author's own zod message beside ours", async () => {
     const tool = defineTool({
       name: 'note',
       description: 'Write a note.',
       parameters: z.object({ text: z.string().min(1, 'Text cannot be empty') }),
       execute: () => 'ok',
     });
-    const result = validateWithZod(tool, { text: '' });
+    const result = await validateToolArgs(tool, { text: '' });
     expect(!result.ok && result.error.message).toContain(
       '"text" must be at least 1 character long (Text cannot be empty)',
     );
   });
 
-  it('phrases unions, literals, patterns, formats and unknown keys the same way', () => {
+  it('phrases unions, literals, patterns, formats and unknown keys the same way', async () => {
     const tool = defineTool({
       name: 'shape',
       description: 'Shapes.',
@@ -107,7 +107,7 @@ describe('argument validation, zod (page) and JSON Schema (worker)', () => {
       execute: () => 'ok',
     });
     const args = { id: true, kind: 'ball', code: 'ab', mail: 'nope', tags: ['a', 'b', 'c'], extra: 1 };
-    const zod = validateWithZod(tool, args);
+    const zod = await validateToolArgs(tool, args);
     const json = validateWithJsonSchema(toDeclaration(tool), args);
     for (const result of [zod, json]) {
       expect(result.ok).toBe(false);

@@ -1,0 +1,70 @@
+// The demo's engine when no model can run: an engine module (model: { engine: 'module', url })
+// that the worker imports. It reads the request as a model would, through a few rules about the
+// sample page (understand.ts), calls the page's tools, answers from their results (answer.ts),
+// and streams every word with a delay so that streaming and Stop can be seen. It is labelled
+// as what it is wherever the model is named.
+import type { EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
+import { estimateTokens } from '../../src/model/token-estimate';
+import { answerFrom, lastOutcomes } from './answer';
+import { understand } from './understand';
+
+export interface StandInOptions {
+  /** Milliseconds before each streamed token (default 30). */
+  tokenDelayMs?: number;
+}
+
+export const STAND_IN_LABEL = 'Demo mode: no AI model is running';
+
+export default function createStandIn({ tokenDelayMs = 30 }: StandInOptions = {}): EngineModuleEngine {
+  return {
+    info: { modelId: 'demo-stand-in', label: STAND_IN_LABEL, contextWindow: 8192, nativeToolCalls: true },
+    generate: (request, signal) => respond(request, tokenDelayMs, signal),
+  };
+}
+
+async function* respond(request: ModelRequest, delayMs: number, signal?: AbortSignal): AsyncGenerator<ModelDelta> {
+  const last = request.messages.at(-1);
+  const usage = (completion: string) => ({
+    promptTokens: estimateTokens(JSON.stringify(request.messages)),
+    completionTokens: estimateTokens(completion),
+  });
+  let text: string;
+  if (last?.role === 'tool') {
+    text = answerFrom(lastOutcomes(request.messages));
+  } else {
+    const understood = understand(last?.role === 'user' ? last.content : '');
+    const offered = new Set(request.allowedTools ?? request.tools.map((tool) => tool.name));
+    const missing =
+      understood.kind === 'calls' ? understood.calls.filter((call) => !offered.has(call.name)).map((c) => c.name) : [];
+    const reasoning =
+      understood.kind === 'calls'
+        ? `Demo mode rule “${understood.rule}” matched: ${understood.calls.map((call) => call.name).join(', ')}.`
+        : `Demo mode rule “${understood.rule}”.`;
+    yield* stream('reasoning', `${reasoning}\n`, 0, signal);
+    if (understood.kind === 'calls' && request.toolChoice !== 'none' && missing.length === 0) {
+      for (const call of understood.calls) yield { type: 'tool-call', call };
+      yield { type: 'finish', reason: 'tool-calls', usage: usage(JSON.stringify(understood.calls)) };
+      return;
+    }
+    text =
+      understood.kind === 'say'
+        ? understood.text
+        : `I understood “${understood.rule}”, but this step does not offer ${missing.join(', ') || 'tools'}, so I cannot do it now.`;
+  }
+  yield* stream('text', text, delayMs, signal);
+  yield { type: 'finish', reason: signal?.aborted ? 'abort' : 'stop', usage: usage(text) };
+}
+
+/** Word by word, as a model streams tokens; ends early when the run is stopped. */
+async function* stream(
+  type: 'text' | 'reasoning',
+  text: string,
+  delayMs: number,
+  signal?: AbortSignal,
+): AsyncGenerator<ModelDelta> {
+  for (const token of text.match(/\S+\s*|\s+/g) ?? []) {
+    if (signal?.aborted) return;
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    yield { type, text: token };
+  }
+}

@@ -1,0 +1,114 @@
+// The model picker: what this device can run (WebGPU, shader-f16, a memory estimate), the best
+// model preselected, sizes and "downloaded" marks, and download progress with bytes, speed and
+// time left.
+import type { ModelProgress } from '../../src/index';
+import { bestChoice, fits, modelChoices, type Device } from '../models';
+
+const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
+
+export async function probeDevice(): Promise<Device> {
+  type Adapter = { features: Set<string>; info?: { isFallbackAdapter?: boolean }; isFallbackAdapter?: boolean };
+  const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<Adapter | null> } }).gpu;
+  const adapter = await gpu?.requestAdapter().catch(() => null);
+  // A model may take about half the memory the browser reports (rounded, and at most 8 GB counted).
+  const memoryGB = Math.min(8, (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4);
+  // A software adapter (no graphics chip) runs models on the CPU: only the smallest is bearable.
+  const software = Boolean(adapter?.info?.isFallbackAdapter ?? adapter?.isFallbackAdapter);
+  return {
+    adapter: Boolean(adapter),
+    f16: Boolean(adapter?.features.has('shader-f16')),
+    budgetMB: software ? 1024 : memoryGB * 512,
+    software,
+  };
+}
+
+/** Model ids with files in Cache Storage (web-llm's default cache). */
+async function downloaded(): Promise<Set<string>> {
+  const found = new Set<string>();
+  try {
+    for (const name of await caches.keys())
+      for (const request of await (await caches.open(name)).keys())
+        for (const choice of modelChoices) if (request.url.includes(choice.id)) found.add(choice.id);
+  } catch {
+    // No Cache Storage here (an opaque origin): nothing is marked.
+  }
+  return found;
+}
+
+const size = (mb: number) => (mb >= 1000 ? `${(mb / 1024).toFixed(1)} GB` : `${mb} MB`);
+
+export async function fillPicker(device: Device): Promise<void> {
+  const cached = await downloaded();
+  const best = bestChoice(device);
+  $('#model-select').replaceChildren(
+    ...modelChoices.map((choice) => {
+      const option = document.createElement('option');
+      option.value = choice.id;
+      const marks = [
+        size(choice.vramMB),
+        cached.has(choice.id) ? 'downloaded' : '',
+        !device.adapter ? 'needs WebGPU' : choice.needsF16 && !device.f16 ? 'needs shader-f16' : '',
+        fits(choice, device) || !device.adapter || (choice.needsF16 && !device.f16)
+          ? ''
+          : device.software
+            ? 'slow here'
+            : 'may not fit',
+        choice === best ? 'best fit' : '',
+      ].filter(Boolean);
+      option.textContent = `${choice.label} · ${marks.join(' · ')}`;
+      // Without WebGPU nothing can load (the Load button says so), but the list still shows what there is.
+      option.disabled = device.adapter && choice.needsF16 && !device.f16;
+      option.selected = choice === (best ?? modelChoices.at(-1));
+      return option;
+    }),
+  );
+  const panel = $('#gpu-panel');
+  panel.hidden = false;
+  panel.classList.remove('error');
+  if (!device.adapter) {
+    panel.textContent =
+      'This browser has no WebGPU, so no local model can run here: you are in demo mode, where a few rules stand in for a model. In Chrome or Edge on a computer with a graphics chip, WebGPU is on by default.';
+    $<HTMLButtonElement>('#load-model').disabled = true;
+  } else {
+    panel.textContent = [
+      device.software
+        ? 'WebGPU runs in software here (no graphics chip), so a model runs slowly: the smallest is suggested.'
+        : `WebGPU is available; about ${size(device.budgetMB)} of memory can go to a model, and the best fit is preselected.`,
+      device.f16 ? '' : 'This adapter has no shader-f16, so q4f16 models are greyed out.',
+      'A model downloads once, then loads from this browser’s cache.',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    $<HTMLButtonElement>('#load-model').disabled = false;
+  }
+  $('#model-hint').textContent = best ? `Suggested: ${best.label}.` : '';
+}
+
+/** "312 / 580 MB · 4.1 MB/s · 1 min left": bytes so far, the speed since the first bytes, and the time left at that speed. */
+export function describeProgress(loadedBytes: number, totalBytes: number, firstBytes: number, seconds: number): string {
+  const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+  const speed = seconds > 0.5 ? (loadedBytes - firstBytes) / seconds : 0;
+  const left = speed > 0 ? (totalBytes - loadedBytes) / speed : undefined;
+  const remaining =
+    left === undefined ? '' : left < 60 ? ` · ${Math.ceil(left)} s left` : ` · ${Math.ceil(left / 60)} min left`;
+  return `${mb(loadedBytes)} / ${mb(totalBytes)} MB${speed ? ` · ${(speed / 2 ** 20).toFixed(1)} MB/s` : ''}${remaining}`;
+}
+
+export function progressReporter(): (progress: ModelProgress) => void {
+  const startedAt = performance.now();
+  let firstBytes: number | undefined;
+  return ({ progress, text, loadedBytes, totalBytes }) => {
+    $<HTMLProgressElement>('#progress-bar').value = progress;
+    if (!loadedBytes || !totalBytes) {
+      $('#progress-text').textContent = text;
+      return;
+    }
+    firstBytes ??= loadedBytes;
+    $('#progress-text').textContent = describeProgress(
+      loadedBytes,
+      totalBytes,
+      firstBytes,
+      (performance.now() - startedAt) / 1000,
+    );
+  };
+}

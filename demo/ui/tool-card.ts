@@ -1,0 +1,92 @@
+// One card per tool call: the call and its result together, with its state (running, waiting for
+// approval, not allowed, failed, done, not run after a reload), how long it took, and the
+// arguments and result on expand. Everything from the model or a tool goes in as text.
+import { displayNameOf } from '../app/page-tools';
+
+export type CardState = 'running' | 'approval' | 'denied' | 'failed' | 'done' | 'interrupted';
+
+const STATE_TEXT: Record<CardState, string> = {
+  running: 'Running…',
+  approval: 'Waiting for you',
+  denied: 'Not allowed',
+  failed: 'Failed',
+  done: 'Done',
+  interrupted: 'Not run',
+};
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function createCard(callId: string, name: string, args: unknown): HTMLLIElement {
+  const card = element('li', 'card');
+  card.dataset.callId = callId;
+  card.dataset.tool = name;
+  const head = element('div', 'card-head');
+  head.append(
+    element('span', 'card-icon'),
+    element('span', 'card-name', displayNameOf(name)),
+    element('span', 'card-state'),
+    element('span', 'card-ms'),
+  );
+  const details = element('details', 'card-details');
+  details.append(element('summary', undefined, 'Arguments and result'));
+  const argsBlock = element('pre', 'card-args', JSON.stringify(args, null, 2));
+  argsBlock.setAttribute('aria-label', 'Arguments');
+  const result = element('pre', 'card-result');
+  result.setAttribute('aria-label', 'Result');
+  result.hidden = true;
+  details.append(argsBlock, result);
+  card.append(head, details, element('div', 'card-note'), element('div', 'card-actions'));
+  setCardState(card, 'running');
+  return card;
+}
+
+export function setCardState(card: HTMLElement, state: CardState, note = ''): void {
+  card.dataset.state = state;
+  const name = card.querySelector('.card-name')!.textContent;
+  card.querySelector('.card-state')!.textContent = STATE_TEXT[state];
+  card.setAttribute('aria-label', `${name}: ${STATE_TEXT[state]}`);
+  card.querySelector('.card-note')!.textContent = note;
+  if (state !== 'approval' && state !== 'interrupted') card.querySelector('.card-actions')!.replaceChildren();
+}
+
+export function setCardResult(card: HTMLElement, result: unknown, ms?: number): void {
+  const block = card.querySelector<HTMLElement>('.card-result')!;
+  block.hidden = false;
+  block.textContent = typeof result === 'string' ? result : JSON.stringify(result, null, 2);
+  if (ms !== undefined) card.querySelector('.card-ms')!.textContent = formatMs(ms);
+}
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Inline Allow / Don't allow; resolves with the choice. */
+export function askInCard(card: HTMLElement, focus: boolean): Promise<boolean> {
+  setCardState(card, 'approval', 'This cannot be undone. Allow it?');
+  const actions = card.querySelector('.card-actions')!;
+  const allow = element('button', 'primary', 'Allow');
+  const deny = element('button', undefined, 'Don’t allow');
+  allow.type = deny.type = 'button';
+  allow.dataset.choice = 'allow';
+  deny.dataset.choice = 'deny';
+  actions.replaceChildren(deny, allow);
+  if (focus) deny.focus({ preventScroll: true });
+  return new Promise((resolve) => {
+    allow.addEventListener('click', () => resolve(true), { once: true });
+    deny.addEventListener('click', () => resolve(false), { once: true });
+  });
+}
+
+/** After a reload cut a call off: say so, and offer to ask again. */
+export function offerAgain(card: HTMLElement, note: string, again: () => void): void {
+  setCardState(card, 'interrupted', note);
+  const button = element('button', undefined, 'Ask again');
+  button.type = 'button';
+  button.addEventListener('click', again, { once: true });
+  card.querySelector('.card-actions')!.replaceChildren(button);
+}

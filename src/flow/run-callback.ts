@@ -1,0 +1,26 @@
+/**
+ * A page callback (or any page hook) as the loop runs it: it ends with the
+ * run's abort, and its failure ends the run with a clear error instead of
+ * leaving it stuck. A dead worker's error passes through untouched.
+ */
+import { AgentError, messageOf } from '../errors';
+import { abortError, raceAbort } from './abortable';
+import type { Invocation } from './types';
+
+export async function runCallback<T>(
+  inv: Pick<Invocation, 'signal'>,
+  call: () => Promise<T>,
+  name: string,
+): Promise<T> {
+  try {
+    return await raceAbort(call(), inv.signal);
+  } catch (error) {
+    if (inv.signal.aborted) throw abortError();
+    if (error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed')) throw error;
+    throw new AgentError(
+      'callback-failed',
+      `The ${name} callback threw: ${messageOf(error)}. Fix the callback; the run was stopped.`,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * createAgent's options, checked up front: a typo or a wrong type is one
+ * clear `invalid-options` error naming the field, before a worker starts,
+ * instead of a TypeError, a DataCloneError or a silent default later.
+ */
+import { AgentError } from '../errors';
+import { isTool } from '../tools/define-tool';
+import { findUncloneable } from '../tools/find-uncloneable';
+import { formatPath } from '../tools/format-issues';
+import { z } from '../tools/zod';
+
+const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
+  error: 'must be a function',
+});
+const oneOrMany = (schema: typeof fn) =>
+  z.union([schema, z.array(schema)], { error: 'must be a function or an array of functions' });
+const name = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
+const wholeAtLeast = (min: number) =>
+  z
+    .number({ error: `must be a whole number of at least ${min}` })
+    .int({ error: `must be a whole number of at least ${min}` })
+    .min(min, { error: `must be a whole number of at least ${min}` });
+
+/** Worker files come from http(s) (or a bundler's blob:) URLs; never javascript: or data:. */
+const workerUrl = z.custom<string | URL>(
+  (value) => {
+    if (!(typeof value === 'string' || value instanceof URL)) return false;
+    try {
+      const base = typeof document !== 'undefined' ? document.baseURI : undefined;
+      return ['http:', 'https:', 'blob:', 'chrome-extension:'].includes(new URL(String(value), base).protocol);
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be the URL of a worker script (http, https or blob), as a string or URL' },
+);
+
+/** A scripted turn crosses to the worker, so it must be plain data: no functions. */
+const scriptedTurns = z.array(z.record(z.string(), z.unknown(), { error: 'must be an object' }), {
+  error: "must be an array of turns such as { text: 'Hi' } or { toolCalls: [{ name, args }] }",
+});
+
+const moduleUrlRequired = "is required with engine 'module': the address of an ES module of this origin";
+
+const model = z.union(
+  [
+    z.looseObject({ engine: z.literal('webllm'), modelId: name }),
+    z.looseObject({ engine: z.literal('scripted'), turns: scriptedTurns }),
+    z.looseObject({
+      engine: z.literal('module'),
+      url: z.string({ error: moduleUrlRequired }).min(1, { error: moduleUrlRequired }),
+    }),
+  ],
+  {
+    error:
+      "must be { engine: 'webllm', modelId } (a local model), { engine: 'scripted', turns } (replayed turns) or { engine: 'module', url } (your own engine)",
+  },
+);
+
+const callbacks = z.strictObject(
+  {
+    beforeModel: oneOrMany(fn).optional(),
+    afterModel: oneOrMany(fn).optional(),
+    beforeTool: oneOrMany(fn).optional(),
+    afterTool: oneOrMany(fn).optional(),
+    onEvent: oneOrMany(fn).optional(),
+  },
+  { error: 'must be an object of callbacks { beforeModel, afterModel, beforeTool, afterTool, onEvent }' },
+);
+
+const schema = z.strictObject(
+  {
+    model,
+    instructions: z.string({ error: 'must be a string' }).optional(),
+    tools: z
+      .array(
+        z.custom((value) => isTool(value), { error: 'must be a tool made with defineTool() or fromMCPTool()' }),
+        {
+          error: 'must be an array of tools made with defineTool()',
+        },
+      )
+      .optional(),
+    sessionId: name.optional(),
+    appName: name.optional(),
+    userId: name.optional(),
+    dbName: name.optional(),
+    storage: z.enum(['indexeddb', 'memory', 'auto'], { error: "must be 'indexeddb', 'memory' or 'auto'" }).optional(),
+    maxSteps: wholeAtLeast(1).optional(),
+    maxToolCallsPerStep: wholeAtLeast(1).optional(),
+    onApproval: fn.optional(),
+    callbacks: callbacks.optional(),
+    agents: z
+      .array(
+        z.strictObject(
+          {
+            name,
+            instructions: z.string({ error: 'must be a string' }),
+            description: z.string({ error: 'must be a string' }).optional(),
+            tools: z.array(z.string(), { error: 'must be an array of tool names' }).optional(),
+          },
+          { error: 'must be an agent { name, instructions, description?, tools? }' },
+        ),
+        { error: 'must be an array of agents' },
+      )
+      .optional(),
+    rootAgent: name.optional(),
+    toolkit: z
+      .strictObject(
+        {
+          startActions: z.array(z.string(), { error: 'must be an array of action ids' }),
+          threshold: z.number({ error: 'must be a number' }).optional(),
+          hops: wholeAtLeast(0).optional(),
+        },
+        { error: 'must be { startActions, threshold?, hops? }' },
+      )
+      .optional(),
+    toolChoice: z
+      .union([z.enum(['auto', 'required', 'none']), z.strictObject({ name })], {
+        error: "must be 'auto', 'required', 'none' or { name: '<tool name>' }",
+      })
+      .optional(),
+    workerUrl: workerUrl.optional(),
+    sharedWorkerUrl: workerUrl.optional(),
+    share: z.literal('tabs', { error: "must be 'tabs' when given" }).optional(),
+    restart: z.enum(['auto', 'never'], { error: "must be 'auto' or 'never'" }).optional(),
+    signal: z
+      .custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'must be an AbortSignal' })
+      .optional(),
+  },
+  { error: 'createAgent(options) needs an options object' },
+);
+
+export function checkOptions(options: unknown): void {
+  const parsed = schema.safeParse(options);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.slice(0, 5).map((issue) => {
+      const field = formatPath(issue.path as (string | number)[]);
+      if (issue.code === 'unrecognized_keys') {
+        const where = field ? `${field}.` : '';
+        return `${issue.keys.map((key) => `${where}${key}`).join(', ')} ${issue.keys.length > 1 ? 'are not options' : 'is not an option'} of createAgent`;
+      }
+      return field ? `${field} ${issue.message}` : issue.message;
+    });
+    throw invalid(lines.join('; '));
+  }
+  const turns = (options as { model: { engine: string; turns?: unknown[] } }).model;
+  if (turns.engine === 'scripted') {
+    const problem = findUncloneable(turns.turns);
+    if (problem)
+      throw invalid(
+        `model.turns${problem.path.startsWith('[') ? '' : '.'}${problem.path} is ${problem.what}; scripted turns must be plain data`,
+      );
+  }
+  const { agents = [], rootAgent } = options as { agents?: { name: string }[]; rootAgent?: string };
+  if (rootAgent && !agents.some((agent) => agent.name === rootAgent)) {
+    throw invalid(
+      `rootAgent "${rootAgent}" is not one of agents (${agents.map((agent) => agent.name).join(', ') || 'none given'})`,
+    );
+  }
+}
+
+function invalid(problem: string): AgentError {
+  return new AgentError(
+    'invalid-options',
+    `createAgent: ${problem}. See the options in the README ("Use it from a module").`,
+  );
+}

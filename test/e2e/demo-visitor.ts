@@ -1,0 +1,91 @@
+/**
+ * For the demo's end-to-end tests: a visitor in Chromium at a phone's or a desktop's size, in
+ * light or dark, who types, waits for answers, and notices console errors and failed requests.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+
+export const quiet = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const sizes = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+export interface Visit {
+  page: Page;
+  /** Console errors, uncaught errors and responses of 400 or more, as they happened. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+export async function visit(
+  browser: Browser,
+  url: string,
+  { size, scheme }: { size: keyof typeof sizes; scheme: 'light' | 'dark' },
+): Promise<Visit> {
+  const context = await browser.newContext({
+    viewport: sizes[size],
+    colorScheme: scheme,
+    acceptDownloads: true,
+    ...(size === 'phone' && { isMobile: true, hasTouch: true, deviceScaleFactor: 1 }),
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on(
+    'response',
+    (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.url()}`),
+  );
+  page.on('dialog', (dialog) => problems.push(`unexpected dialog: ${dialog.message()}`));
+  await page.goto(url);
+  await ready(page);
+  return { page, problems, close: () => context.close() };
+}
+
+/** The agent has started (after a load or a reload). */
+export async function ready(page: Page): Promise<void> {
+  await page.waitForSelector('#status-dot[data-status="ready"]', { timeout: 60_000 });
+}
+
+/** Types a message as a person would; `enter` sends with the keyboard, otherwise the Send button. */
+export async function say(page: Page, text: string, { enter = false } = {}): Promise<void> {
+  const before = await page.locator('#log li.msg.user').count();
+  await page.fill('#prompt', text);
+  if (enter) await page.press('#prompt', 'Enter');
+  else await page.click('#send');
+  await page.waitForFunction((n) => document.querySelectorAll('#log li.msg.user').length > n, before, {
+    timeout: 30_000,
+  });
+}
+
+/** Waits until the agent has finished answering (Send is back). */
+export async function answered(page: Page): Promise<string> {
+  await page.waitForFunction(
+    () => !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+    null,
+    { timeout: 30_000 },
+  );
+  return (await page.locator('#log li.msg.model .text').last().textContent()) ?? '';
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results', { recursive: true });
+  await page.screenshot({ path: `test-results/${name}.png` });
+}
+
+/** The tools whose cards the chat shows, with their state, in order. */
+export async function cards(page: Page): Promise<string[]> {
+  return page.$$eval('#log li.card', (items) =>
+    items.map((item) => `${(item as HTMLElement).dataset.tool} ${(item as HTMLElement).dataset.state}`),
+  );
+}

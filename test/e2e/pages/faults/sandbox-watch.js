@@ -1,0 +1,1 @@
+window.result = new Promise((resolve) => addEventListener('message', (event) => resolve(event.data)));

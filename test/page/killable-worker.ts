@@ -1,0 +1,13 @@
+/**
+ * The agent's real worker, plus a kill switch for tests: a message on the
+ * BroadcastChannel named by this worker's `?kill=` parameter closes it at
+ * once, as a crash would (its Web Locks are released, its pending work is
+ * dropped). Product code has no such hook; tests pass this file as workerUrl.
+ */
+import '../../src/worker/worker-entry';
+
+const name = new URL(self.location.href).searchParams.get('kill');
+// Held in a global: an unreferenced channel may be collected, and its listener with it.
+const killSwitch = name ? new BroadcastChannel(name) : undefined;
+if (killSwitch) killSwitch.onmessage = () => self.close();
+(self as unknown as { killSwitch?: BroadcastChannel }).killSwitch = killSwitch;
