@@ -158,6 +158,15 @@ function checkOutput(dist) {
         );
     }
   }
+  // An import() of a URL known only at run time must be left to the browser by every bundler.
+  for (const file of [WORKER_FILE, SHARED_WORKER_FILE, ...chunks, 'index.js', 'extension.js']) {
+    for (const [call] of read(file).matchAll(/\bimport\(\s*(?!["'`])[^)]*\)/g)) {
+      if (!call.includes('@vite-ignore') || !call.includes('webpackIgnore: true'))
+        fail(
+          `dist/${file} has ${call}: a bundler would try to resolve it. Mark it /* @vite-ignore */ (see ignoredByBundlers).`,
+        );
+    }
+  }
   for (const file of ['index.js', 'extension.js']) {
     if (workerPatternsIn(read(file)) !== 2)
       fail(

@@ -46,6 +46,13 @@ describe('the docs stand alone', () => {
     expect(problems).toEqual([]);
   });
 
+  test.each(docs)('%s names only files of this repository that exist', (doc) => {
+    const paths = [...read(doc).matchAll(/`((?:src|test|scripts|bench|demo|docs|public)\/[\w./-]*\w)`/g)].map(
+      (m) => m[1]!,
+    );
+    expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+  });
+
   /** The names an entry file exports, from its `export … from` lines. */
   function exportsOf(entry: string): string[] {
     return [...read(entry).matchAll(/^export (?:type )?\{([^}]+)\} from/gm)].flatMap((match) =>

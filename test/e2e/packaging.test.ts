@@ -70,12 +70,14 @@ function bundlers(dir: string) {
       return join(dir, 'lean/out');
     },
     webpack: async () => {
+      // A second page: an agent whose engine is a module of the page's own (README, "Your own engine").
+      writeFileSync(join(dir, 'src/engine-page.js'), ENGINE_PAGE);
       writeFileSync(
         join(dir, 'webpack.config.js'),
         [
           'export default {',
           "  mode: 'production',",
-          "  entry: './src/main.js',",
+          "  entry: { main: './src/main.js', engine: './src/engine-page.js' },",
           "  output: { path: new URL('./out-webpack', import.meta.url).pathname, clean: true },",
           // Terser takes a minute over web-llm's 6 MB on a 2-core machine; minifying is not what this test is about.
           '  optimization: { minimize: false },',
@@ -150,6 +152,29 @@ console.log(JSON.stringify({
   answers: answers.map((part) => part.functionResponse.error ?? part.functionResponse.response),
   jitless: z.config().jitless,
 }));
+console.log(text);
+`;
+
+/** A page whose agent runs the README's echo engine, a module the worker imports from the page's origin. */
+const ENGINE_PAGE = `import { createAgent, defineTool, z } from 'inpage-agent';
+
+const addTodo = defineTool({
+  name: 'add_todo',
+  description: 'Add an item to the to-do list on this page.',
+  parameters: z.object({ text: z.string().min(1) }),
+  execute: ({ text }) => {
+    const item = document.createElement('li');
+    item.textContent = text;
+    document.querySelector('#todos').append(item);
+    return { id: text };
+  },
+});
+const agent = await createAgent({
+  model: { engine: 'module', url: 'engines/echo-engine.js', options: { greeting: 'Echo' } },
+  tools: [addTodo],
+  storage: 'memory',
+});
+const { text } = await agent.send('add buy milk');
 console.log(text);
 `;
 
@@ -405,7 +430,7 @@ describe("the README's module example, built by each bundler", () => {
     expect(webllmBytes(run)).toBe(0);
   });
 
-  test('webpack 5 production build: runs unchanged under a strict CSP; web-llm is never fetched', async () => {
+  test("webpack 5 production build: runs unchanged under a strict CSP; web-llm is never fetched; the worker still imports a page's own engine module", async () => {
     const out = await build.webpack();
     writeFileSync(join(out, 'index.html'), page('main.js', { module: false }));
     const server = await serve(out);
@@ -413,6 +438,16 @@ describe("the README's module example, built by each bundler", () => {
     expectTheExampleRan(run);
     expect(server.reports).toEqual([]);
     expect(webllmBytes(run)).toBe(0);
+
+    // webpack must leave the worker's import() of the engine's URL to the browser.
+    mkdirSync(join(out, 'engines'), { recursive: true });
+    cpSync(join(repoRoot, 'test/model/fixtures/engines/echo-engine.js'), join(out, 'engines/echo-engine.js'));
+    writeFileSync(join(out, 'engine.html'), page('engine.js', { module: false }));
+    const engine = await runPage(browser, `${server.url}/engine.html`, (log) => log.startsWith('Done: '));
+    expect(engine.errors).toEqual([]);
+    expect(engine.failed).toEqual([]);
+    expect(engine.items).toEqual(['buy milk']);
+    expect(server.reports).toEqual([]);
   });
 
   test("esbuild: without the README's line the agent fails with worker-failed naming that line; with it, the example runs and fetches no web-llm", async () => {
