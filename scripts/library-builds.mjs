@@ -1,40 +1,129 @@
-// The three files a page can use without a bundler of its own, as vite
-// library builds: the ESM page entry, the script-tag (IIFE) build and the
-// worker. Only the worker contains web-llm; the page builds swap the dev
-// worker locator for one that finds inpage-agent.worker.js beside them.
-import { resolve } from 'node:path';
+// What dist/ holds, as vite library builds (configs, so that tests and
+// benchmarks can build the same files elsewhere):
+// - index.js, extension.js: for an app's bundler. Unminified ES modules that
+//   import zod, comlink and idb (the app's bundler dedupes them) and start the
+//   worker with the literal `new Worker(new URL('./inpage-agent.worker.js',
+//   import.meta.url))` that Vite, webpack and Parcel follow.
+// - inpage-agent.js (ESM for a CDN or a plain <script type="module">),
+//   inpage-agent.iife.js (script tag), inpage-agent-extension.js and
+//   inpage-agent-content.js (an extension's copy-in files): self-contained.
+// - inpage-agent.worker.js, inpage-agent.shared-worker.js: the workers. Their
+//   shared code is in chunks/; web-llm is in the chunk the engine's `import()`
+//   loads only when a web-llm model starts.
+// Only the workers' web-llm chunk contains web-llm.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
+/** What the library entries import instead of inlining (package.json "dependencies"). */
+const DEPENDENCIES = ['zod', 'comlink', 'idb'];
+export const WORKER_FILE = 'inpage-agent.worker.js';
+export const SHARED_WORKER_FILE = 'inpage-agent.shared-worker.js';
+
 const workerLocator = (variant) => ({
   find: /^\.\/worker-url$/,
   replacement: resolve(root, `src/page/worker-url.${variant}.ts`),
 });
 
-function libraryBuild({ entry, fileName, format, name, alias = [], outDir = 'dist' }) {
+/**
+ * Vite would bundle a `new Worker(new URL('./x.js', import.meta.url))` it sees
+ * in our own sources, and fail: the worker files are built separately and sit
+ * beside the output. So while we build, each worker path is a placeholder name
+ * that vite's worker and asset plugins do not look at, and the path goes back
+ * in as the chunk is written: the output carries the pattern verbatim for the
+ * app's bundler (build.mjs checks that it does).
+ */
+const WORKER_PATHS = {
+  __inpageAgentWorkerPath__: './inpage-agent.worker.js',
+  __inpageAgentSharedWorkerPath__: './inpage-agent.shared-worker.js',
+};
+
+function keepWorkerUrls() {
   return {
-    configFile: false,
-    root,
-    logLevel: 'warn',
-    resolve: { alias },
-    build: {
-      outDir: resolve(root, outDir),
-      emptyOutDir: false,
-      sourcemap: true,
-      minify: true,
-      target: 'es2022',
-      lib: { entry: resolve(root, entry), formats: [format], name, fileName: () => fileName },
-      rolldownOptions: { output: { codeSplitting: false } },
+    name: 'inpage-agent:keep-worker-urls',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/src\/page\/worker-url\.(esm|bundle)\.ts$/.test(id)) return null;
+      for (const [placeholder, path] of Object.entries(WORKER_PATHS)) code = code.replace(`'${path}'`, placeholder);
+      return { code, map: null };
+    },
+    renderChunk(code) {
+      for (const [placeholder, path] of Object.entries(WORKER_PATHS)) code = code.replaceAll(placeholder, `"${path}"`);
+      return { code, map: null };
     },
   };
 }
 
+/**
+ * The workers import some modules by a URL known only at run time (a page's
+ * own engine module). Vite leaves such an import() alone when it says
+ * `@vite-ignore`; webpack needs `webpackIgnore: true`, or it turns the import
+ * into a lookup among its own modules that finds nothing. The sources say the
+ * first; this says the second beside it, in the files an app's bundler reads.
+ */
+function ignoredByBundlers() {
+  return {
+    name: 'inpage-agent:ignored-by-bundlers',
+    renderChunk(code) {
+      return { code: code.replaceAll('/* @vite-ignore */', '/* @vite-ignore */ /* webpackIgnore: true */'), map: null };
+    },
+  };
+}
+
+/** The npm packages whose code the builds inlined (for dist/THIRD-PARTY-LICENSES.txt). */
+export const bundledPackages = new Set();
+
+function recordBundledPackages() {
+  return {
+    name: 'inpage-agent:record-bundled-packages',
+    moduleParsed({ id }) {
+      const match = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(id);
+      if (match) bundledPackages.add(match[1].replace('\\', '/'));
+    },
+  };
+}
+
+function libraryBuild({ entry, fileName, format, name, alias = [], outDir, minify = true, external = [] }) {
+  return {
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    // public/ holds the demo's files (its service worker); none belongs in dist/.
+    publicDir: false,
+    resolve: { alias },
+    plugins: [keepWorkerUrls(), recordBundledPackages(), ignoredByBundlers()],
+    build: {
+      outDir: resolve(root, outDir),
+      emptyOutDir: false,
+      sourcemap: false,
+      minify,
+      target: 'es2022',
+      lib: { entry: resolve(root, entry), formats: [format], name, fileName: () => fileName },
+      rolldownOptions: {
+        external: (id) => external.some((dep) => id === dep || id.startsWith(`${dep}/`)),
+        output: { codeSplitting: false },
+      },
+    },
+  };
+}
+
+/** The bundler-facing entries: readable ES modules that import their dependencies. */
+export function libraryEntryBuilds(outDir = 'dist') {
+  const common = { format: 'es', alias: [workerLocator('esm')], outDir, minify: false, external: DEPENDENCIES };
+  return [
+    libraryBuild({ ...common, entry: 'src/index.ts', fileName: 'index.js' }),
+    libraryBuild({ ...common, entry: 'src/extension/index.ts', fileName: 'extension.js' }),
+  ];
+}
+
+/** The self-contained page files: ESM for a CDN or a plain module script, and the script-tag build. */
 export function pageBuilds(outDir = 'dist') {
   return [
     libraryBuild({
       entry: 'src/index.ts',
       fileName: 'inpage-agent.js',
       format: 'es',
-      alias: [workerLocator('esm')],
+      alias: [workerLocator('bundle')],
       outDir,
     }),
     libraryBuild({
@@ -48,14 +137,14 @@ export function pageBuilds(outDir = 'dist') {
   ];
 }
 
-/** The extension entry (an extension page imports it) and the content-script build (a classic script). */
+/** The extension's copy-in files: the extension page's entry and the content-script build (a classic script). */
 export function extensionBuilds(outDir = 'dist') {
   return [
     libraryBuild({
       entry: 'src/extension/index.ts',
       fileName: 'inpage-agent-extension.js',
       format: 'es',
-      alias: [workerLocator('esm')],
+      alias: [workerLocator('bundle')],
       outDir,
     }),
     libraryBuild({
@@ -68,21 +157,67 @@ export function extensionBuilds(outDir = 'dist') {
   ];
 }
 
+/**
+ * Both workers in one build, so that they share their chunks and there is one
+ * web-llm chunk, which the engine's `import()` loads only when a web-llm model
+ * starts. Chunk names carry no hash: the files are versioned by the package.
+ */
 export function workerBuilds(outDir = 'dist') {
   return [
-    libraryBuild({ entry: 'src/worker/worker-entry.ts', fileName: 'inpage-agent.worker.js', format: 'es', outDir }),
-    libraryBuild({
-      entry: 'src/worker/shared-worker-entry.ts',
-      fileName: 'inpage-agent.shared-worker.js',
-      format: 'es',
-      outDir,
-    }),
+    {
+      configFile: false,
+      root,
+      logLevel: 'warn',
+      publicDir: false,
+      plugins: [recordBundledPackages(), ignoredByBundlers()],
+      build: {
+        outDir: resolve(root, outDir),
+        emptyOutDir: false,
+        sourcemap: false,
+        minify: true,
+        target: 'es2022',
+        lib: {
+          entry: {
+            [WORKER_FILE.replace(/\.js$/, '')]: resolve(root, 'src/worker/worker-entry.ts'),
+            [SHARED_WORKER_FILE.replace(/\.js$/, '')]: resolve(root, 'src/worker/shared-worker-entry.ts'),
+          },
+          formats: ['es'],
+          fileName: (_format, entryName) => `${entryName}.js`,
+        },
+        rolldownOptions: {
+          output: {
+            // The code both workers run (the loop, sessions, toolkit, scripted engine) and the lazy web-llm chunk.
+            chunkFileNames: (chunk) => (chunk.isDynamicEntry ? 'chunks/[name].js' : 'chunks/worker-core.js'),
+          },
+        },
+      },
+    },
   ];
 }
 
-/** Strings that only web-llm's code contains; a page build holding any of them is a defect. */
-export const WEBLLM_MARKERS = ['MLCEngine', 'web-llm', 'tvmjs', 'CreateMLCEngine'];
+/** Strings that only web-llm's code contains; a page build or a worker entry holding any of them is a defect. */
+export const WEBLLM_MARKERS = ['MLCEngine', 'tvmjs', 'CreateMLCEngine'];
 
 export function webllmMarkersIn(code) {
   return WEBLLM_MARKERS.filter((marker) => code.includes(marker));
+}
+
+/** The pattern an app's bundler follows to find a worker beside the module that starts it. */
+export function workerPatternsIn(code) {
+  return [
+    /new Worker\(new URL\(["']\.\/inpage-agent\.worker\.js["'], import\.meta\.url\)/,
+    /new SharedWorker\(new URL\(["']\.\/inpage-agent\.shared-worker\.js["'], import\.meta\.url\)/,
+  ].filter((pattern) => pattern.test(code)).length;
+}
+
+/** `file` and every file of `dist` it imports statically: what a browser fetches before the module runs. */
+export function staticClosure(dist, file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
+  const code = readFileSync(join(dist, file), 'utf8');
+  for (const [, path] of code.matchAll(/\bimport\s*(?:[\w*{}\s,$]*?\bfrom\s*)?["']\.\/([^"']+)["']/g)) {
+    staticClosure(dist, `${folder}${path}`, seen);
+  }
+  return seen;
 }

@@ -45,9 +45,13 @@ export interface AgentOptions {
    * 'none' holds for every step. A run's own toolChoice overrides this.
    */
   toolChoice?: ToolChoice;
-  /** Where the worker script is, when a bundler does not find it by itself. */
+  /**
+   * Where the worker script (inpage-agent/worker, dist/inpage-agent.worker.js,
+   * with dist/chunks/ beside it) is served. Absent: found beside the package's
+   * module, as Vite, webpack and Parcel arrange by themselves.
+   */
   workerUrl?: string | URL;
-  /** Where the shared worker script is (share: 'tabs'), when a bundler does not find it by itself. */
+  /** Where the shared worker script (inpage-agent/shared-worker) is served, for share: 'tabs'; of the page's origin. Absent: as for workerUrl. */
   sharedWorkerUrl?: string | URL;
   share?: 'tabs';
   restart?: 'auto' | 'never';

@@ -3,15 +3,18 @@
  * stream read rejects with 'worker-crashed' as soon as the worker is gone.
  */
 import * as Comlink from 'comlink';
-import { AgentError } from '../errors';
+import { AgentError, isAgentError, messageOf } from '../errors';
 import type { AgentHostApi } from '../worker/protocol';
 import { installErrorTransfer } from '../worker/error-transfer';
 import { startDefaultSharedWorker, startDefaultWorker } from './worker-url';
+import { startModuleSharedWorker, startModuleWorker } from './worker-url.any-origin';
 
 type WorkerApi = AgentHostApi;
 
 export interface ConnectionOptions {
+  /** Where inpage-agent/worker is served; absent: beside the page bundle (see worker-url.ts). */
   workerUrl?: string | URL;
+  /** Where inpage-agent/shared-worker is served, for share: 'tabs'. */
   sharedWorkerUrl?: string | URL;
   /** 'tabs': one SharedWorker per origin holds the model for every tab. */
   share?: 'tabs';
@@ -39,32 +42,32 @@ export class WorkerConnection {
       this.die = reject;
     });
     this.dead.catch(() => undefined);
+    const shared = options.share === 'tabs' && typeof SharedWorker === 'function';
+    if (options.share === 'tabs' && !shared)
+      this.notice = 'This browser has no SharedWorker: the model runs in a worker of this tab only.';
     let target: Worker | SharedWorker;
-    if (options.share === 'tabs' && typeof SharedWorker === 'function') {
-      this.shared = options.sharedWorkerUrl
-        ? new SharedWorker(options.sharedWorkerUrl, { type: 'module', name: SHARED_NAME })
-        : startDefaultSharedWorker(SHARED_NAME);
-      target = this.shared;
-      this.remote = Comlink.wrap<WorkerApi>(this.shared.port);
-    } else {
-      if (options.share === 'tabs')
-        this.notice = 'This browser has no SharedWorker: the model runs in a worker of this tab only.';
-      this.worker = options.workerUrl
-        ? new Worker(options.workerUrl, { type: 'module', name })
-        : startDefaultWorker(name);
-      target = this.worker;
-      this.remote = Comlink.wrap<WorkerApi>(this.worker);
+    try {
+      if (shared) {
+        this.shared = options.sharedWorkerUrl
+          ? startModuleSharedWorker(options.sharedWorkerUrl, SHARED_NAME)
+          : startDefaultSharedWorker(SHARED_NAME);
+        target = this.shared;
+      } else {
+        this.worker = options.workerUrl ? startModuleWorker(options.workerUrl, name) : startDefaultWorker(name);
+        target = this.worker;
+      }
+    } catch (error) {
+      // A URL that does not parse, or a browser that refuses the script's origin, throws right here.
+      throw isAgentError(error)
+        ? error
+        : new AgentError('worker-failed', workerFailedMessage(shared, messageOf(error), options), { cause: error });
     }
+    this.remote = Comlink.wrap<WorkerApi>(this.shared ? this.shared.port : this.worker!);
     target.addEventListener('error', (event) => {
       // A script that fails to load or evaluate fires `error` on the Worker object.
       event.preventDefault();
       const message = event instanceof ErrorEvent ? event.message : '';
-      this.die(
-        new AgentError(
-          'worker-failed',
-          `The agent's worker could not start (${message || 'its script failed to load'}). Check that inpage-agent.worker.js is served next to the page bundle, or pass createAgent({ workerUrl }).`,
-        ),
-      );
+      this.die(new AgentError('worker-failed', workerFailedMessage(shared, message, options)));
     });
     void this.watch(name);
   }
@@ -115,4 +118,25 @@ export class WorkerConnection {
       ),
     );
   }
+}
+
+/**
+ * Why a worker did not start and the line that fixes it: a load failure
+ * (Chromium gives no reason) is nearly always a bundler that did not emit the
+ * worker file, or a copy of the package's files without the worker beside it.
+ */
+function workerFailedMessage(shared: boolean, reason: string, options: ConnectionOptions): string {
+  const [what, file, entry, option] = shared
+    ? ["The agent's shared worker", 'inpage-agent.shared-worker.js', 'inpage-agent/shared-worker', 'sharedWorkerUrl']
+    : ["The agent's worker", 'inpage-agent.worker.js', 'inpage-agent/worker', 'workerUrl'];
+  const given = shared ? options.sharedWorkerUrl : options.workerUrl;
+  const why = reason || 'its script failed to load';
+  if (given)
+    return `${what} could not start from ${option} ${String(given)} (${why}). That URL must serve ${entry} (node_modules/inpage-agent/dist/${file}) with the chunks/ folder beside it.`;
+  return (
+    `${what} could not start (${why}): ${file} was not found beside the inpage-agent module. ` +
+    `A bundler that does not emit workers by itself (esbuild, Rollup) needs it as an entry point, e.g. esbuild's ` +
+    `"${file.replace(/\.js$/, '')}=${entry}" (with --splitting); or serve node_modules/inpage-agent/dist/ and pass createAgent({ ${option} }). ` +
+    `Without a bundler, keep ${file} and chunks/ beside inpage-agent.js. README: "Bundlers".`
+  );
 }

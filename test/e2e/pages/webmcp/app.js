@@ -1,5 +1,5 @@
 // The README's WebMCP example, run by test/e2e/webmcp.test.ts in Chromium with WebMCP switched on.
-import { createAgent, defineTool, exposeToWebMCP, importWebMCPTools, z } from '/vendor/lib/inpage-agent.js';
+import { createAgent, defineTool, exposeToWebMCP, importWebMCPTools, z } from 'inpage-agent';
 
 // 1. Our tool, offered to the browser's agents through WebMCP (nothing happens where the browser has none).
 const addTodo = defineTool({

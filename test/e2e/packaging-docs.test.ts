@@ -1,0 +1,96 @@
+import { describe, expect, test } from 'vitest';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/**
+ * The docs a newcomer gets with the package stand alone: every link stays in
+ * this repository and leads somewhere, and the API reference (written by hand:
+ * TypeDoc cannot run on TypeScript 7) names every export and every option.
+ */
+const root = resolve(import.meta.dirname, '../..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+const docs = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+function headings(markdown: string): string[] {
+  return [...markdown.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchor(match[1]!));
+}
+
+describe('the docs stand alone', () => {
+  test.each(docs)('%s links only to files of this repository that exist, and to headings they have', (doc) => {
+    const text = read(doc).replace(/```[\s\S]*?```/g, '');
+    const problems: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target!)) {
+        problems.push(`${target}: a link outside the repository`);
+        continue;
+      }
+      const [path, hash] = target!.split('#') as [string, string | undefined];
+      const file = path ? resolve(dirname(join(root, doc)), path) : join(root, doc);
+      if (relative(root, file).startsWith('..')) problems.push(`${target}: outside the repository`);
+      else if (!existsSync(file)) problems.push(`${target}: no such file`);
+      else if (hash && file.endsWith('.md') && !headings(readFileSync(file, 'utf8')).includes(hash))
+        problems.push(`${target}: no such heading`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test.each(docs)('%s names only files of this repository that exist', (doc) => {
+    const paths = [...read(doc).matchAll(/`((?:src|test|scripts|bench|demo|docs|public)\/[\w./-]*\w)`/g)].map(
+      (m) => m[1]!,
+    );
+    expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+  });
+
+  /** The names an entry file exports, from its `export … from` lines. */
+  function exportsOf(entry: string): string[] {
+    return [...read(entry).matchAll(/^export (?:type )?\{([^}]+)\} from/gm)].flatMap((match) =>
+      match[1]!
+        .split(',')
+        .map((name) =>
+          name
+            .trim()
+            .replace(/^type /, '')
+            .split(' as ')
+            .pop()!
+            .trim(),
+        )
+        .filter(Boolean),
+    );
+  }
+
+  test('the API reference names every export of inpage-agent and inpage-agent/extension', () => {
+    const api = read('docs/api.md');
+    const names = [...new Set([...exportsOf('src/index.ts'), ...exportsOf('src/extension/index.ts')])];
+    expect(names.length).toBeGreaterThan(30);
+    expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(api))).toEqual([]);
+  });
+
+  test("the API reference has a row for every option of createAgent and every field of defineTool's spec", () => {
+    const api = read('docs/api.md');
+    const fields = (file: string, type: string) => {
+      const body = read(file).match(new RegExp(`export interface ${type}[^{]*\\{([\\s\\S]*?)\\n\\}`))![1]!;
+      return [...body.matchAll(/^ {2}(\w+)\??[:(]/gm)].map((match) => match[1]!);
+    };
+    const options = fields('src/page/options.ts', 'AgentOptions');
+    const spec = fields('src/tools/define-tool.ts', 'ToolSpec');
+    expect(options).toContain('sharedWorkerUrl');
+    expect(spec).toContain('execute');
+    // The names in each table row's first cell: `name`, `name(args)`, or several.
+    const rows = [...api.matchAll(/^\| ([^|]+)\|/gm)].flatMap((match) =>
+      [...match[1]!.matchAll(/`(\w+)/g)].map((name) => name[1]!),
+    );
+    expect([...options, ...spec].filter((name) => !rows.includes(name))).toEqual([]);
+  });
+});
