@@ -5,8 +5,8 @@
  * Both run 10 conversations of 100 tool-calling steps; a step's time is the
  * gap between two consecutive steps finishing.
  */
-import { generateText, isStepCount, tool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { z as zod } from 'zod';
 import { openDB } from 'idb';
 import { createAgent, defineTool, z } from '../src/index';
@@ -97,7 +97,7 @@ async function aiSdk(): Promise<number[]> {
   };
   for (let c = 0; c < CONVERSATIONS; c++) {
     let step = 0;
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: async () => {
         step += 1;
         return step < STEPS
@@ -114,7 +114,7 @@ async function aiSdk(): Promise<number[]> {
               warnings: [],
             };
       },
-    } as ConstructorParameters<typeof MockLanguageModelV4>[0]);
+    } as ConstructorParameters<typeof MockLanguageModelV3>[0]);
     let last: number | undefined;
     await generateText({
       model,
@@ -126,7 +126,7 @@ async function aiSdk(): Promise<number[]> {
           execute: async ({ by }) => ({ value: (counter += by) }),
         }),
       },
-      stopWhen: isStepCount(STEPS + 1),
+      stopWhen: stepCountIs(STEPS + 1),
       onStepFinish: () => {
         const now = performance.now();
         if (last !== undefined) gaps.push(now - last);
@@ -142,7 +142,7 @@ const suite: BenchSuite = async () => {
   const bare = summarize(await floor());
   const stored = summarize(await ours('indexeddb'));
   const memory = summarize(await ours('memory'));
-  const peerRow = { name: 'AI SDK generateText + MockLanguageModelV4', median: peer.median };
+  const peerRow = { name: 'AI SDK generateText + MockLanguageModelV3', median: peer.median };
   const floorRow = { name: 'floor: 2 bare idb puts + 1 postMessage round trip', median: bare.median };
   const rows: BenchRow[] = [
     {
