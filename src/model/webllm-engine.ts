@@ -275,10 +275,21 @@ function fallbackNotice(
   };
 }
 
+/**
+ * The stream again with its first chunk in front. Closing it early (the run
+ * was aborted, the reader stopped) closes web-llm's generator too: until its
+ * `finally` runs, web-llm holds the model's lock and every later request waits.
+ */
 async function* resume<T>(first: IteratorResult<T>, iterator: AsyncIterator<T>): AsyncGenerator<T> {
-  if (first.done) return;
-  yield first.value;
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  let finished = Boolean(first.done);
+  try {
+    if (finished) return;
+    yield first.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    finished = true;
+  } finally {
+    if (!finished) await iterator.return?.();
+  }
 }
 
 function isGrammarError(error: unknown): boolean {
