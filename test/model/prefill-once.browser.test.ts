@@ -10,6 +10,9 @@
 import { describe, expect, test } from 'vitest';
 import { createAgent, defineTool, z, type Agent, type AgentEvent } from '../../src/index';
 import { agentsClosedAfterEach, uniqueDb } from '../page/helpers';
+import { toolsPromptText } from '../../src/model/context-usage';
+import { toDeclaration } from '../../src/tools/to-declaration';
+import { qwen3Tokenizer } from './prefill/qwen3-tokenizer';
 import type { Prefill } from './prefill/weightless-pipeline';
 import type { PrefillEngineOptions } from './fixtures/engines/prefill-webllm';
 
@@ -101,7 +104,9 @@ describe('web-llm keeps its KV cache across the steps of a run', () => {
       maxSteps: 10,
       dbName,
     });
+    const before = await agent.contextUsage();
     const { events, text } = await agent.send('Plan my trip to Lyon.');
+    const after = await agent.contextUsage();
     expect(text).toContain('Your trip is planned');
     const steps = modelEvents(events);
     expect(steps).toHaveLength(8);
@@ -124,6 +129,21 @@ describe('web-llm keeps its KV cache across the steps of a run', () => {
     for (const prefill of prefills.slice(1)) expect(prefill.tokens).toBeLessThan(120);
     // web-llm's usage reaches the model events: what each step really read.
     expect(steps.map((step) => step.usage?.promptTokens)).toEqual(prefills.map((prefill) => prefill.tokens));
+
+    // contextUsage() counts with the model's own tokenizer once it is loaded (here Qwen3's, read from web-llm's pipeline).
+    const tokenizer = await qwen3Tokenizer();
+    const count = (text: string) => tokenizer.encode(text).length;
+    const system = `You plan trips for the person on this page.\n\nSteps this task can go through: Plan (the plan step); Gather (the gather step); Act (the act step); Report (the report step).`;
+    expect(before.instructions).toBe(count(system));
+    expect(before.tools).toBe(count(toolsPromptText(agent.info!.model, twentyTools.map(toDeclaration))));
+    expect(before).toMatchObject({ window: 4096, history: 0 });
+    expect(after.instructions + after.tools).toBe(before.instructions + before.tools);
+    // What the run put in the window, against what web-llm really holds: every token prefilled or generated.
+    const held =
+      prefills.reduce((sum, p) => sum + p.tokens, 0) + steps.reduce((sum, s) => sum + s.usage!.completionTokens, 0);
+    const measured = after.instructions + after.tools + after.history;
+    expect(Math.abs(measured - held) / held).toBeLessThan(0.05);
+    expect(after.free).toBe(4096 - measured);
   }, 60_000);
 
   test('a run cut off at the length limit, or aborted, resets the cache once, and the next run reuses it again', async () => {
