@@ -21,7 +21,7 @@ import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, T
 import { toolFormatFor } from './formats/registry';
 import type { ToolFormat } from './formats/tool-format';
 import { callsToolsNatively } from './native-models';
-import { estimateTokens } from './token-estimate';
+import { estimateTokens, tokenizerFamily } from './token-estimate';
 import { findRecord, resolveAppConfig, type CacheBackend } from './webllm-app-config';
 import { modelNotFound, shaderF16Missing, toAgentError, webgpuUnavailable, type ProbeResult } from './webllm-errors';
 import { describeAdapter, probeWebGPU, type GpuReport } from './webllm-gpu';
@@ -171,7 +171,7 @@ export class WebLLMEngine implements ModelEngine {
   }
 
   countTokens(text: string): number {
-    return this.tokenizerCount(text) ?? estimateTokens(text);
+    return this.tokenizerCount(text) ?? estimateTokens(text, tokenizerFamily(this.options.modelId));
   }
 
   /**
