@@ -182,6 +182,39 @@ describe('web-llm keeps its KV cache across the steps of a run', () => {
       expect(prefill.tokens).toBe(prefill.roundTokens);
   }, 60_000);
 
+  test('a run longer than the window trims in large blocks: the cache resets only at the steps that cut, and is reused between them', async () => {
+    const page = (i: number) =>
+      `Page ${i}: ${'Hotels, trains and museums of Lyon, with opening hours and prices. '.repeat(8)}`;
+    const reader = defineTool({
+      name: 'read_page',
+      description: 'Read a page of the guide.',
+      annotations: { readOnly: true },
+      parameters: z.object({ page: z.number() }),
+      execute: ({ page: i }) => page(i),
+    });
+    const { model, prefills } = prefillModel({
+      family: 'qwen3',
+      contextWindow: 2048, // 512 kept for the answer
+      outputs: [
+        ...Array.from({ length: 15 }, (_, i) => call('read_page', { page: i + 1 }, `Next, page ${i + 1}.`)),
+        answer('I have read the whole guide.'),
+      ],
+    });
+    const agent = await start({ model, tools: [reader], maxSteps: 20, dbName: uniqueDb('prefill-trim') });
+    const { events } = await agent.send('Read the guide to Lyon, page by page.');
+    const steps = modelEvents(events);
+    expect(steps).toHaveLength(16);
+    await settled(prefills, 16);
+    const trimmedAt = steps.flatMap((step, i) => (step.contextTrimmed ? [i] : []));
+    const resetAt = prefills.flatMap((prefill, i) => (prefill.reset ? [i] : []));
+    // Trimming happened, rarely; a step resets only where the cut moved (the first step aside).
+    expect(trimmedAt.length).toBeGreaterThan(0);
+    expect(resetAt.length).toBeLessThanOrEqual(4);
+    for (const i of resetAt.slice(1)) expect(steps[i].contextTrimmed).toBeGreaterThan(0);
+    for (const prefill of prefills.filter((prefill) => !prefill.reset))
+      expect(prefill.tokens).toBe(prefill.roundTokens);
+  }, 60_000);
+
   test('a session resumed after a reload (a new worker, an empty cache) prefills once on its first step and reuses from the second on', async () => {
     const dbName = uniqueDb('prefill-reload');
     const before = prefillModel({
