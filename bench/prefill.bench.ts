@@ -16,7 +16,17 @@
  * Native mode is Hermes-3 (web-llm writes the tool list into its own system
  * prompt); each step calls one tool, so the merge of several results into one
  * tool message (also part of #13) does not show here.
+ *
+ * The peer: the AI SDK's generateText with @browser-ai/web-llm, the AI SDK
+ * provider for web-llm, on the same weightless MLCEngine (its `new MLCEngine`
+ * is made weightless by a patched reload()), the same 20 tools (it has no
+ * toolkit: all 20 are described, as ours describes them) and the same answers
+ * written in its ```tool_call format.
  */
+import { webLLM } from '@browser-ai/web-llm';
+import { MLCEngine } from '@mlc-ai/web-llm';
+import { generateText, isStepCount, tool } from 'ai';
+import { z as zod } from 'zod';
 import { AgentError } from '../src/errors';
 import type { ChatMessage } from '../src/model/engine';
 import { WebLLMEngine } from '../src/model/webllm-engine';
@@ -42,9 +52,9 @@ import {
   qwen3ChatConfig,
   QWEN3_MODEL_ID,
 } from '../test/model/prefill/chat-configs';
-import { prefillEngine } from '../test/model/prefill/prefill-engine';
+import { makeWeightless, prefillEngine } from '../test/model/prefill/prefill-engine';
 import { qwen3Tokenizer } from '../test/model/prefill/qwen3-tokenizer';
-import type { Prefill } from '../test/model/prefill/weightless-pipeline';
+import type { Prefill, WeightlessPipeline } from '../test/model/prefill/weightless-pipeline';
 import type { BenchRow, BenchSuite } from './harness';
 
 const ACTIONS: Record<string, string[]> = {
@@ -221,6 +231,52 @@ async function run(
   return { prefills: pipeline.prefills, steps };
 }
 
+/** The same run through the AI SDK and @browser-ai/web-llm. */
+async function peer(): Promise<{ prefills: Prefill[]; steps: number }> {
+  const outputs = [
+    ...CALLS.map(
+      ([name, args]) =>
+        `<think>\nI will use ${name}.\n</think>\n\n\`\`\`tool_call\n{"name": "${name}", "arguments": ${JSON.stringify(args)}}\n\`\`\``,
+    ),
+    '<think>\nThat is everything.\n</think>\n\nYour trip is planned: the hotel is on your list and the plan is exported.',
+  ];
+  const tokenizer = await qwen3Tokenizer();
+  let pipeline: WeightlessPipeline | undefined;
+  const reload = MLCEngine.prototype.reload;
+  MLCEngine.prototype.reload = async function (this: MLCEngine, modelId: string | string[]) {
+    pipeline = makeWeightless(this, { chatConfig: qwen3ChatConfig, tokenizer, outputs });
+    await this.reload(modelId);
+  };
+  try {
+    const tools = Object.fromEntries(
+      Object.values(ACTIONS)
+        .flat()
+        .map((name) => [
+          name,
+          tool({
+            description: declaration(name).description,
+            inputSchema: zod.object({
+              query: zod.string().describe('What to work on.'),
+              limit: zod.number().optional(),
+            }),
+            execute: async () => ({ ok: true, tool: name }),
+          }),
+        ]),
+    );
+    const result = await generateText({
+      model: webLLM(QWEN3_MODEL_ID),
+      system: 'You plan trips for the person on this page.',
+      prompt: 'Plan my trip to Lyon.',
+      tools,
+      stopWhen: isStepCount(10),
+    });
+    if (!pipeline) throw new Error('the peer never loaded its engine');
+    return { prefills: pipeline.prefills, steps: result.steps.length };
+  } finally {
+    MLCEngine.prototype.reload = reload;
+  }
+}
+
 const total = (prefills: Prefill[]) => prefills.reduce((sum, p) => sum + p.tokens, 0);
 /** Each token once: the first step's whole prompt, then each step's new round only. */
 const minimum = (prefills: Prefill[]) =>
@@ -260,6 +316,15 @@ const suite: BenchSuite = async () => {
       },
     );
   }
+  const them = await peer();
+  rows.push({
+    group: 'prefill',
+    name: 'prefilled tokens, 8-step tool run, 20 tools, prompt (Qwen3): AI SDK + @browser-ai/web-llm (peer, no toolkit)',
+    median: total(them.prefills),
+    unit: 'tokens',
+    peer: { name: 'its minimum', median: minimum(them.prefills) },
+    note: `${them.steps} steps, ${them.prefills.filter((p) => p.reset).length} reset(s)`,
+  });
   return rows;
 };
 

@@ -18,20 +18,31 @@ export interface PrefillEngine {
   pipeline: WeightlessPipeline;
 }
 
-export function prefillEngine(options: {
-  modelId: string;
+export interface WeightlessOptions {
   chatConfig: ChatConfigLike;
   tokenizer: TokenizerLike;
   outputs: string[];
   msPerToken?: number;
-}): PrefillEngine {
+}
+
+export function prefillEngine(options: WeightlessOptions & { modelId: string }): PrefillEngine {
+  const engine = new MLCEngine({ appConfig: prebuiltAppConfig, logLevel: 'WARN' });
+  const pipeline = makeWeightless(engine, options);
+  return { engine: engine as unknown as WebLLMEngineLike, pipeline };
+}
+
+/**
+ * Makes an MLCEngine weightless: its reload() installs a weightless pipeline
+ * instead of fetching a model. For an engine made elsewhere (a peer library's),
+ * call it from a patched MLCEngine.prototype.reload.
+ */
+export function makeWeightless(engine: MLCEngine, options: WeightlessOptions): WeightlessPipeline {
   const pipeline = new WeightlessPipeline(
     options.tokenizer,
     options.chatConfig.context_window_size,
     options.outputs,
     options.msPerToken,
   );
-  const engine = new MLCEngine({ appConfig: prebuiltAppConfig, logLevel: 'WARN' });
   const internals = engine as unknown as {
     loadedModelIdToPipeline: Map<string, unknown>;
     loadedModelIdToChatConfig: Map<string, unknown>;
@@ -39,18 +50,19 @@ export function prefillEngine(options: {
     loadedModelIdToLock: Map<string, { acquire(): Promise<void>; release(): Promise<void> }>;
     getLLMStates(requestName: string, modelId?: string | null): [string, unknown, unknown];
   };
-  engine.reload = async (modelId: string | string[]) => {
+  const install = (modelId: string | string[]) => {
     const id = String(modelId);
     internals.loadedModelIdToPipeline.set(id, pipeline);
     internals.loadedModelIdToChatConfig.set(id, options.chatConfig);
     internals.loadedModelIdToModelType.set(id, 0 /* ModelType.LLM */);
     internals.loadedModelIdToLock.set(id, oneAtATime());
   };
+  engine.reload = async (modelId: string | string[]) => install(modelId);
   internals.getLLMStates = (_requestName, modelId) => {
     const id = modelId ?? [...internals.loadedModelIdToPipeline.keys()][0];
     return [id, internals.loadedModelIdToPipeline.get(id), internals.loadedModelIdToChatConfig.get(id)];
   };
-  return { engine: engine as unknown as WebLLMEngineLike, pipeline };
+  return pipeline;
 }
 
 /** web-llm's CustomLock: one generation at a time. */
