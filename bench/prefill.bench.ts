@@ -161,15 +161,21 @@ const processorsBefore = [
 
 // ---- One run through the loop.
 
+/** A longer run in a small window: 15 pages of a guide read one by one, in 2,048 tokens. */
+const LONG_CALLS: [string, object][] = Array.from({ length: 15 }, (_, i) => ['read_page', { query: `page ${i + 1}` }]);
+const PAGE = `${'Hotels, trains and museums of Lyon, with opening hours and prices. '.repeat(8)}`;
+
 async function run(
   native: boolean,
   requestProcessors: readonly RequestProcessor[],
+  long = false,
 ): Promise<{ prefills: Prefill[]; steps: number }> {
   const modelId = native ? HERMES3_MODEL_ID : QWEN3_MODEL_ID;
+  const calls = long ? LONG_CALLS : CALLS;
   const outputs = native
-    ? [...CALLS.map(([name, args]) => JSON.stringify([{ name, arguments: args }])), '[]']
+    ? [...calls.map(([name, args]) => JSON.stringify([{ name, arguments: args }])), '[]']
     : [
-        ...CALLS.map(
+        ...calls.map(
           ([name, args]) =>
             `<think>\nI will use ${name}.\n</think>\n\n<tool_call>\n{"name": "${name}", "arguments": ${JSON.stringify(args)}}\n</tool_call>`,
         ),
@@ -183,17 +189,15 @@ async function run(
   });
   const engine = new WebLLMEngine({
     modelId,
+    ...(long && { contextWindow: 2048 }),
     createEngine: () => standIn,
     probeGpu: async () => ({ available: true, features: ['shader-f16'], shaderF16: true }),
   });
   await engine.load();
   const store = new MemorySessionStore();
   const session = await store.create({ appName: 'bench', userId: 'local' });
-  const tools = new Map(
-    Object.values(ACTIONS)
-      .flat()
-      .map((name) => [name, declaration(name)]),
-  );
+  const names = long ? ['read_page', 'search_docs', 'summarize'] : Object.values(ACTIONS).flat();
+  const tools = new Map(names.map((name) => [name, declaration(name)]));
   const ctx: AgentContext = {
     sessionId: session.id,
     appName: 'bench',
@@ -205,7 +209,13 @@ async function run(
       [DEFAULT_AGENT_NAME, { name: DEFAULT_AGENT_NAME, instructions: 'You plan trips for the person on this page.' }],
     ]),
     rootAgent: DEFAULT_AGENT_NAME,
-    runner: { run: async (request) => ({ ok: true, result: { content: { ok: true, tool: request.name } }, ms: 0 }) },
+    runner: {
+      run: async (request) => ({
+        ok: true,
+        result: { content: long ? PAGE : { ok: true, tool: request.name } },
+        ms: 0,
+      }),
+    },
     hooks: {
       has: {},
       beforeModel: async () => undefined,
@@ -214,9 +224,9 @@ async function run(
       afterTool: async () => undefined,
       prepareCall: async (_name, args) => ({ ok: true, args, needsApproval: false }),
     },
-    selector: createToolSelector(graph(), { startActions: ['plan'], hops: 1 }),
+    selector: long ? undefined : createToolSelector(graph(), { startActions: ['plan'], hops: 1 }),
     requestProcessors,
-    limits: { maxSteps: 10, maxToolCallsPerStep: 8 },
+    limits: { maxSteps: 20, maxToolCallsPerStep: 8 },
   };
   let steps = 0;
   const started = startRun(ctx, (_session, history) => messageStart(history, 'Plan my trip to Lyon.', 'm1'), {
@@ -277,6 +287,7 @@ async function peer(): Promise<{ prefills: Prefill[]; steps: number }> {
   }
 }
 
+const resets = (prefills: Prefill[]) => prefills.filter((p) => p.reset).length;
 const total = (prefills: Prefill[]) => prefills.reduce((sum, p) => sum + p.tokens, 0);
 /** Each token once: the first step's whole prompt, then each step's new round only. */
 const minimum = (prefills: Prefill[]) =>
@@ -289,7 +300,6 @@ const suite: BenchSuite = async () => {
     const name = `prefilled tokens, 8-step tool run, 20 tools, toolkit on, ${mode}`;
     const ours = await run(native, defaultRequestProcessors);
     const before = await run(native, processorsBefore);
-    const resets = (prefills: Prefill[]) => prefills.filter((p) => p.reset).length;
     rows.push(
       {
         group: 'prefill',
@@ -316,6 +326,17 @@ const suite: BenchSuite = async () => {
       },
     );
   }
+  const longOurs = await run(false, defaultRequestProcessors, true);
+  const longBefore = await run(false, processorsBefore, true);
+  const trimmed = 'prefilled tokens, 16-step tool run over a 2,048-token window (trimming), prompt (Qwen3)';
+  rows.push({
+    group: 'prefill',
+    name: `${trimmed}: ours (large blocks)`,
+    median: total(longOurs.prefills),
+    unit: 'tokens',
+    peer: { name: 'before #13 (one turn a step)', median: total(longBefore.prefills) },
+    note: `${longOurs.steps} steps, ${resets(longOurs.prefills)} reset(s); before: ${resets(longBefore.prefills)}`,
+  });
   const them = await peer();
   rows.push({
     group: 'prefill',
@@ -323,7 +344,7 @@ const suite: BenchSuite = async () => {
     median: total(them.prefills),
     unit: 'tokens',
     peer: { name: 'its minimum', median: minimum(them.prefills) },
-    note: `${them.steps} steps, ${them.prefills.filter((p) => p.reset).length} reset(s)`,
+    note: `${them.steps} steps, ${resets(them.prefills)} reset(s)`,
   });
   return rows;
 };
