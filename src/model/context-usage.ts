@@ -32,7 +32,11 @@ export function toolsPromptText(
     return JSON.stringify(
       tools.map((tool) => ({
         type: 'function',
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        function: {
+          name: tool.name,
+          description: tool.whenToUse ? `${tool.description} Use when: ${tool.whenToUse}` : tool.description,
+          parameters: tool.parameters,
+        },
       })),
     );
   return toolFormatNamed(info.toolFormat).describeTools(tools);
