@@ -2,10 +2,16 @@
  * How a step's model request is built: an ordered list of processors, each
  * adding one thing (after ADK's request processors). Adding behaviour is
  * adding a function to the list, not editing the loop.
+ *
+ * The request keeps web-llm's KV cache valid from step to step: the system
+ * prompt and the described tools are fixed for the run (the toolkit graph's
+ * per-step narrowing goes into `allowedTools`, which only the grammar sees),
+ * history is replayed as generated, and trimming drops large blocks rarely.
  */
 import { AgentError } from '../errors';
-import type { ChatMessage, ModelRequest, ToolChoice } from '../model/engine';
-import { fitToContextWindow } from '../model/context-window';
+import type { ChatMessage, ModelEngine, ModelRequest, ToolChoice } from '../model/engine';
+import { measureContext } from '../model/context-usage';
+import { fitToContextWindow, type FitResult } from '../model/context-window';
 import type { ToolDeclaration } from '../tools/declaration';
 import { agentTools } from './agents';
 import { historyToMessages } from './history-to-messages';
@@ -16,7 +22,10 @@ export interface StepRequest {
   /** Sections of the system prompt, joined in order. */
   system: string[];
   messages: ChatMessage[];
+  /** Described in the prompt; the same for every step of the run. */
   tools: ToolDeclaration[];
+  /** What this step may call (a subset of `tools`); absent: all of them. */
+  allowedTools?: string[];
   /** Messages the context-window guard dropped, said in the model event. */
   trimmed: number;
   toolChoice?: ToolChoice;
@@ -33,18 +42,33 @@ export const historyProcessor: RequestProcessor = (inv, request) => {
   request.messages.push(...historyToMessages(inv.history));
 };
 
-/** The agent's own tools, narrowed by the toolkit graph, plus the built-in agent tools. */
+/** What a run describes, per agent: fixed at the run's first step with that agent. */
+const runDescriptions = new WeakMap<Invocation, Map<string, { described: string[]; prompt?: string }>>();
+
+/**
+ * The agent's own tools and the built-in agent tools, described once per
+ * run. With a toolkit graph, the run describes every tool the graph can
+ * recommend from its actions, and each step allows the ones recommended now.
+ */
 export const toolsProcessor: RequestProcessor = (inv, request) => {
-  const allowed = request.agent.tools ? new Set(request.agent.tools) : undefined;
-  const own = [...inv.tools.values()].filter((tool) => !allowed || allowed.has(tool.name));
-  let offered = own;
-  if (inv.selector) {
-    const selection = inv.selector.select(own.map((tool) => tool.name));
-    const names = new Set(selection.offered);
-    offered = own.filter((tool) => names.has(tool.name));
-    if (selection.prompt) request.system.push(selection.prompt);
+  const mine = request.agent.tools ? new Set(request.agent.tools) : undefined;
+  const own = [...inv.tools.values()].filter((tool) => !mine || mine.has(tool.name));
+  const builtIn = agentTools(request.agent, inv.agents, inv.rootAgent);
+  if (!inv.selector) {
+    request.tools.push(...own, ...builtIn);
+    return;
   }
-  request.tools.push(...offered, ...agentTools(request.agent, inv.agents, inv.rootAgent));
+  let byAgent = runDescriptions.get(inv);
+  if (!byAgent) runDescriptions.set(inv, (byAgent = new Map()));
+  let run = byAgent.get(request.agent.name);
+  if (!run) byAgent.set(request.agent.name, (run = inv.selector.describeRun(own.map((tool) => tool.name))));
+  const described = new Set(run.described);
+  // A tool unregistered during the run leaves the prompt (inv.tools is live); one added waits for the next run.
+  const tools = own.filter((tool) => described.has(tool.name));
+  if (run.prompt) request.system.push(run.prompt);
+  const allowed = new Set(inv.selector.select(tools.map((tool) => tool.name)).offered);
+  request.tools.push(...tools, ...builtIn);
+  request.allowedTools = [...tools.filter((tool) => allowed.has(tool.name)), ...builtIn].map((tool) => tool.name);
 };
 
 /**
@@ -65,17 +89,15 @@ export const toolChoiceProcessor: RequestProcessor = (inv, request) => {
   if (!steppedBefore) request.toolChoice = choice;
 };
 
-/** Keeps the request inside the model's window: oldest turns go first, never the system prompt or the pending call. */
+/**
+ * Keeps the request inside the model's window (model/context-window.ts):
+ * when the conversation no longer fits, the oldest turns go in one large
+ * block, so the steps that follow extend the same prefix. Never the system
+ * prompt, the newest user message or the pending call.
+ */
 export const contextWindowProcessor: RequestProcessor = (inv, request) => {
-  const system = request.system.join('\n\n');
-  const toolsText = JSON.stringify(request.tools);
   const { contextWindow } = inv.engine.info;
-  const reserved = inv.engine.countTokens(system) + inv.engine.countTokens(toolsText);
-  const fitted = fitToContextWindow(request.messages, {
-    contextWindow: Math.max(0, contextWindow - reserved),
-    countTokens: (text) => inv.engine.countTokens(text),
-    reserveForAnswer: Math.min(1024, Math.floor(contextWindow / 4)),
-  });
+  const fitted = fitStep(inv.engine, request);
   if (!fitted.fits) {
     throw new AgentError(
       'context-overflow',
@@ -86,6 +108,22 @@ export const contextWindowProcessor: RequestProcessor = (inv, request) => {
   request.trimmed = fitted.dropped;
 };
 
+/** The step's messages as the window guard keeps them; `fits` is false when even what must stay is too long. */
+export function fitStep(engine: ModelEngine, request: StepRequest): FitResult {
+  const { contextWindow } = engine.info;
+  const fixed = measureContext(engine, { system: request.system.join('\n\n'), tools: request.tools, messages: [] });
+  return fitToContextWindow(request.messages, {
+    contextWindow: Math.max(0, contextWindow - fixed.instructions - fixed.tools),
+    countTokens: (text) => engine.countTokens(text),
+    reserveForAnswer: reserveForAnswer(contextWindow),
+  });
+}
+
+/** Tokens of the window kept for the model's answer. */
+export function reserveForAnswer(contextWindow: number): number {
+  return Math.min(1024, Math.floor(contextWindow / 4));
+}
+
 export const defaultRequestProcessors: RequestProcessor[] = [
   instructionsProcessor,
   historyProcessor,
@@ -94,18 +132,33 @@ export const defaultRequestProcessors: RequestProcessor[] = [
   contextWindowProcessor,
 ];
 
+/** The step's parts as the processors leave them. */
+export async function buildStep(
+  inv: Invocation,
+  agent: AgentSpec,
+  processors: readonly RequestProcessor[] = defaultRequestProcessors,
+): Promise<StepRequest> {
+  const step: StepRequest = { agent, system: [], messages: [], tools: [], trimmed: 0 };
+  for (const processor of processors) await processor(inv, step);
+  return step;
+}
+
 export async function buildRequest(
   inv: Invocation,
   agent: AgentSpec,
   processors: readonly RequestProcessor[] = defaultRequestProcessors,
 ): Promise<{ request: ModelRequest; trimmed: number }> {
-  const step: StepRequest = { agent, system: [], messages: [], tools: [], trimmed: 0 };
-  for (const processor of processors) await processor(inv, step);
+  const step = await buildStep(inv, agent, processors);
   const messages: ChatMessage[] = step.system.length
     ? [{ role: 'system', content: step.system.join('\n\n') }, ...step.messages]
     : step.messages;
   return {
-    request: { messages, tools: step.tools, ...(step.toolChoice && { toolChoice: step.toolChoice }) },
+    request: {
+      messages,
+      tools: step.tools,
+      ...(step.allowedTools && { allowedTools: step.allowedTools }),
+      ...(step.toolChoice && { toolChoice: step.toolChoice }),
+    },
     trimmed: step.trimmed,
   };
 }

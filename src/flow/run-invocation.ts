@@ -82,7 +82,8 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
     ...(response.notices && { notices: response.notices }),
     usage: response.usage,
     timing: { startedAt: response.startedAt, ms: response.ms },
-    offeredTools: request.tools.map((tool) => tool.name),
+    // What the step allowed; the prompt may describe more (the run's tools).
+    offeredTools: request.allowedTools ?? request.tools.map((tool) => tool.name),
     contextTrimmed: trimmed || undefined,
     endReason: answer ? 'answer' : undefined,
   });

@@ -57,9 +57,11 @@ export interface FlowHooks {
   approve?(call: ApprovalRequest): Promise<boolean>;
 }
 
-/** The toolkit graph's say in which tools a step offers. */
+/** The toolkit graph's say in which tools a run describes and a step allows. */
 export interface ToolSelector {
-  /** Tool names for this step and a system-prompt section naming the next possible actions. */
+  /** Tool names the run's prompt describes, and a system-prompt section for the run; the same for every step. */
+  describeRun(declared: string[]): { described: string[]; prompt?: string };
+  /** Tool names this step allows (the grammar narrows; the prompt stays). */
   select(declared: string[]): { offered: string[]; prompt?: string };
   /** After a successful call: the actions that call this tool become current. */
   afterCall(toolName: string): void;

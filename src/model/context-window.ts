@@ -1,11 +1,22 @@
 /**
- * Keeps a request inside the model's context window. The oldest turns go
- * first; what must stay: every system message, the newest user message, and
- * the newest unit of the conversation (the pending call and its responses).
- * An assistant message with tool calls and the tool messages that answer it
- * are one unit: dropping one without the other leaves the model a response
- * to a call it never made (or a call with no answer), which templates and
- * models handle badly.
+ * Keeps a request inside the model's context window without shifting its
+ * prefix every step. web-llm reuses its KV cache only when a request extends
+ * the conversation it holds, so dropping the oldest turn at every step would
+ * make every step prefill everything again. Instead, when the conversation
+ * no longer fits, the oldest units go in one block, enough to get down to
+ * `keepAfterTrim` of the budget, and the following steps extend that shorter
+ * conversation until it is full again.
+ *
+ * Where the cut falls is a function of the messages alone: the rule is
+ * replayed from the first message as if each unit had been a step, so the
+ * next step (the same messages plus new ones) finds the same cut, and only
+ * moves it when the budget is exceeded again. Linear in the messages.
+ *
+ * What always stays: every system message, the newest user message, and the
+ * newest unit (the pending call and its responses). An assistant message with
+ * tool calls and the tool messages that answer it are one unit: dropping one
+ * without the other leaves the model a response to a call it never made (or
+ * a call with no answer), which templates and models handle badly.
  */
 import type { ChatMessage } from './engine';
 
@@ -15,6 +26,8 @@ export interface FitOptions {
   countTokens: (text: string) => number;
   /** Tokens kept free for the model's answer. */
   reserveForAnswer: number;
+  /** After a trim, the share of the budget the kept messages may use (default 0.5). */
+  keepAfterTrim?: number;
 }
 
 export interface FitResult {
@@ -31,29 +44,38 @@ const MESSAGE_OVERHEAD = 4;
 
 export function fitToContextWindow(messages: readonly ChatMessage[], options: FitOptions): FitResult {
   const budget = options.contextWindow - options.reserveForAnswer;
+  const target = Math.floor(budget * (options.keepAfterTrim ?? 0.5));
   const units = groupUnits(messages);
-  const cost = (unit: Unit) =>
-    unit.messages.reduce((sum, message) => sum + messageTokens(message, options.countTokens), 0);
-  const costs = units.map(cost);
-  let total = costs.reduce((a, b) => a + b, 0);
+  const costs = units.map((unit) =>
+    unit.messages.reduce((sum, message) => sum + messageTokens(message, options.countTokens), 0),
+  );
+  const isSystem = (i: number) => units[i].messages[0].role === 'system';
 
-  const lastUser = findLastIndex(units, (unit) => unit.messages[0].role === 'user');
-  const keep = (index: number) =>
-    units[index].messages[0].role === 'system' || index === lastUser || index === units.length - 1;
-
-  const droppedUnits = new Set<number>();
-  for (let i = 0; i < units.length && total > budget; i++) {
-    if (keep(i)) continue;
-    droppedUnits.add(i);
-    total -= costs[i];
+  let fixed = 0; // system units: always kept
+  let window = 0; // the other units from `cut` to the current one
+  let cut = 0;
+  let lastUser = -1;
+  const total = () => fixed + window + (lastUser >= 0 && lastUser < cut ? costs[lastUser] : 0);
+  for (let i = 0; i < units.length; i++) {
+    if (isSystem(i)) {
+      fixed += costs[i];
+      continue;
+    }
+    window += costs[i];
+    if (units[i].messages[0].role === 'user') lastUser = i;
+    if (total() <= budget) continue;
+    for (; cut < i && total() > target; cut++) if (!isSystem(cut)) window -= costs[cut];
   }
-  const kept = units.filter((_, i) => !droppedUnits.has(i)).flatMap((unit) => unit.messages);
-  return { messages: kept, dropped: messages.length - kept.length, fits: total <= budget, tokens: total };
+  const kept = units.filter((_, i) => isSystem(i) || i >= cut || i === lastUser).flatMap((unit) => unit.messages);
+  const tokens = total();
+  return { messages: kept, dropped: messages.length - kept.length, fits: tokens <= budget, tokens };
 }
 
 export function messageTokens(message: ChatMessage, countTokens: (text: string) => number): number {
-  let text = message.content;
-  if (message.role === 'assistant' && message.toolCalls?.length)
+  // An earlier model turn is sent as generated when its raw output was kept.
+  const raw = message.role === 'assistant' ? message.raw : undefined;
+  let text = raw ?? message.content;
+  if (message.role === 'assistant' && raw === undefined && message.toolCalls?.length)
     text += JSON.stringify(message.toolCalls.map((c) => ({ name: c.name, arguments: c.args })));
   if (message.role === 'tool') text += message.name;
   return countTokens(text) + MESSAGE_OVERHEAD;
@@ -74,9 +96,4 @@ function groupUnits(messages: readonly ChatMessage[]): Unit[] {
     else units.push({ messages: [message] });
   }
   return units;
-}
-
-function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i])) return i;
-  return -1;
 }

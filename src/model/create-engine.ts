@@ -9,7 +9,7 @@ import { ModuleEngine } from './module-engine';
 import { toolFormatFor, toolFormatNamed } from './formats/registry';
 import { callsToolsNatively } from './native-models';
 import { ScriptedEngine } from './scripted-engine';
-import { estimateTokens } from './token-estimate';
+import { estimateTokens, tokenizerFamily } from './token-estimate';
 import type { WebLLMEngine, WebLLMEngineOptions } from './webllm-engine';
 
 export function createEngine(options: ModelOptions): ModelEngine {
@@ -86,7 +86,7 @@ class LazyWebLLMEngine implements ModelEngine {
   }
 
   countTokens(text: string): number {
-    return this.engine ? this.engine.countTokens(text) : estimateTokens(text);
+    return this.engine ? this.engine.countTokens(text) : estimateTokens(text, tokenizerFamily(this.options.modelId));
   }
 
   async isCached(): Promise<boolean> {

@@ -217,7 +217,7 @@ export function unknownToolMessage(name: string, toolNames: readonly string[]): 
   return `There is no tool named "${name}". ${available(toolNames)}`;
 }
 
-function notAllowedMessage(name: string, allowed: readonly string[]): string {
+export function notAllowedMessage(name: string, allowed: readonly string[]): string {
   return `The tool "${name}" may not be called in this step. ${available(allowed)}`;
 }
 

@@ -21,7 +21,7 @@ import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, T
 import { toolFormatFor } from './formats/registry';
 import type { ToolFormat } from './formats/tool-format';
 import { callsToolsNatively } from './native-models';
-import { estimateTokens } from './token-estimate';
+import { estimateTokens, tokenizerFamily } from './token-estimate';
 import { findRecord, resolveAppConfig, type CacheBackend } from './webllm-app-config';
 import { modelNotFound, shaderF16Missing, toAgentError, webgpuUnavailable, type ProbeResult } from './webllm-errors';
 import { describeAdapter, probeWebGPU, type GpuReport } from './webllm-gpu';
@@ -171,7 +171,7 @@ export class WebLLMEngine implements ModelEngine {
   }
 
   countTokens(text: string): number {
-    return this.tokenizerCount(text) ?? estimateTokens(text);
+    return this.tokenizerCount(text) ?? estimateTokens(text, tokenizerFamily(this.options.modelId));
   }
 
   /**
@@ -275,10 +275,21 @@ function fallbackNotice(
   };
 }
 
+/**
+ * The stream again with its first chunk in front. Closing it early (the run
+ * was aborted, the reader stopped) closes web-llm's generator too: until its
+ * `finally` runs, web-llm holds the model's lock and every later request waits.
+ */
 async function* resume<T>(first: IteratorResult<T>, iterator: AsyncIterator<T>): AsyncGenerator<T> {
-  if (first.done) return;
-  yield first.value;
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  let finished = Boolean(first.done);
+  try {
+    if (finished) return;
+    yield first.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    finished = true;
+  } finally {
+    if (!finished) await iterator.return?.();
+  }
 }
 
 function isGrammarError(error: unknown): boolean {

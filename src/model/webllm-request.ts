@@ -4,6 +4,8 @@
  * - native: a model web-llm calls tools for (native-models.ts): `tools` and
  *   web-llm's `tool_choice`. web-llm then writes its own system prompt and
  *   refuses ours, so our instructions go in front of the first user message.
+ *   The tool list is the run's (fixed), and the results of one turn are one
+ *   tool message, so each step extends the conversation web-llm holds.
  * - prompt: any other model with tools: the family's format (model/formats)
  *   describes the tools in the system prompt and its grammar constrains the
  *   step. The prompt depends on `request.tools` only; `allowedTools` and
@@ -76,12 +78,23 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
 
   if (mode === 'native') {
     let instructionsPlaced = !system;
+    let results: Extract<ChatMessage, { role: 'tool' }>[] = [];
+    const flush = () => {
+      if (results.length) messages.push(nativeResults(results));
+      results = [];
+    };
     for (const message of conversation) {
+      if (message.role === 'tool') {
+        results.push(message);
+        continue;
+      }
+      flush();
       if (message.role === 'user' && !instructionsPlaced) {
         messages.push({ role: 'user', content: `${system}\n\n${escapeUntrusted(message.content)}` });
         instructionsPlaced = true;
       } else messages.push(...nativeMessage(message));
     }
+    flush();
   } else {
     const section = mode === 'prompt' ? format.describeTools(tools) : '';
     const parts = format.toolsFirst ? [section, system] : [system, section];
@@ -153,11 +166,30 @@ function nativeMessage(message: ChatMessage): ChatCompletionMessageParam[] {
       const content = message.toolCalls?.length ? JSON.stringify(message.toolCalls.map(asWireCall)) : message.content;
       return [{ role: 'assistant', content }];
     }
-    case 'tool':
-      return [{ role: 'tool', tool_call_id: message.toolCallId, content: escapeUntrusted(message.content) }];
     default:
       return [];
   }
+}
+
+/**
+ * The results of one turn's calls as one tool message. web-llm reuses its KV
+ * cache only when a request's messages but the last are the conversation it
+ * holds; two tool messages in a row would leave one of them in that prefix,
+ * where the cache has none, and every such step would prefill everything
+ * again. Several results are told apart as Hermes's template does, each in
+ * <tool_response> tags with its tool's name.
+ */
+function nativeResults(results: Extract<ChatMessage, { role: 'tool' }>[]): ChatCompletionMessageParam {
+  const content =
+    results.length === 1
+      ? escapeUntrusted(results[0].content)
+      : results
+          .map(
+            (result) =>
+              `<tool_response>\n${JSON.stringify({ name: result.name, content: escapeUntrusted(result.content) })}\n</tool_response>`,
+          )
+          .join('\n');
+  return { role: 'tool', tool_call_id: results[0].toolCallId, content };
 }
 
 /** Tool results become one user message per batch, written the way the family reads them. */

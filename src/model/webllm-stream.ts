@@ -15,7 +15,7 @@ import type { ChatCompletionChunk, ChatCompletionFinishReason } from '@mlc-ai/we
 import type { FinishReason, ModelDelta } from './engine';
 import type { Usage } from '../session/event';
 import { parseLiteral } from './formats/literal';
-import { readModelOutput, unknownToolMessage } from './read-model-output';
+import { notAllowedMessage, readModelOutput, unknownToolMessage } from './read-model-output';
 import { ToolCallStream } from './stream-tool-calls';
 import type { WebLLMRequestPlan } from './webllm-request';
 
@@ -45,7 +45,7 @@ export async function* toModelDeltas(
       raw += content;
       if (!native && content) for (const piece of stream.push(content)) yield piece;
       for (const call of choice.delta.tool_calls ?? []) {
-        const delta = nativeCall(call.function?.name, call.function?.arguments, call.id, plan.toolNames);
+        const delta = nativeCall(call.function?.name, call.function?.arguments, call.id, plan);
         if (delta.type === 'tool-call') callCount += 1;
         yield delta;
       }
@@ -82,11 +82,15 @@ function nativeCall(
   name: string | undefined,
   argsText: string | undefined,
   id: string | undefined,
-  toolNames: string[],
+  plan: Pick<WebLLMRequestPlan, 'toolNames' | 'tools'>,
 ): ModelDelta {
   const raw = JSON.stringify({ name, arguments: argsText });
   const hint = 'Answer with a JSON array of calls: [{"name": "<tool name>", "arguments": {…}}].';
+  const { toolNames } = plan;
   if (!name) return { type: 'tool-call-error', raw, message: `Your tool call has no name. ${hint}` };
+  // web-llm's native grammar cannot narrow to the step's tools: a described tool the step does not allow is refused here.
+  if (!toolNames.includes(name) && plan.tools.some((tool) => tool.name === name))
+    return { type: 'tool-call-error', name, raw, message: notAllowedMessage(name, toolNames) };
   if (!toolNames.includes(name))
     return { type: 'tool-call-error', name, raw, message: unknownToolMessage(name, toolNames) };
   const parsed = argsText?.trim() ? parseLiteral(argsText) : { ok: true as const, value: {}, end: 0 };

@@ -14,7 +14,15 @@ import type { SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
 import { assertUniqueToolNames, type Tool } from '../tools/define-tool';
 import { toDeclaration } from '../tools/to-declaration';
-import type { AgentHostApi, AgentStatus, HostConfig, HostInfo, ImportProgress, SessionView } from '../worker/protocol';
+import type {
+  AgentHostApi,
+  AgentStatus,
+  ContextUsage,
+  HostConfig,
+  HostInfo,
+  ImportProgress,
+  SessionView,
+} from '../worker/protocol';
 import { collectRun } from './collect-run';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import { pageApi } from './page-api';
@@ -166,6 +174,16 @@ export class Agent extends EventTarget {
 
   stats(): Promise<AgentStats> {
     return this.call((remote) => remote.stats());
+  }
+
+  /**
+   * How the next step would spend the model's context window, in tokens (after
+   * Chrome's Prompt API measureContextUsage): { window, instructions, tools,
+   * history, free }. Counted with the model's own tokenizer once it is loaded,
+   * with an estimate before.
+   */
+  contextUsage(): Promise<ContextUsage> {
+    return this.call((remote) => remote.contextUsage());
   }
 
   async close(): Promise<void> {

@@ -17,6 +17,7 @@ import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
 import { openApproval } from '../flow/approval';
+import { nextStepUsage } from '../flow/context-usage';
 import { record, standalone } from '../flow/record';
 import { decisionStart, messageStart, resolutionStart, type Started } from '../flow/resume';
 import { repairOpenCalls, startRun } from '../flow/start-run';
@@ -223,6 +224,12 @@ export class AgentHost implements AgentHostApi {
   async stats() {
     const { store, context } = this.need();
     return sessionStats(context.sessionId, await store.events(context.sessionId));
+  }
+
+  async contextUsage() {
+    const { store, context } = this.need();
+    const session = await store.get(context.sessionId);
+    return nextStepUsage(context, session ? await recentEvents(store, context.sessionId, session) : []);
   }
 
   async close(): Promise<void> {

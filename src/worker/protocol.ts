@@ -15,6 +15,7 @@ import type {
   ModelResponse,
   ToolChoice,
 } from '../model/engine';
+import type { ContextUsage } from '../model/context-usage';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { AgentStats } from '../session/stats';
 import type { Session, SessionSummary } from '../session/store';
@@ -23,7 +24,7 @@ import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
 import type { ToolCallRequest } from '../tools/tool-call-request';
 
-export type { AgentErrorData, AgentStats, ToolCallRequest };
+export type { AgentErrorData, AgentStats, ContextUsage, ToolCallRequest };
 
 /** The model options without the page-side progress callback, which cannot be cloned. */
 export type HostModelOptions = ModelOptions extends infer M
@@ -134,6 +135,8 @@ export interface AgentHostApi {
   /** The model's cache, as a proxy. */
   model(): ModelHandle & ProxyMarked;
   stats(): Promise<AgentStats>;
+  /** How the next step would spend the model's context window, in tokens. */
+  contextUsage(): Promise<ContextUsage>;
   close(): Promise<void>;
 }
 

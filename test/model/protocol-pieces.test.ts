@@ -155,7 +155,7 @@ const ctxId = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
 describe('token estimate', () => {
   it('counts symbols and non-Latin text more heavily than English words', () => {
     expect(estimateTokens('')).toBe(0);
-    expect(estimateTokens('hello world')).toBe(3);
+    expect(estimateTokens('hello world')).toBe(2); // as Qwen3's, Llama 3's and Gemma 3's tokenizers count it
     expect(estimateTokens('{"a":1}')).toBeGreaterThan(estimateTokens('abcdefg'));
     expect(estimateTokens('日本語')).toBe(3);
   });

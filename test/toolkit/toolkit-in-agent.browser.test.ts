@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest';
 import { createAgent, defineTool, z, type Agent } from '../../src/index';
-import { uniqueDb } from '../page/helpers';
+import { responses, uniqueDb } from '../page/helpers';
 
 const agents: Agent[] = [];
 afterEach(async () => {
@@ -56,34 +56,66 @@ test('the graph persists in IndexedDB: a second agent on the same database sees 
   );
 });
 
-test('each step offers only the tools recommended for the current actions (plus tools outside the graph), and a call moves the current action', async () => {
+test('each step allows only the tools recommended for the current actions (plus tools outside the graph), a call moves the current action, and the prompt stays the same all run', async () => {
   const dbName = uniqueDb('toolkit-loop');
   const setup = await createAgent({ model: { engine: 'scripted', turns: [] }, dbName });
   agents.push(setup);
   await buildGraph(setup);
+  await setup.toolkit.addTool('notes', [
+    { action: 'plan', score: 0.9 },
+    { action: 'search', score: 0.9 },
+  ]);
   await setup.close();
 
+  const ran: string[] = [];
+  const counted = (name: string) =>
+    defineTool({
+      name,
+      description: `The ${name} tool.`,
+      annotations: { readOnly: true },
+      parameters: z.object({}),
+      execute: () => (ran.push(name), `${name} done`),
+    });
+  const prompts: { system: string; described: string[] }[] = [];
   const agent = await createAgent({
     model: {
       engine: 'scripted',
       turns: [
         { toolCalls: [{ name: 'outline', args: {} }] },
         { toolCalls: [{ name: 'web', args: {} }] },
+        { toolCalls: [{ name: 'notes', args: {} }] },
+        { toolCalls: [{ name: 'web', args: {} }] },
         { text: 'done' },
       ],
     },
-    tools: [tool('outline'), tool('web'), tool('clock')],
+    tools: [counted('outline'), counted('web'), counted('notes'), counted('clock')],
     toolkit: { startActions: ['plan'] },
+    callbacks: {
+      beforeModel: (request) => {
+        prompts.push({ system: request.messages[0].content, described: request.tools.map((t) => t.name) });
+        return undefined;
+      },
+    },
     dbName,
   });
   agents.push(agent);
   const { events } = await agent.send('go');
   const offered = events.filter((event) => event.content?.role === 'model').map((event) => event.offeredTools);
-  // Step 1 at "plan": outline, and clock (not in the graph). After outline, "plan" is still current.
-  // The web call at step 2 was not offered, so it is answered as usual (the tool exists) and "search" becomes current.
-  expect(offered[0]).toEqual(['outline', 'clock']);
-  expect(offered[1]).toEqual(['outline', 'clock']);
-  expect(offered[2]).toEqual(['web', 'clock']);
+  // At "plan": outline and notes, and clock (not in the graph). The web call at step 2 is not allowed there: it never runs.
+  expect(offered[0]).toEqual(['outline', 'notes', 'clock']);
+  expect(offered[1]).toEqual(['outline', 'notes', 'clock']);
+  const refusal = responses(events).find((response) => response.name === 'web');
+  expect(refusal?.error).toMatch(/may not be called in this step.*outline, notes, clock/);
+  // notes is called by plan and search: both become current, so web is allowed at step 4 and runs.
+  expect(offered[2]).toEqual(['outline', 'notes', 'clock']);
+  expect(offered[3]).toEqual(['outline', 'web', 'notes', 'clock']);
+  expect(offered[4]).toEqual(['web', 'notes', 'clock']);
+  expect(ran).toEqual(['outline', 'notes', 'web']);
+  // The prompt describes the run's tools (all the graph can reach from "plan") and never changes between steps.
+  expect(prompts).toHaveLength(5);
+  for (const prompt of prompts) expect(prompt).toEqual(prompts[0]);
+  expect(prompts[0].described).toEqual(['outline', 'web', 'notes', 'clock']);
+  expect(prompts[0].system).toContain('Steps this task can go through: Plan (decide); Search (find).');
 });
 
 test('learn() moves scores toward what worked in the stored sessions', async () => {

@@ -1,0 +1,32 @@
+/**
+ * agent.contextUsage(): how the next step would spend the model's window,
+ * measured on the request the loop would build now (the run's instructions
+ * and tools, the conversation after trimming), without running anything.
+ */
+import type { ContextUsage } from '../model/context-usage';
+import { measureContext } from '../model/context-usage';
+import { newId, type AgentEvent } from '../session/event';
+import { currentAgent } from './agents';
+import { buildStep, contextWindowProcessor, defaultRequestProcessors, fitStep } from './request-processors';
+import type { AgentContext, Invocation } from './types';
+
+export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEvent[]): Promise<ContextUsage> {
+  const inv: Invocation = {
+    ...ctx,
+    invocationId: newId('inv'),
+    history: [...history],
+    state: {},
+    signal: new AbortController().signal,
+    emit: () => undefined,
+  };
+  const agent = inv.agents.get(currentAgent(inv.history, inv.agents, inv.rootAgent))!;
+  // The window guard would refuse a step that cannot fit; here it is measured as it stands.
+  const processors = (ctx.requestProcessors ?? defaultRequestProcessors).filter((p) => p !== contextWindowProcessor);
+  const step = await buildStep(inv, agent, processors);
+  const fitted = fitStep(ctx.engine, step);
+  return measureContext(ctx.engine, {
+    system: step.system.join('\n\n'),
+    tools: step.tools,
+    messages: fitted.fits ? fitted.messages : step.messages,
+  });
+}
