@@ -163,7 +163,7 @@ function checkOutput(dist) {
     for (const [call] of read(file).matchAll(/\bimport\(\s*(?!["'`])[^)]*\)/g)) {
       if (!call.includes('@vite-ignore') || !call.includes('webpackIgnore: true'))
         fail(
-          `dist/${file} has ${call}: a bundler would try to resolve it. Mark it /* @vite-ignore */ (see ignoredByBundlers).`,
+          `dist/${file} has ${call}: a bundler would try to resolve it. Write it import(/* @vite-ignore */ /* webpackIgnore: true */ url), as src/model/module-engine.ts does.`,
         );
     }
   }

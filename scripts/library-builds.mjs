@@ -54,22 +54,6 @@ function keepWorkerUrls() {
   };
 }
 
-/**
- * The workers import some modules by a URL known only at run time (a page's
- * own engine module). Vite leaves such an import() alone when it says
- * `@vite-ignore`; webpack needs `webpackIgnore: true`, or it turns the import
- * into a lookup among its own modules that finds nothing. The sources say the
- * first; this says the second beside it, in the files an app's bundler reads.
- */
-function ignoredByBundlers() {
-  return {
-    name: 'inpage-agent:ignored-by-bundlers',
-    renderChunk(code) {
-      return { code: code.replaceAll('/* @vite-ignore */', '/* @vite-ignore */ /* webpackIgnore: true */'), map: null };
-    },
-  };
-}
-
 /** The npm packages whose code the builds inlined (for dist/THIRD-PARTY-LICENSES.txt). */
 export const bundledPackages = new Set();
 
@@ -91,7 +75,7 @@ function libraryBuild({ entry, fileName, format, name, alias = [], outDir, minif
     // public/ holds the demo's files (its service worker); none belongs in dist/.
     publicDir: false,
     resolve: { alias },
-    plugins: [keepWorkerUrls(), recordBundledPackages(), ignoredByBundlers()],
+    plugins: [keepWorkerUrls(), recordBundledPackages()],
     build: {
       outDir: resolve(root, outDir),
       emptyOutDir: false,
@@ -169,7 +153,7 @@ export function workerBuilds(outDir = 'dist') {
       root,
       logLevel: 'warn',
       publicDir: false,
-      plugins: [recordBundledPackages(), ignoredByBundlers()],
+      plugins: [recordBundledPackages()],
       build: {
         outDir: resolve(root, outDir),
         emptyOutDir: false,

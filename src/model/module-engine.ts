@@ -66,7 +66,8 @@ export class ModuleEngine implements ModelEngine {
   private async importFactory(): Promise<(options: unknown) => unknown> {
     let module: { default?: unknown };
     try {
-      module = await import(/* @vite-ignore */ this.url);
+      // A URL known only at run time: neither Vite nor webpack may try to bundle it.
+      module = await import(/* @vite-ignore */ /* webpackIgnore: true */ this.url);
     } catch (error) {
       throw await loadFailure(this.url, error);
     }

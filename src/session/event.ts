@@ -82,7 +82,7 @@ export interface AgentEvent {
   error?: AgentErrorData | { code: string; message: string };
   usage?: Usage;
   timing?: { startedAt: number; ms: number };
-  /** Tool names the model was shown for this step (model events). */
+  /** Tool names the model was allowed to call in this step (model events); the run's prompt may describe more. */
   offeredTools?: string[];
   /** Page-side data a tool returned beside what the model sees (ToolResult.artifact), by call id. */
   artifacts?: Record<string, unknown>;
