@@ -153,9 +153,20 @@ export function estimateTokens(text: string, family: TokenizerFamily = 'generic'
     else if (run === Kind.Space && length > 1) total += w.spaceRun;
     length = 0;
   };
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    const kind = kindOf(code, ch);
+  // Over char codes, not strings: it runs over whole histories every step, so nothing here allocates
+  // for ASCII (only characters outside it are looked at as strings).
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    let ch: string | undefined;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        ch = text.slice(i, i + 2);
+        i += 1;
+      }
+    }
+    const kind = code < 0x80 ? asciiKind(code) : kindOf(code, (ch ??= text[i]!));
     if (kind !== run) {
       endRun();
       run = kind;
@@ -163,7 +174,7 @@ export function estimateTokens(text: string, family: TokenizerFamily = 'generic'
     length += 1;
     switch (kind) {
       case Kind.Latin: {
-        const upper = ch !== ch.toLowerCase();
+        const upper = code < 0x80 ? code <= 0x5a : (ch ??= text[i]!) !== ch.toLowerCase();
         if (upper && lowerBefore) endWord(); // camelCase: a new word
         word += 1;
         if (code >= 0x80) accented = true;
@@ -186,4 +197,12 @@ export function estimateTokens(text: string, family: TokenizerFamily = 'generic'
   }
   endRun();
   return Math.ceil(total);
+}
+
+function asciiKind(code: number): Kind {
+  if (code === 0x20 || code === 0x09) return Kind.Space;
+  if (code === 0x0a || code === 0x0d) return Kind.Newline;
+  if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return Kind.Latin;
+  if (code >= 0x30 && code <= 0x39) return Kind.Digit;
+  return Kind.Punctuation;
 }
