@@ -1,4 +1,14 @@
-/** SessionStore on IndexedDB through idb. */
+/**
+ * SessionStore on IndexedDB through idb.
+ *
+ * The log is the truth; a session's record is a checkpoint of it. An append
+ * writes its event (and the app:/user: scopes its delta touches) in one
+ * transaction, and the record with it only now and then: every
+ * CHECKPOINT_EVERY events, when a run ends, when the session gets its title,
+ * when shared state changes. Reading a session folds the few events after its
+ * checkpoint into it, so after any interruption the session is exactly the
+ * fold of a prefix of its events, and a durable step costs one write.
+ */
 import { AgentError } from '../errors';
 import type { AgentEvent, NewEvent } from './event';
 import {
@@ -26,8 +36,12 @@ export class IdbSessionStore implements SessionStore {
   private closedBy?: ClosedBy;
   /** The database was deleted under us and opened again empty: a session that is gone was lost, not never made. */
   private reopenedEmpty = false;
-  /** The session records this store wrote last, by id: appends check them instead of waiting to read them. */
-  private readonly seen = new Map<string, StoredSession>();
+  /**
+   * Each session this store read or wrote last, folded to its last event, and
+   * the seq of its stored checkpoint: appends number from it without reading.
+   * Another writer in between is noticed by the event's key (its seq is taken).
+   */
+  private readonly heads = new Map<string, Head>();
 
   constructor(readonly dbName: string) {}
 
@@ -46,7 +60,7 @@ export class IdbSessionStore implements SessionStore {
       onClose: (by) => {
         this.closedBy = by;
         this.current = undefined;
-        this.seen.clear();
+        this.heads.clear();
       },
     });
     this.closedBy = undefined;
@@ -58,6 +72,7 @@ export class IdbSessionStore implements SessionStore {
     const stored: StoredSession = newSessionRecord(init);
     try {
       await (await this.connection()).add('sessions', stored);
+      this.heads.set(stored.id, { head: stored, checkpointSeq: 0 });
       this.reopenedEmpty = false;
     } catch (error) {
       if ((error as { name?: string }).name === 'ConstraintError') throw sessionExists(stored.id);
@@ -67,16 +82,19 @@ export class IdbSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<Session | undefined> {
-    // One read transaction: the session and the app:/user: scopes it shows are one snapshot.
+    // One read transaction: the checkpoint, the events after it and the app:/user: scopes are one snapshot.
     try {
-      const tx = (await this.connection()).transaction(['sessions', 'appState', 'userState'], 'readonly');
-      const stored = await tx.objectStore('sessions').get(id);
-      if (!stored) return undefined;
-      const [app, user] = await Promise.all([
-        tx.objectStore('appState').get(stored.appName),
-        tx.objectStore('userState').get([stored.appName, stored.userId]),
+      const tx = (await this.connection()).transaction(['sessions', 'events', 'appState', 'userState'], 'readonly');
+      const record = await tx.objectStore('sessions').get(id);
+      if (!record) return undefined;
+      const [tail, app, user] = await Promise.all([
+        tx.objectStore('events').getAll(after(id, record.lastSeq)),
+        tx.objectStore('appState').get(record.appName),
+        tx.objectStore('userState').get([record.appName, record.userId]),
       ]);
-      return { ...stored, state: mergedState(app?.state ?? {}, user?.state ?? {}, stored.state) };
+      const head = fold(record, tail);
+      this.heads.set(id, { head, checkpointSeq: record.lastSeq });
+      return { ...head, state: mergedState(app?.state ?? {}, user?.state ?? {}, head.state) };
     } catch (error) {
       throw this.storageError(error, 'reading a session');
     }
@@ -92,120 +110,120 @@ export class IdbSessionStore implements SessionStore {
   }
 
   async append(sessionId: string, event: NewEvent, options: AppendOptions = {}): Promise<AgentEvent> {
-    // The event, the session's counter and every scope its delta touches are
-    // written in one transaction: after any interruption the stored events are
-    // a prefix of what happened and the state is the fold of their deltas.
     const db = await this.connection().catch((error: unknown) => {
       throw this.storageError(error, 'appending an event');
     });
-    const seen = this.seen.get(sessionId);
-    const delta = splitDelta(event.actions?.stateDelta);
-    const sharedScopes = Object.keys(delta.app).length > 0 || Object.keys(delta.user).length > 0;
-    if (seen && !sharedScopes) {
-      const stored = await this.appendAsSeen(db, seen, event, delta.session, options);
+    // Another writer came first: number again from what a fresh read says.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const known = attempt === 0 ? this.heads.get(sessionId) : undefined;
+      const stored = await this.appendOnce(db, sessionId, event, options, known);
       if (stored) return stored;
     }
-    return this.appendAfterReading(db, sessionId, event, options);
+    throw new AgentError(
+      'session-busy',
+      `Session ${sessionId} kept changing under this append (another tab or agent writes to it at the same time). Run one agent per session at a time (runs take its lock), then try again.`,
+    );
   }
 
-  /**
-   * The common case, without waiting for a read: the event is numbered from
-   * the session record this store wrote last, and the record is read in the
-   * same transaction only to check it is still that one. If another tab
-   * appended meanwhile (or the session went away), the transaction is
-   * aborted, so neither write happens, and the caller reads and appends.
-   * Undefined when it aborted.
-   */
-  private async appendAsSeen(
-    db: AgentDatabase,
-    seen: StoredSession,
-    event: NewEvent,
-    sessionDelta: Record<string, unknown>,
-    options: AppendOptions,
-  ): Promise<AgentEvent | undefined> {
-    const tx = db.transaction(['sessions', 'events'], 'readwrite', { durability: options.durability ?? 'default' });
-    const writes = new UnawaitedWrites();
-    const stored = numberEvent(seen, event);
-    const next = afterAppend(seen, stored, sessionDelta);
-    try {
-      const current = tx.objectStore('sessions').get(seen.id);
-      writes.track(tx.objectStore('events').add(stored));
-      writes.track(tx.objectStore('sessions').put(next));
-      if ((await current)?.lastSeq !== seen.lastSeq) {
-        this.seen.delete(seen.id);
-        tx.done.catch(() => undefined);
-        tx.abort();
-        return undefined;
-      }
-      await tx.done;
-      this.seen.set(seen.id, next);
-      return stored;
-    } catch (error) {
-      this.seen.delete(seen.id);
-      tx.done.catch(() => undefined);
-      try {
-        tx.abort();
-      } catch {
-        // Already finished or aborted by the browser.
-      }
-      throw this.storageError(writes.first ?? error, 'appending an event');
-    }
-  }
-
-  private async appendAfterReading(
+  private async appendOnce(
     db: AgentDatabase,
     sessionId: string,
     event: NewEvent,
     options: AppendOptions,
-  ): Promise<AgentEvent> {
-    const tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', {
-      durability: options.durability ?? 'default',
-    });
+    known: Head | undefined,
+  ): Promise<AgentEvent | undefined> {
+    // Undefined when another writer came first (its seq was taken, its checkpoint moved): nothing was written.
+    const delta = splitDelta(event.actions?.stateDelta);
+    const app = Object.keys(delta.app).length > 0;
+    const user = Object.keys(delta.user).length > 0;
+    const { head, checkpointSeq } = known ?? (await this.readHead(db, sessionId));
+    const stored = numberEvent(head, event);
+    const next = afterAppend(head, stored, delta.session);
+    const checkpoint =
+      app ||
+      user ||
+      stored.endReason !== undefined ||
+      next.title !== head.title ||
+      stored.seq - checkpointSeq >= CHECKPOINT_EVERY;
+    const scopes: ('sessions' | 'events' | 'appState' | 'userState')[] = ['events'];
+    if (checkpoint) scopes.push('sessions');
+    if (app) scopes.push('appState');
+    if (user) scopes.push('userState');
+    const tx = db.transaction(scopes, 'readwrite', { durability: options.durability ?? 'default' });
+    // Awaited below when all goes well; an abort (ours, or the browser's after a failed request) is handled there.
+    tx.done.catch(() => undefined);
     const writes = new UnawaitedWrites();
     try {
-      const session = await tx.objectStore('sessions').get(sessionId);
-      if (!session && this.reopenedEmpty) throw closedError(this.dbName, 'deleted', 'appending an event');
-      if (!session) throw sessionNotFound(sessionId);
-      const stored = numberEvent(session, event);
+      // The checkpoint replaces the one we know, or none: never a session that went away or moved on.
+      const replaced = checkpoint ? tx.objectStore('sessions').get(sessionId) : undefined;
+      // When an earlier request fails the transaction, nothing awaits this read: its AbortError is expected.
+      replaced?.catch(() => undefined);
       writes.track(tx.objectStore('events').add(stored));
-      const delta = splitDelta(stored.actions?.stateDelta);
-      if (Object.keys(delta.app).length) {
-        const app = (await tx.objectStore('appState').get(session.appName)) ?? { appName: session.appName, state: {} };
-        writes.track(tx.objectStore('appState').put({ ...app, state: { ...app.state, ...delta.app } }));
+      if (checkpoint) writes.track(tx.objectStore('sessions').put(next));
+      if (app) {
+        const scope = (await tx.objectStore('appState').get(head.appName)) ?? { appName: head.appName, state: {} };
+        writes.track(tx.objectStore('appState').put({ ...scope, state: { ...scope.state, ...delta.app } }));
       }
-      if (Object.keys(delta.user).length) {
-        const user = (await tx.objectStore('userState').get([session.appName, session.userId])) ?? {
-          appName: session.appName,
-          userId: session.userId,
+      if (user) {
+        const key: [string, string] = [head.appName, head.userId];
+        const scope = (await tx.objectStore('userState').get(key)) ?? {
+          appName: head.appName,
+          userId: head.userId,
           state: {},
         };
-        writes.track(tx.objectStore('userState').put({ ...user, state: { ...user.state, ...delta.user } }));
+        writes.track(tx.objectStore('userState').put({ ...scope, state: { ...scope.state, ...delta.user } }));
       }
-      const next = afterAppend(session, stored, delta.session);
-      writes.track(tx.objectStore('sessions').put(next));
+      if (replaced && (await replaced)?.lastSeq !== checkpointSeq) throw new StaleHead();
       await tx.done;
-      this.seen.set(sessionId, next);
+      this.heads.set(sessionId, { head: next, checkpointSeq: checkpoint ? next.lastSeq : checkpointSeq });
       return stored;
     } catch (error) {
-      this.seen.delete(sessionId);
+      this.heads.delete(sessionId);
       tx.done.catch(() => undefined);
       try {
         tx.abort();
       } catch {
         // Already finished or aborted by the browser.
       }
-      throw this.storageError(writes.first ?? error, 'appending an event');
+      const cause = writes.first ?? error;
+      // Our seq was taken, or the checkpoint moved: another writer came first. A fresh read knows better.
+      if (cause instanceof StaleHead || (cause as { name?: string }).name === 'ConstraintError') return undefined;
+      throw this.storageError(cause, 'appending an event');
     }
+  }
+
+  /** A session's checkpoint folded with the events after it. */
+  private async readHead(db: AgentDatabase, sessionId: string): Promise<Head> {
+    let record: StoredSession | undefined;
+    let tail: AgentEvent[];
+    try {
+      const tx = db.transaction(['sessions', 'events'], 'readonly');
+      record = await tx.objectStore('sessions').get(sessionId);
+      tail = record ? await tx.objectStore('events').getAll(after(sessionId, record.lastSeq)) : [];
+    } catch (error) {
+      throw this.storageError(error, 'appending an event');
+    }
+    if (!record && this.reopenedEmpty) throw closedError(this.dbName, 'deleted', 'appending an event');
+    if (!record) throw sessionNotFound(sessionId);
+    return { head: fold(record, tail), checkpointSeq: record.lastSeq };
   }
 
   async list(filter: { appName?: string; userId?: string } = {}): Promise<SessionSummary[]> {
     let all: StoredSession[];
     try {
-      const db = await this.connection();
-      all =
+      const tx = (await this.connection()).transaction(['sessions', 'events'], 'readonly');
+      const sessions = tx.objectStore('sessions');
+      const records =
         filter.appName && filter.userId
-          ? await db.getAllFromIndex('sessions', 'byOwner', [filter.appName, filter.userId])
-          : await db.getAll('sessions');
+          ? await sessions.index('byOwner').getAll([filter.appName, filter.userId])
+          : await sessions.getAll();
+      // A checkpoint may be a few events behind: each session's last event says how many it has and when.
+      all = await Promise.all(
+        records.map(async (record) => {
+          const last = await tx.objectStore('events').openCursor(after(record.id, record.lastSeq), 'prev');
+          return last ? { ...record, lastSeq: last.value.seq, updatedAt: last.value.timestamp } : record;
+        }),
+      );
     } catch (error) {
       throw this.storageError(error, 'listing sessions');
     }
@@ -213,7 +231,7 @@ export class IdbSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    this.seen.delete(id);
+    this.heads.delete(id);
     const writes = new UnawaitedWrites();
     try {
       const tx = (await this.connection()).transaction(['sessions', 'events'], 'readwrite');
@@ -264,6 +282,31 @@ export class IdbSessionStore implements SessionStore {
  * rejections from surfacing as unhandled, and remember the first (the real
  * cause, e.g. ConstraintError or QuotaExceededError; the rest are AbortErrors).
  */
+/** How many events may follow a session's stored checkpoint before it is written again. */
+const CHECKPOINT_EVERY = 16;
+
+interface Head {
+  /** The session as of its last event. */
+  head: StoredSession;
+  /** The seq of the checkpoint stored in the sessions store. */
+  checkpointSeq: number;
+}
+
+/** A checkpoint and the events after it, as one record. */
+function fold(record: StoredSession, tail: readonly AgentEvent[]): StoredSession {
+  let head = record;
+  for (const event of tail) head = afterAppend(head, event, splitDelta(event.actions?.stateDelta).session);
+  return head;
+}
+
+/** A session's events after `seq`. */
+function after(sessionId: string, seq: number): IDBKeyRange {
+  return IDBKeyRange.bound([sessionId, seq + 1], [sessionId, Number.MAX_SAFE_INTEGER]);
+}
+
+/** The checkpoint a transaction was about to replace is not the one we knew. */
+class StaleHead extends Error {}
+
 class UnawaitedWrites {
   first: unknown;
 

@@ -208,25 +208,78 @@ describe('IndexedDB specifics', () => {
     theirs.close();
   });
 
-  test('an append whose transaction fails after its writes were issued leaves neither the event nor the state change', async () => {
+  test('an append that meets an event written behind its back writes nothing in that attempt, then appends after it; the session is the fold of its log', async () => {
     const store = await openIdbSessionStore({ dbName: uniqueDb('atomic') });
     const session = await store.create({ appName: 'app', userId: 'u' });
     await store.append(session.id, event(session.id, { ...say('kept'), actions: { stateDelta: { kept: 1 } } }));
-    // An event already sits at seq 2 (written behind the session's back), so the append's
-    // event add fails with a ConstraintError only when the browser runs it, after the session
-    // update of the same transaction was queued: the browser aborts the whole transaction.
-    await store.db.add('events', { ...event(session.id, say('squatter')), seq: 2 } as AgentEvent);
-    await expect(
-      store.append(session.id, event(session.id, { actions: { stateDelta: { kept: 2, added: true } } })),
-    ).rejects.toMatchObject({ code: 'storage-unavailable' });
+    // An event already sits at seq 2, written behind this store's back: the append's event add
+    // fails with a ConstraintError only when the browser runs it, after the app: scope's update
+    // of the same transaction was queued, so the browser aborts the whole transaction.
+    await store.db.add('events', {
+      ...event(session.id, { ...say('squatter'), actions: { stateDelta: { squatted: true } } }),
+      seq: 2,
+    } as AgentEvent);
+    const appended = await store.append(
+      session.id,
+      event(session.id, { actions: { stateDelta: { kept: 2, added: true, 'app:visits': 1 } } }),
+    );
+    expect(appended.seq).toBe(3);
     const after = (await store.get(session.id))!;
-    expect(after.state).toEqual({ kept: 1 });
-    expect(after.lastSeq).toBe(1);
-    expect((await store.events(session.id)).map((e) => e.content)).toEqual([
-      say('kept').content,
-      say('squatter').content,
-    ]);
+    expect(after.lastSeq).toBe(3);
+    expect(after.state).toEqual({ kept: 2, added: true, squatted: true, 'app:visits': 1 });
+    const events = await store.events(session.id);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(events.map((e) => e.content)).toEqual([say('kept').content, say('squatter').content, undefined]);
+    expect(await store.db.getAll('events')).toHaveLength(3);
     store.close();
+  });
+
+  test('between checkpoints the log is the truth: a store that opens the database anew sees every event, the state and the open calls they make', async () => {
+    const name = uniqueDb('checkpoint');
+    const writer = await openIdbSessionStore({ dbName: name });
+    const { id } = await writer.create({ appName: 'app', userId: 'u' });
+    // No run ends and no title is set, so most of these appends write only their event.
+    for (let i = 1; i <= 20; i++) {
+      await writer.append(
+        id,
+        event(id, {
+          author: 'assistant',
+          content: { role: 'model', parts: [{ functionCall: { id: `c${i}`, name: 'save', args: {} } }] },
+          actions: { stateDelta: { step: i } },
+        }),
+      );
+      if (i % 2 === 0) {
+        await writer.append(
+          id,
+          event(id, {
+            author: 'assistant',
+            content: { role: 'tool', parts: [{ functionResponse: { id: `c${i}`, name: 'save', response: 'ok' } }] },
+          }),
+        );
+      }
+    }
+    // The worker dies here: what it wrote is in the log, its memory is gone.
+    const reader = await openIdbSessionStore({ dbName: name });
+    const session = (await reader.get(id))!;
+    expect(session.lastSeq).toBe(30);
+    expect(session.state).toEqual({ step: 20 });
+    expect(Object.keys(session.openCalls!).sort()).toEqual([
+      'c1',
+      'c11',
+      'c13',
+      'c15',
+      'c17',
+      'c19',
+      'c3',
+      'c5',
+      'c7',
+      'c9',
+    ]);
+    expect(await reader.list()).toMatchObject([{ id, eventCount: 30 }]);
+    // And it appends after them.
+    expect((await reader.append(id, event(id))).seq).toBe(31);
+    writer.close();
+    reader.close();
   });
 
   test('a database written by schema version 1 opens with the current code, keeps its data, and takes new events', async () => {
