@@ -1,15 +1,17 @@
 /**
  * The tool-call protocol's costs, each beside a peer from the same run:
  * parsing a model's turn (vs bare JSON.parse of the same calls), streaming
- * hold-back per chunk (vs plain concatenation), grammar compilation in
+ * hold-back per chunk (vs plain concatenation), reading a megabyte of model
+ * output through the whole streaming path (vs concatenating it), grammar compilation in
  * web-xgrammar (structural tag vs the JSON-schema fallback), and the prompt
  * tokens the tool section costs (vs pasting the declarations as JSON).
  */
 import { Grammar } from '@mlc-ai/web-xgrammar';
 import type { ToolDeclaration } from '../src/tools/declaration';
-import { parseToolCalls } from '../src/model/parse-tool-calls';
+import { planToolCalls } from '../src/model/formats/tool-call-plan';
+import { readModelOutput } from '../src/model/read-model-output';
 import { ToolCallStream } from '../src/model/stream-tool-calls';
-import { callOrAnswerSchema, toolCallStructuralTag } from '../src/model/tool-grammar';
+import { callOrAnswerSchema } from '../src/model/tool-grammar';
 import { describeTools } from '../src/model/tool-prompt';
 import { estimateTokens } from '../src/model/token-estimate';
 import { measure, type BenchRow, type BenchSuite } from './harness';
@@ -45,7 +47,7 @@ const suite: BenchSuite = async () => {
 
   const parse = await measure(
     () => {
-      for (let i = 0; i < 100; i++) parseToolCalls(turn, { toolNames: names });
+      for (let i = 0; i < 100; i++) readModelOutput(turn, { tools });
     },
     { iterations: 30 },
   );
@@ -67,7 +69,7 @@ const suite: BenchSuite = async () => {
   const chunks = Array.from({ length: 2000 }, (_, i) => (i % 50 === 0 ? ' <b>' : 'word '));
   const streamed = await measure(
     () => {
-      const s = new ToolCallStream(names);
+      const s = new ToolCallStream({ tools });
       for (const c of chunks) s.push(c);
       s.end();
     },
@@ -90,9 +92,38 @@ const suite: BenchSuite = async () => {
     peer: { name: 'string concatenation', median: concat.median },
   });
 
+  // A model that babbles: prose with the odd marker that turns out to be prose, and one call at the very end.
+  const megabyte = oneMegabyteOfOutput();
+  const megaChunks = megabyte.match(/[\s\S]{1,16}/g)!;
+  const readMega = await measure(
+    () => {
+      const s = new ToolCallStream({ tools });
+      for (const c of megaChunks) s.push(c);
+      if (s.end().calls.length !== 1) throw new Error('the call at the end of the megabyte was not read');
+    },
+    { iterations: 5, warmup: 1 },
+  );
+  const concatMega = await measure(
+    () => {
+      let s = '';
+      for (const c of megaChunks) s += c;
+      return s.length;
+    },
+    { iterations: 5, warmup: 1 },
+  );
+  rows.push({
+    group: 'model',
+    name: `read 1 MB of model output (${megaChunks.length} chunks, streamed)`,
+    median: readMega.median,
+    p95: readMega.p95,
+    unit: 'ms',
+    peer: { name: 'plain string concatenation of the chunks', median: concatMega.median },
+  });
+
   for (const count of [3, 20]) {
     const set = makeTools(count);
-    const tag = await measure(async () => (await Grammar.fromStructuralTag(toolCallStructuralTag(set))).dispose(), {
+    const structuralTag = planToolCalls('hermes', set).responseFormat!.structural_tag as never;
+    const tag = await measure(async () => (await Grammar.fromStructuralTag(structuralTag)).dispose(), {
       iterations: 10,
       warmup: 2,
     });
@@ -121,5 +152,12 @@ const suite: BenchSuite = async () => {
   });
   return rows;
 };
+
+function oneMegabyteOfOutput(): string {
+  const sentence = 'The model keeps talking about functools and the <b>tags</b> it saw, [notes], {braces} and more. ';
+  let text = '';
+  while (text.length < 1024 * 1024) text += sentence;
+  return `${text}\n<tool_call>\n{"name": "tool_0", "arguments": {"text": "done"}}\n</tool_call>`;
+}
 
 export default suite;

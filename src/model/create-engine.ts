@@ -5,6 +5,8 @@
  */
 import { AgentError } from '../errors';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
+import { toolFormatFor, toolFormatNamed } from './formats/registry';
+import { callsToolsNatively } from './native-models';
 import { ScriptedEngine } from './scripted-engine';
 import { estimateTokens } from './token-estimate';
 import type { WebLLMEngine, WebLLMEngineOptions } from './webllm-engine';
@@ -22,7 +24,11 @@ export function createEngine(options: ModelOptions): ModelEngine {
         'invalid-options',
         'model.turns must be an array of scripted turns for the scripted engine.',
       );
-    return new ScriptedEngine(options.turns, options.contextWindow);
+    return new ScriptedEngine(
+      options.turns,
+      options.contextWindow,
+      toolFormatNamed(options.toolFormat ?? 'generic-json'),
+    );
   }
   if (options.engine === 'webllm') {
     if (typeof options.modelId !== 'string' || !options.modelId) {
@@ -32,6 +38,7 @@ export function createEngine(options: ModelOptions): ModelEngine {
       );
     }
     const { onProgress: _onProgress, engine: _engine, ...rest } = options;
+    if (rest.toolFormat !== undefined) toolFormatNamed(rest.toolFormat); // refuse an unknown name before any download
     return new LazyWebLLMEngine(rest);
   }
   throw new AgentError(
@@ -39,9 +46,6 @@ export function createEngine(options: ModelOptions): ModelEngine {
     `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm" or "scripted".`,
   );
 }
-
-/** The Hermes ids web-llm 0.2.86 calls tools for natively (its functionCallingModelIds). */
-const NATIVE_PREFIXES = ['Hermes-2-Pro-', 'Hermes-3-'];
 
 /** Stands in for the web-llm engine until load() has imported it. */
 class LazyWebLLMEngine implements ModelEngine {
@@ -54,8 +58,8 @@ class LazyWebLLMEngine implements ModelEngine {
       modelId: options.modelId,
       label: `${options.modelId} (web-llm, on this device)`,
       contextWindow: options.contextWindow ?? 4096,
-      nativeToolCalls:
-        (options.nativeToolCalls ?? true) && NATIVE_PREFIXES.some((prefix) => options.modelId.startsWith(prefix)),
+      nativeToolCalls: callsToolsNatively(options.modelId, options.nativeToolCalls ?? true),
+      toolFormat: toolFormatFor(options.modelId, options.toolFormat).name,
     };
   }
 

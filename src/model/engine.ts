@@ -4,6 +4,9 @@
  */
 import type { ToolDeclaration } from '../tools/declaration';
 import type { Usage } from '../session/event';
+import type { ToolFormatName } from './formats/tool-format';
+
+export type { ToolFormatName };
 
 /** OpenAI-style chat messages, the lingua franca of web-llm and most runtimes. */
 export type ChatMessage =
@@ -80,6 +83,8 @@ export interface ModelInfo {
   label: string;
   contextWindow: number;
   nativeToolCalls: boolean;
+  /** The tool-call format the model's prompt, grammar and history are written in (model/formats). */
+  toolFormat: ToolFormatName;
 }
 
 export interface ModelEngine {
@@ -112,10 +117,14 @@ export type ModelOptions =
       nativeToolCalls?: boolean;
       /** The constraint for models without native calls (default 'structural-tag'). */
       grammar?: 'structural-tag' | 'json';
+      /** Use this family's tool-call format instead of the one the model id implies. */
+      toolFormat?: ToolFormatName;
     }
   | {
       engine: 'scripted';
       turns: ScriptedTurn[];
       contextWindow?: number;
+      /** The format raw turns are told to write when a call cannot be read (default 'generic-json'). */
+      toolFormat?: ToolFormatName;
       onProgress?: (progress: ModelProgress) => void;
     };

@@ -10,6 +10,9 @@
  */
 import { AgentError } from '../errors';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ScriptedTurn } from './engine';
+import { genericJson } from './formats/generic-json';
+import { allowedNames } from './formats/tool-call-plan';
+import type { ToolFormat } from './formats/tool-format';
 import { ToolCallStream } from './stream-tool-calls';
 import { estimateTokens } from './token-estimate';
 
@@ -20,6 +23,7 @@ export class ScriptedEngine implements ModelEngine {
   constructor(
     private readonly turns: ScriptedTurn[],
     contextWindow = 8192,
+    private readonly format: ToolFormat = genericJson,
   ) {
     this.info = {
       engine: 'scripted',
@@ -27,6 +31,7 @@ export class ScriptedEngine implements ModelEngine {
       label: 'Scripted (no model)',
       contextWindow,
       nativeToolCalls: true,
+      toolFormat: format.name,
     };
   }
 
@@ -48,11 +53,7 @@ export class ScriptedEngine implements ModelEngine {
     const promptTokens =
       estimateTokens(JSON.stringify(request.messages)) + estimateTokens(JSON.stringify(request.tools));
     if ('raw' in turn) {
-      yield* rawTurn(
-        turn.raw,
-        request.tools.map((tool) => tool.name),
-        { promptTokens, completionTokens: estimateTokens(turn.raw) },
-      );
+      yield* rawTurn(turn.raw, request, this.format, { promptTokens, completionTokens: estimateTokens(turn.raw) });
       return;
     }
     if (turn.text) yield { type: 'text', text: turn.text };
@@ -72,18 +73,24 @@ export class ScriptedEngine implements ModelEngine {
   async dispose(): Promise<void> {}
 }
 
-/** A raw turn as a model would stream it, split in small pieces so the streaming parser is exercised too. */
+/** A raw turn as a model would stream it, split in small pieces so the streaming reader is exercised too. */
 function* rawTurn(
   raw: string,
-  toolNames: string[],
+  request: ModelRequest,
+  format: ToolFormat,
   usage: { promptTokens: number; completionTokens: number },
 ): Generator<ModelDelta> {
-  const stream = new ToolCallStream(toolNames);
-  for (let i = 0; i < raw.length; i += 7) {
-    const visible = stream.push(raw.slice(i, i + 7));
-    if (visible) yield { type: 'text', text: visible };
-  }
-  const rest = stream.end();
+  const stream = new ToolCallStream({
+    tools: request.tools,
+    allowed: allowedNames(request.tools, request),
+    example: format.example,
+  });
+  // Pieces of a few characters, as a tokenizer decodes; large outputs in larger pieces, so a test of a
+  // megabyte stays about reading and not about a million partial events.
+  const piece = Math.max(7, Math.ceil(raw.length / 2000));
+  for (let i = 0; i < raw.length; i += piece) yield* stream.push(raw.slice(i, i + piece));
+  const rest = stream.end('stop');
+  if (rest.reasoning) yield { type: 'reasoning', text: rest.reasoning };
   if (rest.text) yield { type: 'text', text: rest.text };
   for (const call of rest.calls) yield { type: 'tool-call', call };
   for (const error of rest.errors) yield { type: 'tool-call-error', ...error };

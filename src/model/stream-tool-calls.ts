@@ -1,68 +1,143 @@
 /**
- * Streams a model's text to the person while holding back anything that may
- * be a tool call. Text before the first call marker flows as it is decoded;
- * from the marker on, the output is kept and parsed once the model stops.
- * A marker split across chunks (`<tool` … `_call>`) is held until it is
- * clear whether it is one.
+ * Streams a model's output as it is decoded: text and reasoning flow to the
+ * person at once; from a marker that may open a call (or end the turn) on,
+ * the output is held back and read when the model stops. A marker split
+ * across chunks (`<tool` … `_call>`) is held until it is clear whether it is
+ * one, and a marker that turns out to be prose ("functools is a module") is
+ * released. Each chunk is looked at once, so the work is linear in the output.
  */
-import { parseToolCalls, type ParsedToolCalls } from './parse-tool-calls';
+import type { FinishReason } from './engine';
+import { DECIDE_WITHIN } from './formats/call-reader';
+import {
+  markerScanner,
+  matchedHandler,
+  readModelOutput,
+  type ModelOutput,
+  type ReadOptions,
+} from './read-model-output';
 
-const MARKERS = ['<tool_call>', '<|python_tag|>', '[TOOL_CALLS]', '<function=', '```'];
+export type StreamPiece = { type: 'text'; text: string } | { type: 'reasoning'; text: string };
+
+export interface StreamOptions extends ReadOptions {
+  /** Hold the whole output (an answer under the JSON-schema fallback is one JSON value). */
+  holdAll?: boolean;
+}
 
 export class ToolCallStream {
   private output = '';
   private shown = 0;
-  private holding = false;
-  /** Something other than whitespace has been shown, so the answer is not bare JSON. */
+  private mode: 'text' | 'reasoning' | 'held';
+  private reasoningClose = '';
+  /** Something other than whitespace has been shown as text. */
   private textShown = false;
 
-  constructor(private readonly toolNames?: readonly string[]) {}
-
-  /** Adds decoded text; returns the part that can be shown now. */
-  push(chunk: string): string {
-    this.output += chunk;
-    if (this.holding) return '';
-    const rest = this.output.slice(this.shown);
-    // An answer that opens with JSON is a bare call, or our grammar's {"answer": …}: hold it all.
-    if (!this.textShown && /^\s*[[{]/.test(this.output)) {
-      this.holding = true;
-      return '';
-    }
-    let cut = rest.length;
-    for (const marker of MARKERS) {
-      const at = rest.indexOf(marker);
-      if (at !== -1 && at < cut) {
-        cut = at;
-        this.holding = true;
-      }
-    }
-    if (!this.holding) cut = rest.length - partialMarkerLength(rest);
-    this.shown += cut;
-    const visible = rest.slice(0, cut);
-    if (visible.trim()) this.textShown = true;
-    return visible;
+  constructor(private readonly options: StreamOptions = {}) {
+    this.mode = options.holdAll ? 'held' : 'text';
   }
 
-  /** The model stopped: parses what was held back. `text` is only the part not shown yet. */
-  end(): ParsedToolCalls {
-    const shownText = this.output.slice(0, this.shown);
-    const parsed = parseToolCalls(this.output.slice(this.shown), { toolNames: this.toolNames });
-    if (parsed.text && shownText && !/\s$/.test(shownText)) parsed.text = `\n${parsed.text}`;
-    return parsed;
+  /** Adds decoded text; returns what can be shown now. */
+  push(chunk: string): StreamPiece[] {
+    this.output += chunk;
+    const pieces: StreamPiece[] = [];
+    while (this.mode !== 'held') {
+      if (this.mode === 'reasoning' ? !this.stepReasoning(pieces) : !this.stepText(pieces)) break;
+    }
+    return pieces;
+  }
+
+  /** The model stopped: reads what was held back. `text` and `reasoning` are only the parts not shown yet. */
+  end(finishReason?: FinishReason): ModelOutput {
+    const rest = this.output.slice(this.shown);
+    this.shown = this.output.length;
+    if (this.mode === 'reasoning') return { text: '', reasoning: rest, calls: [], errors: [] };
+    if (this.mode === 'text') return { text: rest, reasoning: '', calls: [], errors: [] };
+    const read = readModelOutput(rest, { ...this.options, finishReason });
+    if (read.text && this.textShown && !/\s$/.test(this.output.slice(0, this.output.length - rest.length)))
+      read.text = `\n${read.text}`;
+    return read;
   }
 
   /** Everything the model wrote, markup included. */
   get raw(): string {
     return this.output;
   }
+
+  /** Shows text up to the next marker; false when it must wait for more output. */
+  private stepText(pieces: StreamPiece[]): boolean {
+    const { pattern } = markerScanner();
+    pattern.lastIndex = this.shown;
+    const match = pattern.exec(this.output);
+    if (!match) {
+      this.show(pieces, this.output.length - this.heldTail(), 'text');
+      return false;
+    }
+    this.show(pieces, match.index, 'text');
+    const handler = matchedHandler(match);
+    if (handler.kind === 'reasoning') {
+      this.shown = match.index + match[0].length;
+      this.mode = 'reasoning';
+      this.reasoningClose = handler.close;
+      return true;
+    }
+    if (handler.kind === 'reader' && handler.reader.opensCall) {
+      const opens = handler.reader.opensCall(this.output, match.index, match[0]);
+      if (opens === false) {
+        this.show(pieces, match.index + match[0].length, 'text');
+        return true;
+      }
+      if (opens === undefined && this.output.length - match.index < match[0].length + DECIDE_WITHIN) return false;
+    }
+    this.mode = 'held';
+    return false;
+  }
+
+  private stepReasoning(pieces: StreamPiece[]): boolean {
+    const close = this.output.indexOf(this.reasoningClose, this.shown);
+    if (close === -1) {
+      this.show(
+        pieces,
+        this.output.length - partialLength(this.output, this.shown, [this.reasoningClose]),
+        'reasoning',
+      );
+      return false;
+    }
+    this.show(pieces, close, 'reasoning');
+    this.shown = close + this.reasoningClose.length;
+    this.mode = 'text';
+    return true;
+  }
+
+  private show(pieces: StreamPiece[], to: number, type: StreamPiece['type']): void {
+    if (to <= this.shown) return;
+    const text = this.output.slice(this.shown, to);
+    this.shown = to;
+    if (type === 'text' && !this.textShown && text.trim()) this.textShown = true;
+    const last = pieces.at(-1);
+    if (last?.type === type) last.text += text;
+    else pieces.push({ type, text });
+  }
+
+  /** How much of the end of the output may begin a marker, and must wait for the next chunk. */
+  private heldTail(): number {
+    const { literals, partials } = markerScanner();
+    let longest = partialLength(this.output, this.shown, literals);
+    const tailStart = Math.max(this.shown, this.output.length - 64);
+    const tail = this.output.slice(tailStart);
+    for (const partial of partials) {
+      const match = partial.exec(tail);
+      if (match) longest = Math.max(longest, tail.length - match.index);
+    }
+    return longest;
+  }
 }
 
-/** Length of the longest suffix of `text` that begins a marker. */
-function partialMarkerLength(text: string): number {
+/** Length of the longest suffix of output[from..] that is a proper prefix of one of `markers`. */
+function partialLength(output: string, from: number, markers: readonly string[]): number {
   let longest = 0;
-  for (const marker of MARKERS) {
-    for (let n = Math.min(marker.length - 1, text.length); n > longest; n--) {
-      if (text.endsWith(marker.slice(0, n))) {
+  const available = output.length - from;
+  for (const marker of markers) {
+    for (let n = Math.min(marker.length - 1, available); n > longest; n--) {
+      if (output.endsWith(marker.slice(0, n))) {
         longest = n;
         break;
       }

@@ -8,7 +8,6 @@
 import {
   MLCEngine,
   deleteModelAllInfoInCache,
-  functionCallingModelIds,
   hasModelInCache,
   type AppConfig,
   type ChatCompletionChunk,
@@ -18,13 +17,16 @@ import {
   type ModelRecord,
 } from '@mlc-ai/web-llm';
 import { AgentError } from '../errors';
-import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest } from './engine';
+import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ToolFormatName } from './engine';
+import { toolFormatFor } from './formats/registry';
+import type { ToolFormat } from './formats/tool-format';
+import { callsToolsNatively } from './native-models';
 import { estimateTokens } from './token-estimate';
 import { findRecord, resolveAppConfig, type CacheBackend } from './webllm-app-config';
 import { modelNotFound, shaderF16Missing, toAgentError, webgpuUnavailable, type ProbeResult } from './webllm-errors';
 import { describeAdapter, probeWebGPU, type GpuReport } from './webllm-gpu';
 import { parseProgress } from './webllm-progress';
-import { toWebLLMRequest, type GrammarForm } from './webllm-request';
+import { toWebLLMRequest, type GrammarForm, type RequestStyle, type WebLLMRequestPlan } from './webllm-request';
 import { toModelDeltas } from './webllm-stream';
 
 /** The part of web-llm's engine we use; a test may hand in a stand-in implementing it. */
@@ -49,6 +51,8 @@ export interface WebLLMEngineOptions {
   nativeToolCalls?: boolean;
   /** The constraint for models without native calls. Default 'structural-tag'. */
   grammar?: GrammarForm;
+  /** The family format to use instead of the one the model id implies. */
+  toolFormat?: ToolFormatName;
   /** Builds the web-llm engine; default `new MLCEngine({ appConfig })` in this thread. */
   createEngine?: (appConfig: AppConfig) => WebLLMEngineLike | Promise<WebLLMEngineLike>;
   /** Finds the GPU; default navigator.gpu. */
@@ -65,6 +69,7 @@ export class WebLLMEngine implements ModelEngine {
   gpu?: GpuReport;
   private readonly appConfig: AppConfig;
   private readonly record?: ModelRecord;
+  private readonly format: ToolFormat;
   private engine?: WebLLMEngineLike;
   private loaded = false;
   private busy = false;
@@ -75,7 +80,8 @@ export class WebLLMEngine implements ModelEngine {
       cacheBackend: options.cacheBackend,
     });
     this.record = findRecord(this.appConfig, options.modelId);
-    const native = (options.nativeToolCalls ?? true) && functionCallingModelIds.includes(options.modelId);
+    const native = callsToolsNatively(options.modelId, options.nativeToolCalls ?? true);
+    this.format = toolFormatFor(options.modelId, options.toolFormat);
     const declared = Number(this.record?.overrides?.context_window_size);
     const contextWindow = options.contextWindow ?? (declared > 0 ? declared : DEFAULT_CONTEXT_WINDOW);
     this.info = {
@@ -84,6 +90,7 @@ export class WebLLMEngine implements ModelEngine {
       label: `${options.modelId} (web-llm, on this device)`,
       contextWindow,
       nativeToolCalls: native,
+      toolFormat: this.format.name,
     };
   }
 
@@ -137,16 +144,19 @@ export class WebLLMEngine implements ModelEngine {
       yield { type: 'finish', reason: 'abort' };
       return;
     }
-    const plan = toWebLLMRequest(request, {
+    const style: RequestStyle = {
       native: this.info.nativeToolCalls,
       grammar: this.options.grammar ?? 'structural-tag',
-    });
+      format: this.format,
+      contextWindow: this.info.contextWindow,
+    };
     this.busy = true;
     const onAbort = () => void engine.interruptGenerate();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const chunks = await engine.chatCompletion(plan.request);
-      yield* toModelDeltas(chunks, plan);
+      const started = await startGeneration(engine, request, style);
+      if (started.notice) yield started.notice;
+      yield* toModelDeltas(started.chunks, started.plan);
     } catch (error) {
       throw await toAgentError(error, {
         modelId: this.options.modelId,
@@ -206,6 +216,75 @@ export class WebLLMEngine implements ModelEngine {
  */
 export function needsShaderF16(record: ModelRecord): boolean {
   return Boolean(record.required_features?.includes('shader-f16')) || /q\df16/.test(record.model_id);
+}
+
+interface Started {
+  plan: WebLLMRequestPlan;
+  chunks: AsyncIterable<ChatCompletionChunk>;
+  notice?: Extract<ModelDelta, { type: 'notice' }>;
+}
+
+/**
+ * Starts decoding under the step's grammar. When web-llm cannot compile it
+ * (GrammarMatcherInitError, raised before the first token), the step runs
+ * again with the tools constrained by name only, then with no grammar: the
+ * calls are still read and validated after generation, and one notice says so.
+ */
+async function startGeneration(engine: WebLLMEngineLike, request: ModelRequest, style: RequestStyle): Promise<Started> {
+  let plan = toWebLLMRequest(request, style);
+  const relaxedUpFront = [...plan.relaxed].map(([name, why]) => `${name} (${why})`);
+  const attempts: RequestStyle[] = [
+    { ...style, relaxed: new Set(plan.toolNames) },
+    { ...style, unconstrained: true },
+  ];
+  let refusal: string | undefined;
+  for (;;) {
+    try {
+      const chunks = await engine.chatCompletion(plan.request);
+      const iterator = chunks[Symbol.asyncIterator]();
+      const first = await iterator.next(); // a grammar web-llm cannot compile fails here, before any token
+      const notice = fallbackNotice(relaxedUpFront, refusal, plan);
+      return { plan, chunks: resume(first, iterator), ...(notice && { notice }) };
+    } catch (error) {
+      const next = attempts.shift();
+      if (!isGrammarError(error) || !plan.request.response_format || !next) throw error;
+      refusal ??= error instanceof Error ? error.message : String(error);
+      plan = toWebLLMRequest(request, next);
+    }
+  }
+}
+
+function fallbackNotice(
+  relaxedUpFront: string[],
+  refusal: string | undefined,
+  plan: WebLLMRequestPlan,
+): Extract<ModelDelta, { type: 'notice' }> | undefined {
+  if (refusal) {
+    const constrained = plan.request.response_format ? 'constrained to the tool names only' : 'not constrained';
+    return {
+      type: 'notice',
+      code: 'grammar-fallback',
+      message: `web-llm could not compile the grammar for ${plan.toolNames.join(', ')} (${refusal}); calls in this step were ${constrained}, and are read and validated after generation.`,
+    };
+  }
+  if (relaxedUpFront.length === 0) return undefined;
+  return {
+    type: 'notice',
+    code: 'grammar-fallback',
+    message: `The grammar cannot hold the argument schema of ${relaxedUpFront.join('; ')}: calls to it are constrained to its name only, and their arguments are validated after generation.`,
+  };
+}
+
+async function* resume<T>(first: IteratorResult<T>, iterator: AsyncIterator<T>): AsyncGenerator<T> {
+  if (first.done) return;
+  yield first.value;
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+}
+
+function isGrammarError(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  return name === 'GrammarMatcherInitError' || /Failed to initialize the grammar matcher/.test(message);
 }
 
 function defaultEngine(appConfig: AppConfig): WebLLMEngineLike {

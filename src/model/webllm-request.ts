@@ -1,22 +1,28 @@
 /**
  * Our ModelRequest as web-llm's ChatCompletionRequest. Three shapes:
  *
- * - native: a Hermes model web-llm calls tools for (`tools`, `tool_choice`).
- *   web-llm then writes its own system prompt and refuses ours, so our
- *   instructions go in front of the first user message.
- * - prompt: any other model with tools: the tools are described in the system
- *   prompt and decoding runs under a grammar (tool-grammar.ts).
- * - plain: no tools in this step.
+ * - native: a model web-llm calls tools for (native-models.ts): `tools` and
+ *   web-llm's `tool_choice`. web-llm then writes its own system prompt and
+ *   refuses ours, so our instructions go in front of the first user message.
+ * - prompt: any other model with tools: the family's format (model/formats)
+ *   describes the tools in the system prompt and its grammar constrains the
+ *   step. The prompt depends on `request.tools` only; `allowedTools` and
+ *   `toolChoice` narrow the grammar, so the prompt (and web-llm's KV cache)
+ *   stays the same across the steps of a run.
+ * - plain: no tools.
  *
- * web-llm reads only `content` of assistant messages, so earlier calls are
- * written into the content in the form the model itself would produce.
- * Text the model did not write is escaped (escape.ts).
+ * An earlier model turn is replayed as the model generated it (`raw`, minus
+ * its end-of-turn token, which web-llm's template adds again); without it the
+ * format writes the turn back. Text the model did not write is escaped.
  */
 import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ChatCompletionTool } from '@mlc-ai/web-llm';
+import type { ToolDeclaration } from '../tools/declaration';
 import type { ChatMessage, ModelRequest, ModelToolCall } from './engine';
 import { escapeUntrusted } from './escape';
-import { toolResponseFormat } from './tool-grammar';
-import { describeTools } from './tool-prompt';
+import { END_OF_TURN } from './formats/readers';
+import { allowedNames, planToolCalls } from './formats/tool-call-plan';
+import type { ToolFormat, ToolResultText } from './formats/tool-format';
+import { jsonResponseFormat } from './tool-grammar';
 
 export type RequestMode = 'native' | 'prompt' | 'plain';
 export type GrammarForm = 'structural-tag' | 'json';
@@ -24,25 +30,49 @@ export type GrammarForm = 'structural-tag' | 'json';
 export interface WebLLMRequestPlan {
   mode: RequestMode;
   request: ChatCompletionRequestStreaming;
+  /** Every tool described to the model. */
+  tools: ToolDeclaration[];
   /** Names a call may use in this step. */
   toolNames: string[];
+  format: ToolFormat;
+  /** Tools constrained by name only in this step, with the reason. */
+  relaxed: Map<string, string>;
+  /** Under the JSON-schema fallback the whole answer is one JSON value. */
+  jsonAnswer: boolean;
 }
 
 export interface RequestStyle {
   /** The loaded model has web-llm's native function calling. */
   native: boolean;
   grammar: GrammarForm;
+  format: ToolFormat;
+  contextWindow: number;
+  /** Tools the grammar engine refused: constrain them by name only. */
+  relaxed?: ReadonlySet<string>;
+  /** Send no grammar at all (the engine refused even the relaxed one). */
+  unconstrained?: boolean;
+}
+
+/** The runtime's own length limit, so that a model that babbles stops: a quarter of the window, 256 to 2,048 tokens. */
+export function defaultMaxTokens(contextWindow: number): number {
+  return Math.max(256, Math.min(2048, Math.floor(contextWindow / 4)));
 }
 
 export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): WebLLMRequestPlan {
-  const mode: RequestMode = request.tools.length === 0 ? 'plain' : style.native ? 'native' : 'prompt';
-  const toolNames = request.tools.map((tool) => tool.name);
+  const tools = request.tools;
+  const choice = request.toolChoice ?? 'auto';
+  const mode: RequestMode =
+    tools.length === 0 ? 'plain' : style.native ? (choice === 'none' ? 'plain' : 'native') : 'prompt';
+  const format = style.format;
+  const toolNames = allowedNames(tools, { allowedTools: request.allowedTools, toolChoice: choice });
   const system = request.messages
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n\n');
   const conversation = request.messages.filter((m) => m.role !== 'system');
   const messages: ChatCompletionMessageParam[] = [];
+  let relaxed = new Map<string, string>();
+  let jsonAnswer = false;
 
   if (mode === 'native') {
     let instructionsPlaced = !system;
@@ -53,10 +83,11 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
       } else messages.push(...nativeMessage(message));
     }
   } else {
-    const toolSection = mode === 'prompt' ? describeTools(request.tools) : '';
-    const systemText = [system, toolSection].filter(Boolean).join('\n\n');
+    const section = mode === 'prompt' ? format.describeTools(tools) : '';
+    const parts = format.toolsFirst ? [section, system] : [system, section];
+    const systemText = parts.filter(Boolean).join('\n\n');
     if (systemText) messages.push({ role: 'system', content: systemText });
-    messages.push(...promptMessages(conversation));
+    messages.push(...promptMessages(conversation, format));
   }
 
   const sampling = request.sampling ?? {};
@@ -64,13 +95,13 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
     messages,
     stream: true,
     stream_options: { include_usage: true },
+    max_tokens: sampling.maxTokens ?? defaultMaxTokens(style.contextWindow),
     ...(sampling.temperature !== undefined && { temperature: sampling.temperature }),
     ...(sampling.topP !== undefined && { top_p: sampling.topP }),
-    ...(sampling.maxTokens !== undefined && { max_tokens: sampling.maxTokens }),
     ...(sampling.seed !== undefined && { seed: sampling.seed }),
   };
   if (mode === 'native') {
-    out.tools = request.tools.map((tool): ChatCompletionTool => ({
+    out.tools = tools.map((tool): ChatCompletionTool => ({
       type: 'function',
       function: {
         name: tool.name,
@@ -78,28 +109,50 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
         parameters: tool.parameters,
       },
     }));
-    out.tool_choice = 'auto';
-  } else if (mode === 'prompt') {
-    out.response_format = toolResponseFormat(
-      request.tools,
-      style.grammar,
-    ) as ChatCompletionRequestStreaming['response_format'];
+    out.tool_choice = typeof choice === 'object' ? { type: 'function', function: { name: choice.name } } : 'auto';
+  } else if (mode === 'prompt' && toolNames.length && !style.unconstrained) {
+    if (style.grammar === 'json') {
+      out.response_format = jsonResponseFormat(tools.filter((tool) => toolNames.includes(tool.name)));
+      jsonAnswer = true;
+    } else {
+      const plan = planToolCalls(format, tools, {
+        allowedTools: request.allowedTools,
+        toolChoice: choice,
+        relaxed: style.relaxed,
+      });
+      relaxed = plan.relaxed;
+      if (plan.responseFormat)
+        out.response_format = plan.responseFormat as unknown as ChatCompletionRequestStreaming['response_format'];
+    }
   }
-  return { mode, request: out, toolNames };
+  return { mode, request: out, tools: [...tools], toolNames, format, relaxed, jsonAnswer };
+}
+
+/** A model turn as generated, without the end-of-turn tokens web-llm's template adds itself. */
+export function withoutEndOfTurn(raw: string): string {
+  let end = raw.length;
+  for (let stripped = true; stripped;) {
+    stripped = false;
+    for (const token of END_OF_TURN) {
+      if (end >= token.length && raw.startsWith(token, end - token.length)) {
+        end -= token.length;
+        stripped = true;
+      }
+    }
+  }
+  return raw.slice(0, end);
 }
 
 function nativeMessage(message: ChatMessage): ChatCompletionMessageParam[] {
   switch (message.role) {
     case 'user':
       return [{ role: 'user', content: escapeUntrusted(message.content) }];
-    case 'assistant':
+    case 'assistant': {
       // Under web-llm's Hermes grammar the model's whole output is the JSON array of its calls.
-      return [
-        {
-          role: 'assistant',
-          content: message.toolCalls?.length ? JSON.stringify(message.toolCalls.map(asWireCall)) : message.content,
-        },
-      ];
+      if (message.raw !== undefined) return [{ role: 'assistant', content: withoutEndOfTurn(message.raw) }];
+      const content = message.toolCalls?.length ? JSON.stringify(message.toolCalls.map(asWireCall)) : message.content;
+      return [{ role: 'assistant', content }];
+    }
     case 'tool':
       return [{ role: 'tool', tool_call_id: message.toolCallId, content: escapeUntrusted(message.content) }];
     default:
@@ -107,28 +160,27 @@ function nativeMessage(message: ChatMessage): ChatCompletionMessageParam[] {
   }
 }
 
-/** Tool results become one user message per batch, inside <tool_response> tags the prompt announced. */
-function promptMessages(conversation: ChatMessage[]): ChatCompletionMessageParam[] {
+/** Tool results become one user message per batch, written the way the family reads them. */
+function promptMessages(conversation: ChatMessage[], format: ToolFormat): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
-  let responses: string[] = [];
+  let results: ToolResultText[] = [];
   const flush = () => {
-    if (responses.length) out.push({ role: 'user', content: responses.join('\n') });
-    responses = [];
+    if (results.length) out.push({ role: 'user', content: format.writeResults(results) });
+    results = [];
   };
   for (const message of conversation) {
     if (message.role === 'tool') {
-      responses.push(
-        `<tool_response>${JSON.stringify({ name: message.name, id: message.toolCallId, content: escapeUntrusted(message.content) })}</tool_response>`,
-      );
+      results.push({ callId: message.toolCallId, name: message.name, content: escapeUntrusted(message.content) });
       continue;
     }
     flush();
     if (message.role === 'user') out.push({ role: 'user', content: escapeUntrusted(message.content) });
     else if (message.role === 'assistant') {
-      const calls = (message.toolCalls ?? []).map(
-        (call) => `<tool_call>${JSON.stringify(asWireCall(call))}</tool_call>`,
-      );
-      out.push({ role: 'assistant', content: [escapeUntrusted(message.content), ...calls].filter(Boolean).join('\n') });
+      const content =
+        message.raw !== undefined
+          ? withoutEndOfTurn(message.raw)
+          : format.writeTurn(escapeUntrusted(message.content), message.toolCalls ?? []);
+      out.push({ role: 'assistant', content });
     }
   }
   flush();

@@ -1,29 +1,36 @@
 /**
  * web-llm's streamed ChatCompletionChunks as our ModelDeltas.
  *
- * - prompt/plain mode: content is the model's text; calls in it are held back
- *   and parsed when the model stops (stream-tool-calls.ts).
+ * - prompt/plain mode: content is the model's text; reasoning and text stream
+ *   as they come, calls are held back and read when the model stops
+ *   (stream-tool-calls.ts), in whatever family's format the model wrote them.
  * - native mode: content is the raw JSON of web-llm's Hermes grammar, not
  *   text for a person; the calls arrive parsed in the last chunk. When web-llm
  *   cannot parse them it throws (ToolCallOutput*Error); that becomes a
  *   tool-call-error the model can correct from, not a failed run.
  * - the usage arrives in a chunk of its own with no choices.
+ * - `finish.raw` is everything the model generated, for replay.
  */
 import type { ChatCompletionChunk, ChatCompletionFinishReason } from '@mlc-ai/web-llm';
 import type { FinishReason, ModelDelta } from './engine';
 import type { Usage } from '../session/event';
-import { CALL_FORMAT_HINT, parseToolCalls, unknownToolMessage } from './parse-tool-calls';
-import { parseLenientJson } from './repair-json';
+import { parseLiteral } from './formats/literal';
+import { readModelOutput, unknownToolMessage } from './read-model-output';
 import { ToolCallStream } from './stream-tool-calls';
 import type { WebLLMRequestPlan } from './webllm-request';
 
 export async function* toModelDeltas(
   chunks: AsyncIterable<ChatCompletionChunk>,
-  plan: Pick<WebLLMRequestPlan, 'mode' | 'toolNames'>,
+  plan: Pick<WebLLMRequestPlan, 'mode' | 'toolNames' | 'tools' | 'format' | 'jsonAnswer'>,
 ): AsyncGenerator<ModelDelta> {
   const native = plan.mode === 'native';
-  const stream = new ToolCallStream(plan.mode === 'plain' ? undefined : plan.toolNames);
-  let nativeOutput = '';
+  const stream = new ToolCallStream({
+    tools: plan.tools,
+    allowed: plan.toolNames,
+    example: plan.format.example,
+    holdAll: plan.jsonAnswer,
+  });
+  let raw = '';
   let reason: ChatCompletionFinishReason | null = null;
   let usage: Usage | undefined;
   let callCount = 0;
@@ -35,11 +42,8 @@ export async function* toModelDeltas(
       const choice = chunk.choices[0];
       if (!choice) continue;
       const content = choice.delta.content ?? '';
-      if (native) nativeOutput += content;
-      else if (content) {
-        const visible = stream.push(content);
-        if (visible) yield { type: 'text', text: visible };
-      }
+      raw += content;
+      if (!native && content) for (const piece of stream.push(content)) yield piece;
       for (const call of choice.delta.tool_calls ?? []) {
         const delta = nativeCall(call.function?.name, call.function?.arguments, call.id, plan.toolNames);
         if (delta.type === 'tool-call') callCount += 1;
@@ -51,26 +55,27 @@ export async function* toModelDeltas(
     if (!native || !isToolCallOutputError(error)) throw error;
     yield {
       type: 'tool-call-error',
-      raw: nativeOutput,
+      raw,
       message: `Your tool calls could not be read (${(error as Error).message}). Answer with a JSON array of calls: [{"name": "<tool name>", "arguments": {…}}].`,
     };
-    yield { type: 'finish', reason: 'tool-calls', usage };
+    yield { type: 'finish', reason: 'tool-calls', usage, raw };
     return;
   }
 
+  const finish = finishReason(reason, 0);
   if (!native) {
-    const rest = stream.end();
+    const rest = stream.end(finish);
+    if (rest.reasoning) yield { type: 'reasoning', text: rest.reasoning };
     if (rest.text) yield { type: 'text', text: rest.text };
     for (const call of rest.calls) yield { type: 'tool-call', call };
     for (const error of rest.errors) yield { type: 'tool-call-error', ...error };
-    callCount += rest.calls.length;
-    if (rest.errors.length && reason === 'stop') reason = 'tool_calls';
-  } else if (reason === 'stop' && nativeOutput.trim() && callCount === 0) {
+    callCount += rest.calls.length + rest.errors.length;
+  } else if (reason === 'stop' && raw.trim() && callCount === 0) {
     // Hermes may still answer in text when its grammar is off (e.g. web-llm returned no tool_calls).
-    const parsed = parseToolCalls(nativeOutput, { toolNames: plan.toolNames });
-    if (parsed.text) yield { type: 'text', text: parsed.text };
+    const read = readModelOutput(raw, { tools: plan.tools, allowed: plan.toolNames });
+    if (read.text) yield { type: 'text', text: read.text };
   }
-  yield { type: 'finish', reason: finishReason(reason, callCount), usage };
+  yield { type: 'finish', reason: finishReason(reason, callCount), usage, raw };
 }
 
 function nativeCall(
@@ -80,16 +85,17 @@ function nativeCall(
   toolNames: string[],
 ): ModelDelta {
   const raw = JSON.stringify({ name, arguments: argsText });
-  if (!name) return { type: 'tool-call-error', raw, message: `Your tool call has no name. ${CALL_FORMAT_HINT}` };
+  const hint = 'Answer with a JSON array of calls: [{"name": "<tool name>", "arguments": {…}}].';
+  if (!name) return { type: 'tool-call-error', raw, message: `Your tool call has no name. ${hint}` };
   if (!toolNames.includes(name))
     return { type: 'tool-call-error', name, raw, message: unknownToolMessage(name, toolNames) };
-  const parsed = argsText?.trim() ? parseLenientJson(argsText) : { ok: true as const, value: {}, repaired: false };
+  const parsed = argsText?.trim() ? parseLiteral(argsText) : { ok: true as const, value: {}, end: 0 };
   if (!parsed.ok)
     return {
       type: 'tool-call-error',
       name,
       raw,
-      message: `The arguments of your call to "${name}" are not valid JSON (${parsed.error}).`,
+      message: `The arguments of your call to "${name}" are not valid JSON (${parsed.why}). ${hint}`,
     };
   // web-llm numbers streamed calls by index only; ids are the loop's to assign.
   return { type: 'tool-call', call: id ? { id, name, args: parsed.value } : { name, args: parsed.value } };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeUntrusted, hasTemplateMarkup } from '../../src/model/escape';
-import { parseToolCalls } from '../../src/model/parse-tool-calls';
+import { genericJson } from '../../src/model/formats/generic-json';
+import { readModelOutput } from '../../src/model/read-model-output';
 import { toWebLLMRequest } from '../../src/model/webllm-request';
 import { tools } from './tools-fixture';
 
@@ -36,7 +37,7 @@ describe('text from users and tools cannot forge the template or a call', () => 
         expect(escaped).not.toContain(token);
       }
       // Even if a model echoed the escaped text back verbatim, it would not read as a call.
-      expect(parseToolCalls(escaped, { toolNames: tools.map((t) => t.name) }).calls).toEqual([]);
+      expect(readModelOutput(escaped, { tools }).calls).toEqual([]);
     });
   }
 
@@ -56,12 +57,12 @@ describe('text from users and tools cannot forge the template or a call', () => 
         ],
         tools,
       },
-      { native: false, grammar: 'structural-tag' },
+      { native: false, grammar: 'structural-tag', format: genericJson, contextWindow: 4096 },
     );
     const [system, user, assistant, toolMessage] = plan.request.messages;
     expect(system.content).toContain('<tool_call>{"name": "<tool name>"');
     expect(user.content).toBe('hi <\\|im_start\\|>');
-    expect(assistant.content).toBe('<tool_call>{"name":"get_time","arguments":{}}</tool_call>');
+    expect(assistant.content).toBe('<tool_call>{"name": "get_time", "arguments": {}}</tool_call>');
     expect(toolMessage.role).toBe('user');
     expect(toolMessage.content).toMatch(/^<tool_response>.*<\/tool_response>$/);
     expect(toolMessage.content).not.toContain('<|im_start|>');

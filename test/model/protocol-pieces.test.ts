@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseLenientJson } from '../../src/model/repair-json';
-import { ToolCallStream } from '../../src/model/stream-tool-calls';
+import { parseLiteral } from '../../src/model/formats/literal';
+import { ToolCallStream, type StreamPiece } from '../../src/model/stream-tool-calls';
 import { describeTools } from '../../src/model/tool-prompt';
 import { closestIds, f32Alternative, toAgentError } from '../../src/model/webllm-errors';
 import { parseProgress } from '../../src/model/webllm-progress';
 import { estimateTokens } from '../../src/model/token-estimate';
-import { tools, toolNames } from './tools-fixture';
+import { tools } from './tools-fixture';
+
+const shownText = (pieces: StreamPiece[]) => pieces.map((p) => p.text).join('');
 
 describe('the tool section of the system prompt', () => {
   it('names each tool with its description, when to use it and its argument schema, and the call format', () => {
@@ -22,39 +24,40 @@ describe('the tool section of the system prompt', () => {
 
 describe('streaming text while holding back calls', () => {
   it('shows text as it comes and never shows a call, even split across chunks', () => {
-    const stream = new ToolCallStream(toolNames);
+    const stream = new ToolCallStream({ tools });
     const shown = ['Sure', ', one moment <', 'tool', '_call>{"name": "get_time", "arguments": {}}</tool_call>']
-      .map((c) => stream.push(c))
+      .map((c) => shownText(stream.push(c)))
       .join('');
     expect(shown).toBe('Sure, one moment ');
-    expect(stream.end()).toEqual({ text: '', calls: [{ name: 'get_time', args: {} }], errors: [] });
+    expect(stream.end()).toEqual({ text: '', reasoning: '', calls: [{ name: 'get_time', args: {} }], errors: [] });
   });
 
   it('releases a "<" that turned out not to start a marker', () => {
-    const stream = new ToolCallStream(toolNames);
-    expect(stream.push('a <')).toBe('a ');
-    expect(stream.push('b')).toBe('<b');
+    const stream = new ToolCallStream({ tools });
+    expect(shownText(stream.push('a <'))).toBe('a ');
+    expect(shownText(stream.push('b'))).toBe('<b');
   });
 
-  it('holds an answer that opens with JSON until it can be read', () => {
-    const stream = new ToolCallStream(toolNames);
-    expect(stream.push('{"answer": "Hi')).toBe('');
-    expect(stream.push('"}')).toBe('');
+  it('holds an answer under the JSON fallback until it can be read', () => {
+    const stream = new ToolCallStream({ tools, holdAll: true });
+    expect(stream.push('{"answer": "Hi')).toEqual([]);
+    expect(stream.push('"}')).toEqual([]);
     expect(stream.end().text).toBe('Hi');
   });
 });
 
 describe('lenient JSON', () => {
-  it('leaves valid JSON alone and repairs what small models get wrong', () => {
-    expect(parseLenientJson('{"a": "it\'s, [fine]"}')).toEqual({
-      ok: true,
-      value: { a: "it's, [fine]" },
-      repaired: false,
-    });
-    expect(parseLenientJson("{'a': [1, 2,], 'b': True,}")).toMatchObject({ ok: true, value: { a: [1, 2], b: true } });
-    expect(parseLenientJson('{"a": {"b": [1, 2')).toMatchObject({ ok: true, value: { a: { b: [1, 2] } } });
-    expect(parseLenientJson('{"a": "line\nbreak"}')).toMatchObject({ ok: true, value: { a: 'line\nbreak' } });
-    expect(parseLenientJson('{{{ ]]')).toMatchObject({ ok: false });
+  it('leaves valid JSON alone and reads what small models get wrong', () => {
+    expect(parseLiteral('{"a": "it\'s, [fine]"}')).toMatchObject({ ok: true, value: { a: "it's, [fine]" } });
+    expect(parseLiteral("{'a': [1, 2,], 'b': True,}")).toMatchObject({ ok: true, value: { a: [1, 2], b: true } });
+    expect(parseLiteral('{"a": "line\nbreak"}')).toMatchObject({ ok: true, value: { a: 'line\nbreak' } });
+    expect(parseLiteral('{"a": "tab\there"}')).toMatchObject({ ok: true, value: { a: 'tab\there' } });
+    expect(parseLiteral('{{{ ]]')).toMatchObject({ ok: false });
+  });
+
+  it('never closes what the model left open: output that stopped early is cut off, not repaired', () => {
+    expect(parseLiteral('{"a": {"b": [1, 2')).toMatchObject({ ok: false, cutOff: true });
+    expect(parseLiteral('{"a": "mil')).toMatchObject({ ok: false, cutOff: true });
   });
 });
 

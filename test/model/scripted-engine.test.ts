@@ -38,6 +38,7 @@ describe('scripted engine', () => {
       type: 'finish',
       reason: 'tool-calls',
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      raw: expect.stringContaining('<tool_call>{"name": "nope"'),
     });
 
     expect(await collect(engine.generate(request))).toEqual([
@@ -46,6 +47,7 @@ describe('scripted engine', () => {
         type: 'finish',
         reason: 'tool-calls',
         usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+        raw: '<|python_tag|>{"name": "set_volume", "parameters": {"level": 3}}<|eom_id|>',
       },
     ]);
     const last = await collect(engine.generate(request));
@@ -54,6 +56,7 @@ describe('scripted engine', () => {
       type: 'finish',
       reason: 'stop',
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      raw: 'All done.',
     });
   });
 

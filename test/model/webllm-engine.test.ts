@@ -63,7 +63,14 @@ describe('WebLLMEngine with a model without native tool calls', () => {
     expect(sent.tools).toBeUndefined();
     expect(sent.messages[0].role).toBe('system');
     expect(sent.messages[0].content).toContain('You help with this page.');
-    expect(sent.messages[0].content).toContain('- add_todo: Add an item to the todo list on this page.');
+    // Qwen2.5's own tool section (its chat template's wording), listing each tool as a function.
+    expect(sent.messages[0].content).toContain(
+      'You are provided with function signatures within <tools></tools> XML tags:',
+    );
+    expect(sent.messages[0].content).toContain(
+      '{"type": "function", "function": {"name": "add_todo", "description": "Add an item to the todo list on this page."',
+    );
+    expect(sent.max_tokens).toBe(256);
     expect(sent.response_format?.type).toBe('structural_tag');
     expect(JSON.stringify(sent.response_format?.structural_tag)).toContain('"triggers":["<tool_call>"]');
 
@@ -71,7 +78,12 @@ describe('WebLLMEngine with a model without native tool calls', () => {
       { type: 'text', text: 'Adding it' },
       { type: 'text', text: ' now. ' },
       { type: 'tool-call', call: { name: 'add_todo', args: { text: 'milk' } } },
-      { type: 'finish', reason: 'tool-calls', usage: { promptTokens: 120, completionTokens: 30 } },
+      {
+        type: 'finish',
+        reason: 'tool-calls',
+        usage: { promptTokens: 120, completionTokens: 30 },
+        raw: 'Adding it now. <tool_call>{"name": "add_todo", "arguments": {"text": "milk"}}</tool_call>',
+      },
     ]);
   });
 
@@ -84,7 +96,7 @@ describe('WebLLMEngine with a model without native tool calls', () => {
     expect(JSON.parse(standIn.requests[0].response_format!.schema!).anyOf).toHaveLength(tools.length + 1);
     expect(deltas).toEqual([
       { type: 'text', text: 'Done.' },
-      { type: 'finish', reason: 'stop', usage: undefined },
+      { type: 'finish', reason: 'stop', usage: undefined, raw: '{"answer": "Done."}' },
     ]);
   });
 
@@ -92,7 +104,11 @@ describe('WebLLMEngine with a model without native tool calls', () => {
     const { engine, standIn } = await loaded(SMALL, [{ contents: ['Hello'], finish: 'length' }]);
     const deltas = await collect(engine.generate({ ...request, tools: [] }));
     expect(standIn.requests[0].response_format).toBeUndefined();
-    expect(deltas.at(-1)).toEqual({ type: 'finish', reason: 'length', usage: undefined });
+    expect(deltas.at(-1)).toEqual({ type: 'finish', reason: 'length', usage: undefined, raw: 'Hello' });
+    // Without sampling.maxTokens the runtime still sets a limit, from the context window.
+    const { engine: other, standIn: second } = await loaded(SMALL, [{ contents: ['Hi'], finish: 'stop' }]);
+    await collect(other.generate({ ...request, sampling: undefined }));
+    expect(second.requests[0].max_tokens).toBe(1024);
   });
 
   it('turns a call to an unknown tool into an error the model can correct from', async () => {
@@ -148,7 +164,12 @@ describe('WebLLMEngine with a Hermes model (native tool calls)', () => {
     expect(deltas).toEqual([
       { type: 'tool-call', call: { name: 'add_todo', args: { text: 'milk' } } },
       { type: 'tool-call', call: { name: 'set_volume', args: { level: 2 } } },
-      { type: 'finish', reason: 'tool-calls', usage: { promptTokens: 300, completionTokens: 40 } },
+      {
+        type: 'finish',
+        reason: 'tool-calls',
+        usage: { promptTokens: 300, completionTokens: 40 },
+        raw: '[{"name": "add_todo", "arguments": {"text": "milk"}}, {"name": "set_volume", "arguments": {"level": 2}}]',
+      },
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseToolCalls } from '../../src/model/parse-tool-calls';
+import { readModelOutput } from '../../src/model/read-model-output';
 import corpus from './corpus/model-outputs.json';
-import { toolNames } from './tools-fixture';
+import { tools } from './tools-fixture';
 
 interface Case {
   format: string;
@@ -12,18 +12,18 @@ interface Case {
   errors?: { name?: string; messageIncludes: string[] }[];
 }
 
-describe('the tool-call parser reads what real models write', () => {
+describe('the reader reads what real models write', () => {
   for (const example of corpus as Case[]) {
     it(`${example.format}: ${example.note}`, () => {
-      const parsed = parseToolCalls(example.output, { toolNames });
-      expect(parsed.calls).toEqual(example.calls);
-      expect(parsed.text).toBe(example.text);
+      const read = readModelOutput(example.output, { tools });
+      expect(read.calls).toEqual(example.calls);
+      expect(read.text).toBe(example.text);
       const expected = example.errors ?? [];
-      expect(parsed.errors).toHaveLength(expected.length);
+      expect(read.errors).toHaveLength(expected.length);
       expected.forEach((want, i) => {
-        if (want.name) expect(parsed.errors[i].name).toBe(want.name);
-        for (const piece of want.messageIncludes) expect(parsed.errors[i].message).toContain(piece);
-        expect(parsed.errors[i].raw.length).toBeGreaterThan(0);
+        if (want.name) expect(read.errors[i].name).toBe(want.name);
+        for (const piece of want.messageIncludes) expect(read.errors[i].message).toContain(piece);
+        expect(read.errors[i].raw.length).toBeGreaterThan(0);
       });
     });
   }
@@ -35,13 +35,13 @@ describe('the tool-call parser reads what real models write', () => {
   });
 
   it('accepts any name when no tool list is given', () => {
-    expect(parseToolCalls('<tool_call>{"name": "anything", "arguments": {}}</tool_call>').calls).toEqual([
+    expect(readModelOutput('<tool_call>{"name": "anything", "arguments": {}}</tool_call>').calls).toEqual([
       { name: 'anything', args: {} },
     ]);
   });
 
   it('tells the model to answer in text when no tools are offered', () => {
-    const parsed = parseToolCalls('<tool_call>{"name": "add_todo", "arguments": {}}</tool_call>', { toolNames: [] });
-    expect(parsed.errors[0].message).toContain('No tools are available');
+    const read = readModelOutput('<tool_call>{"name": "add_todo", "arguments": {}}</tool_call>', { tools: [] });
+    expect(read.errors[0].message).toContain('No tools are available');
   });
 });

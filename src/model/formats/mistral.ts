@@ -1,0 +1,99 @@
+/**
+ * Ministral 3 (and Mistral's newer tokenizers): `[TOOL_CALLS]NAME[ARGS]{…}`,
+ * one marker per call; tools listed in `[AVAILABLE_TOOLS]…[/AVAILABLE_TOOLS]`,
+ * results in `[TOOL_RESULTS]…[/TOOL_RESULTS]` (mistral-common's layout).
+ *
+ * The reader also takes the older `[TOOL_CALLS] [{"name", "arguments"}]` and
+ * the `[TOOL_CALLS]NAME{…}` that small models write without `[ARGS]`.
+ */
+import type { CallReader } from './call-reader';
+import { argumentsSchema, functionEntry } from './grammar-schema';
+import { readLiteral, skipWhitespace } from './literal';
+import { pythonJson } from './python-json';
+import { CUT_OFF, readJsonValues, type Read } from './read-calls';
+import { tag, triggeredTags } from './structural-tag';
+import type { ToolFormat } from './tool-format';
+
+export const mistral: ToolFormat = {
+  name: 'mistral',
+  summary: '[TOOL_CALLS]NAME[ARGS]{…}',
+  example: '[TOOL_CALLS]<tool name>[ARGS]{<arguments as JSON>}',
+  describeTools(tools) {
+    if (tools.length === 0) return '';
+    return `[AVAILABLE_TOOLS]${pythonJson(tools.map(functionEntry))}[/AVAILABLE_TOOLS]`;
+  },
+  grammar(step) {
+    return triggeredTags(
+      ['[TOOL_CALLS]'],
+      step.tools.map((tool) =>
+        tag(`[TOOL_CALLS]${tool.name}[ARGS]`, { type: 'json_schema', json_schema: argumentsSchema(tool, step) }, ''),
+      ),
+      step.required,
+    );
+  },
+  writeTurn(text, calls) {
+    return text + calls.map((call) => `[TOOL_CALLS]${call.name}[ARGS]${JSON.stringify(call.args ?? {})}`).join('');
+  },
+  writeResults(results) {
+    return results.map((result) => `[TOOL_RESULTS]${result.content}[/TOOL_RESULTS]`).join('');
+  },
+};
+
+export const toolCallsReader: CallReader = {
+  markers: ['[TOOL_CALLS]'],
+  read(text, start, marker) {
+    let i = skipWhitespace(text, start + marker.length);
+    const cut = () => ({ end: text.length, errors: [{ raw: text.slice(start), why: CUT_OFF }] });
+    if (i >= text.length) return cut();
+    if (text[i] === '[' || text[i] === '{') {
+      const read = readJsonValues(text, i, undefined);
+      const after = skipWhitespace(text, read.end);
+      if (text.startsWith('[/TOOL_CALLS]', after)) read.end = after + '[/TOOL_CALLS]'.length;
+      return read;
+    }
+    const out: Read = { end: i, calls: [], errors: [] };
+    const head = /([A-Za-z_][\w.-]*)(?:\[CALL_ID\]([\w-]+))?(?:\[ARGS\])?/y;
+    for (;;) {
+      head.lastIndex = i;
+      const match = head.exec(text);
+      if (!match || !match[0]) break;
+      const argsAt = skipWhitespace(text, head.lastIndex);
+      if (argsAt >= text.length) return cut();
+      if (text[argsAt] !== '{') {
+        out.errors.push({
+          name: match[1],
+          raw: text.slice(start, argsAt),
+          why: 'its arguments must follow [ARGS] as a JSON object',
+        });
+        out.end = argsAt;
+        return out;
+      }
+      const args = readLiteral(text, argsAt);
+      if (!args.ok) {
+        if (args.cutOff) return cut();
+        out.errors.push({
+          name: match[1],
+          raw: text.slice(i, args.end),
+          why: `its arguments are not valid JSON (${args.why})`,
+        });
+        out.end = args.end;
+        return out;
+      }
+      out.calls.push({
+        name: match[1],
+        args: args.value,
+        raw: text.slice(i, args.end),
+        ...(match[2] && { id: match[2] }),
+      });
+      out.end = args.end;
+      i = skipWhitespace(text, args.end);
+      if (!/^[A-Za-z_][\w.-]*(?:\[CALL_ID\]|\[ARGS\])/.test(text.slice(i, i + 80))) break;
+    }
+    if (out.calls.length === 0 && out.errors.length === 0)
+      out.errors.push({
+        raw: text.slice(start, Math.min(text.length, start + 200)),
+        why: 'no call follows [TOOL_CALLS]',
+      });
+    return out;
+  },
+};

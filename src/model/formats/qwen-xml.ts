@@ -1,0 +1,205 @@
+/**
+ * Qwen3.5 (and Qwen3-Coder): XML parameters inside the Hermes tag,
+ *
+ *   <tool_call>\n<function=NAME>\n<parameter=P>\nvalue\n</parameter>\n</function>\n</tool_call>
+ *
+ * Prompt and layout follow Qwen3.5's template as ollama renders it
+ * (model/renderers/qwen35.go): the tools as JSON in <tools>, the call format
+ * with its reminder, the tools before the system text. The grammar uses
+ * xgrammar's own `qwen_xml_parameter` content, made for this syntax.
+ *
+ * The reader of `<function=NAME>` also takes Llama 3.1's custom-tool form,
+ * `<function=NAME>{"a": 1}</function>`.
+ */
+import type { JsonSchema } from '../../tools/declaration';
+import type { ModelToolCall } from '../engine';
+import type { CallReader, Found, ReadContext } from './call-reader';
+import { argumentsSchema, functionEntry } from './grammar-schema';
+import { writeToolResponses } from './hermes';
+import { parseLiteral, readLiteral, skipWhitespace } from './literal';
+import { pythonJson } from './python-json';
+import { CUT_OFF, isRecord } from './read-calls';
+import { afterOptionalThinking, tag, triggeredTags } from './structural-tag';
+import type { GrammarStep, ToolFormat } from './tool-format';
+
+const CALL_FORMAT = `If you choose to call a function ONLY reply in the following format with NO suffix:
+
+<tool_call>
+<function=example_function_name>
+<parameter=example_parameter_1>
+value_1
+</parameter>
+<parameter=example_parameter_2>
+This is the value for the second parameter
+that can span
+multiple lines
+</parameter>
+</function>
+</tool_call>
+
+<IMPORTANT>
+Reminder:
+- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags
+- Required parameters MUST be specified
+- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after
+- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls
+</IMPORTANT>`;
+
+export const qwenXml: ToolFormat = {
+  name: 'qwen-xml',
+  summary: '<tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>',
+  example:
+    '<tool_call>\n<function=TOOL_NAME>\n<parameter=ARGUMENT_NAME>\nvalue\n</parameter>\n</function>\n</tool_call>',
+  toolsFirst: true,
+  thinks: true,
+  describeTools(tools) {
+    if (tools.length === 0) return '';
+    const list = tools.map((tool) => pythonJson(functionEntry(tool))).join('\n');
+    return `# Tools\n\nYou have access to the following functions:\n\n<tools>\n${list}\n</tools>\n\n${CALL_FORMAT}`;
+  },
+  grammar(step: GrammarStep) {
+    const tags = step.tools.map((tool) => {
+      const begin = `<tool_call>\n<function=${tool.name}>`;
+      if (step.relaxed.has(tool.name)) return tag(begin, { type: 'any_text' }, '</function>\n</tool_call>');
+      const schema = argumentsSchema(tool, step);
+      // xgrammar's qwen_xml_parameter needs at least one declared property.
+      if (!isRecord(schema.properties) || Object.keys(schema.properties).length === 0)
+        return tag(begin, { type: 'const_string', value: '\n' }, '</function>\n</tool_call>');
+      return tag(`${begin}\n`, { type: 'qwen_xml_parameter', json_schema: schema }, '\n</function>\n</tool_call>');
+    });
+    const format = triggeredTags(['<tool_call>'], tags, step.required);
+    return step.required ? afterOptionalThinking(format) : format;
+  },
+  writeTurn(text: string, calls: readonly ModelToolCall[]) {
+    const written = calls.map((call) => {
+      const params = Object.entries(isRecord(call.args) ? call.args : {}).map(
+        ([key, value]) =>
+          `<parameter=${key}>\n${typeof value === 'string' ? value : pythonJson(value)}\n</parameter>\n`,
+      );
+      return `<tool_call>\n<function=${call.name}>\n${params.join('')}</function>\n</tool_call>`;
+    });
+    return [text, ...written].filter(Boolean).join('\n\n');
+  },
+  writeResults: writeToolResponses,
+};
+
+/** `<function=NAME>` with XML parameters or a JSON object, up to `</function>`. */
+export const functionEqualsReader: CallReader = {
+  markers: ['<function='],
+  read(text, start, marker, context) {
+    const head = /([A-Za-z_][\w.-]*)>/y;
+    head.lastIndex = start + marker.length;
+    const match = head.exec(text);
+    if (!match) return { end: start + marker.length, prose: true };
+    return readFunctionBody(text, start, head.lastIndex, match[1], context);
+  },
+  opensCall(text, start, marker) {
+    const head = /[A-Za-z_][\w.-]*(>?)/y;
+    head.lastIndex = start + marker.length;
+    const match = head.exec(text);
+    if (!match) return head.lastIndex >= text.length ? undefined : false;
+    if (match[1]) return true;
+    return head.lastIndex >= text.length ? undefined : false;
+  },
+};
+
+/** The body of a function element, from after its opening tag through `</function>`. */
+export function readFunctionBody(
+  text: string,
+  start: number,
+  bodyStart: number,
+  name: string,
+  context: ReadContext,
+): Found {
+  let i = skipWhitespace(text, bodyStart);
+  const schema = context.tools.get(name)?.parameters;
+  const cut = (): Found => ({ end: text.length, errors: [{ name, raw: text.slice(start), why: CUT_OFF }] });
+  if (text[i] === '{') {
+    const args = readLiteral(text, i);
+    if (!args.ok) {
+      if (args.cutOff) return cut();
+      const close = text.indexOf('</function>', args.end);
+      const end = close === -1 ? text.length : close + '</function>'.length;
+      return {
+        end,
+        errors: [{ name, raw: text.slice(start, end), why: `its arguments are not valid JSON (${args.why})` }],
+      };
+    }
+    const after = skipWhitespace(text, args.end);
+    if (text.startsWith('</function>', after))
+      return {
+        end: after + '</function>'.length,
+        calls: [{ name, args: args.value, raw: text.slice(start, after + 11) }],
+      };
+    if (after >= text.length) return cut();
+    return { end: args.end, calls: [{ name, args: args.value, raw: text.slice(start, args.end) }] };
+  }
+  const args: Record<string, unknown> = {};
+  for (;;) {
+    i = skipWhitespace(text, i);
+    if (text.startsWith('</function>', i)) {
+      const end = i + '</function>'.length;
+      return { end, calls: [{ name, args, raw: text.slice(start, end) }] };
+    }
+    if (i >= text.length) return cut();
+    const param = /<parameter(?:=|\s+name=)["']?([^"'>\s]+)["']?>/y;
+    param.lastIndex = i;
+    const match = param.exec(text);
+    if (!match) {
+      const close = text.indexOf('</function>', i);
+      const end = close === -1 ? text.length : close + '</function>'.length;
+      if (close === -1) return cut();
+      return {
+        end,
+        errors: [
+          { name, raw: text.slice(start, end), why: 'write each argument as <parameter=NAME>value</parameter>' },
+        ],
+      };
+    }
+    const valueStart = param.lastIndex;
+    const close = text.indexOf('</parameter>', valueStart);
+    if (close === -1) return cut();
+    args[match[1]] = parameterValue(text.slice(valueStart, close), propertySchema(schema, match[1]));
+    i = close + '</parameter>'.length;
+  }
+}
+
+/** A parameter's text as the value its schema asks for: the XML form carries no types. */
+export function parameterValue(raw: string, schema: JsonSchema | undefined): unknown {
+  const text = raw.replace(/^\n/, '').replace(/\n$/, '');
+  const types = schemaTypes(schema);
+  if (types.size === 1 && types.has('string')) return text;
+  const parsed = parseLiteral(text);
+  if (
+    parsed.ok &&
+    (types.size === 0 || types.has(jsonType(parsed.value)) || (types.has('number') && typeof parsed.value === 'number'))
+  )
+    return parsed.value;
+  return text;
+}
+
+function schemaTypes(schema: JsonSchema | undefined): Set<string> {
+  const types = new Set<string>();
+  if (!schema) return types;
+  const add = (value: unknown) => {
+    if (typeof value === 'string') types.add(value);
+    else if (Array.isArray(value)) value.forEach(add);
+  };
+  add(schema.type);
+  for (const key of ['anyOf', 'oneOf'] as const)
+    if (Array.isArray(schema[key])) for (const option of schema[key] as JsonSchema[]) add(option?.type);
+  if (Array.isArray(schema.enum)) for (const value of schema.enum) types.add(jsonType(value));
+  return types;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function propertySchema(schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
+  const properties = schema?.properties;
+  return isRecord(properties) && isRecord(properties[key]) ? (properties[key] as JsonSchema) : undefined;
+}

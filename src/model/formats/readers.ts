@@ -1,0 +1,46 @@
+/**
+ * Every reader, whatever the model: small models drift into other families'
+ * formats, so each output is read for all of them. The scan takes the
+ * leftmost marker; at the same place, the earlier reader in this list wins.
+ */
+import type { CallReader } from './call-reader';
+import { gemma4CallReader } from './gemma4';
+import { fencedBlockReader } from './gemma-tool-code';
+import { functionNameReader, toolCallTagReader, toolTagReader } from './hermes';
+import { bareJsonReader, pythonicListReader, pythonTagReader } from './llama3-json';
+import { toolCallsReader } from './mistral';
+import { functoolsReader } from './phi4-functools';
+import { functionEqualsReader } from './qwen-xml';
+
+export const CALL_READERS: readonly CallReader[] = [
+  toolCallTagReader,
+  functionEqualsReader,
+  functionNameReader,
+  toolTagReader,
+  pythonTagReader,
+  toolCallsReader,
+  functoolsReader,
+  gemma4CallReader,
+  fencedBlockReader,
+  bareJsonReader,
+  pythonicListReader,
+];
+
+/** Reasoning blocks: shown and stored as reasoning, never read for calls. */
+export const REASONING_BLOCKS: readonly { open: string; close: string }[] = [
+  { open: '<think>', close: '</think>' },
+  { open: '<|channel>thought', close: '<channel|>' },
+];
+
+/** Tokens that end a model's turn in the chat templates we know; nothing after one belongs to the turn. */
+export const END_OF_TURN = [
+  '<|im_end|>',
+  '<|eot_id|>',
+  '<|eom_id|>',
+  '<|end|>',
+  '<|endoftext|>',
+  '<|end_of_text|>',
+  '</s>',
+  '<end_of_turn>',
+  '<turn|>',
+];

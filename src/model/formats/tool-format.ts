@@ -1,0 +1,58 @@
+/**
+ * What a model family's tool-call format is made of: how its prompt describes
+ * the tools, the grammar that constrains its calls, the readers of its
+ * output, and how an earlier turn and its tool results are written back.
+ * One file per family implements it (formats/*.ts); nothing else in the
+ * runtime knows a family's syntax.
+ */
+import type { ToolDeclaration } from '../../tools/declaration';
+import type { ModelToolCall } from '../engine';
+import type { StructuralTagFormat } from './structural-tag';
+
+export type ToolFormatName =
+  | 'hermes'
+  | 'qwen3'
+  | 'smollm2'
+  | 'qwen-xml'
+  | 'llama3-json'
+  | 'phi4-functools'
+  | 'gemma-tool-code'
+  | 'gemma4'
+  | 'mistral'
+  | 'generic-json';
+
+/** The tools one step may call, as the grammar sees them. */
+export interface GrammarStep {
+  /** Declared and allowed in this step; never empty. */
+  tools: readonly ToolDeclaration[];
+  /** At least one call must be made ('required' or a named tool). */
+  required: boolean;
+  /** Tools whose argument schemas the grammar engine cannot compile: their arguments are left free (read and validated after generation). */
+  relaxed: ReadonlySet<string>;
+}
+
+export interface ToolResultText {
+  callId: string;
+  name: string;
+  content: string;
+}
+
+export interface ToolFormat {
+  readonly name: ToolFormatName;
+  /** How the family writes a call, for people (README, messages). */
+  readonly summary: string;
+  /** One call written in this format, shown to the model when its call could not be read. */
+  readonly example: string;
+  /** The system-prompt section describing the tools. Depends on the tools only, so the prompt stays the same for every step of a run. */
+  describeTools(tools: readonly ToolDeclaration[]): string;
+  /** Qwen3.5's template puts the tools before the system text; the others after it. */
+  readonly toolsFirst?: boolean;
+  /** The family reasons in <think>…</think> before answering; a required call may follow it. */
+  readonly thinks?: boolean;
+  /** What may follow the family's trigger in one step (web-xgrammar's structural-tag format). */
+  grammar(step: GrammarStep): StructuralTagFormat;
+  /** An earlier turn of the model, written as the family writes it (when its raw output was not kept). */
+  writeTurn(text: string, calls: readonly ModelToolCall[]): string;
+  /** Tool results as the content of the user message the family reads them in. */
+  writeResults(results: readonly ToolResultText[]): string;
+}

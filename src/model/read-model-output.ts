@@ -1,0 +1,217 @@
+/**
+ * Reads a model's whole output: the text for the person, the reasoning, the
+ * calls to run, and the calls that could not be read (answered to the model
+ * so it can correct itself). One left-to-right scan finds every reader's
+ * markers (formats/readers.ts) at once, so the work is linear in the output;
+ * each reader consumes the markup it owns.
+ *
+ * Only the model's output comes through here: user text and tool results are
+ * escaped before the model reads them (escape.ts) and never parsed.
+ */
+import type { ToolDeclaration } from '../tools/declaration';
+import type { FinishReason, ModelToolCall } from './engine';
+import type { CallReader, FoundCall, FoundError, ReadContext } from './formats/call-reader';
+import { parseLiteral } from './formats/literal';
+import { isRecord } from './formats/read-calls';
+import { CALL_READERS, END_OF_TURN, REASONING_BLOCKS } from './formats/readers';
+
+export interface ToolCallError {
+  id?: string;
+  name?: string;
+  /** The text the model wrote for the call, as it wrote it. */
+  raw: string;
+  /** What went wrong and how to write the call instead; the model reads it. */
+  message: string;
+}
+
+export interface ModelOutput {
+  /** The text meant for the person, markup removed. */
+  text: string;
+  reasoning: string;
+  calls: ModelToolCall[];
+  errors: ToolCallError[];
+}
+
+export interface ReadOptions {
+  /** The tools described to the model. Absent: any name is accepted. */
+  tools?: readonly ToolDeclaration[];
+  /** Names that may be called in this step. Absent: every tool in `tools`. */
+  allowed?: readonly string[];
+  /** 'length': the output was cut off, so none of its calls runs. */
+  finishReason?: FinishReason;
+  /** A call written in the model's format, shown to it when its call could not be read. */
+  example?: string;
+}
+
+export const DEFAULT_EXAMPLE = '<tool_call>{"name": "<tool name>", "arguments": {<arguments as JSON>}}</tool_call>';
+
+type Handler = { kind: 'reader'; reader: CallReader } | { kind: 'reasoning'; close: string } | { kind: 'end' };
+
+interface Scanner {
+  pattern: RegExp;
+  handlers: Handler[];
+  /** Literal openers, for the stream's hold-back of a marker split across chunks. */
+  literals: string[];
+  partials: RegExp[];
+}
+
+let scanner: Scanner | undefined;
+
+/** One regular expression with a group per marker; the group that matched says whose it is. */
+export function markerScanner(): Scanner {
+  if (scanner) return scanner;
+  const sources: string[] = [];
+  const handlers: Handler[] = [];
+  const literals: string[] = [];
+  const add = (source: string, handler: Handler) => {
+    sources.push(`(${source})`);
+    handlers.push(handler);
+  };
+  for (const block of REASONING_BLOCKS) {
+    add(escapeRegExp(block.open), { kind: 'reasoning', close: block.close });
+    literals.push(block.open);
+  }
+  for (const token of END_OF_TURN) {
+    add(escapeRegExp(token), { kind: 'end' });
+    literals.push(token);
+  }
+  for (const reader of CALL_READERS) {
+    for (const marker of reader.markers ?? []) {
+      add(escapeRegExp(marker), { kind: 'reader', reader });
+      literals.push(marker);
+    }
+    for (const source of reader.patterns ?? []) add(source, { kind: 'reader', reader });
+  }
+  const partials = CALL_READERS.flatMap((reader) => (reader.partial ? [reader.partial] : []));
+  scanner = { pattern: new RegExp(sources.join('|'), 'g'), handlers, literals, partials };
+  return scanner;
+}
+
+export function matchedHandler(match: RegExpExecArray): Handler {
+  const { handlers } = markerScanner();
+  for (let i = 1; i < match.length; i++) if (match[i] !== undefined) return handlers[i - 1];
+  throw new Error('unreachable: a marker matched no group');
+}
+
+export function readModelOutput(output: string, options: ReadOptions = {}): ModelOutput {
+  const answer = jsonAnswer(output);
+  if (answer !== undefined) return { text: answer, reasoning: '', calls: [], errors: [] };
+  const context: ReadContext = { tools: new Map((options.tools ?? []).map((tool) => [tool.name, tool])) };
+  const { pattern } = markerScanner();
+  const found: { calls: FoundCall[]; errors: FoundError[] } = { calls: [], errors: [] };
+  let text = '';
+  let reasoning = '';
+  let pos = 0;
+  const length = output.length;
+  while (pos < length) {
+    pattern.lastIndex = pos;
+    const match = pattern.exec(output);
+    if (!match) {
+      text += output.slice(pos);
+      break;
+    }
+    text += output.slice(pos, match.index);
+    const handler = matchedHandler(match);
+    if (handler.kind === 'end') break; // the turn ended there; nothing after it is the model's answer
+    if (handler.kind === 'reasoning') {
+      const from = match.index + match[0].length;
+      const close = output.indexOf(handler.close, from);
+      reasoning += output.slice(from, close === -1 ? length : close);
+      pos = close === -1 ? length : close + handler.close.length;
+      continue;
+    }
+    const read = handler.reader.read(output, match.index, match[0], context);
+    const end = Math.max(read.end, match.index + 1);
+    if (read.prose) text += output.slice(match.index, end);
+    else {
+      found.calls.push(...(read.calls ?? []));
+      found.errors.push(...(read.errors ?? []));
+    }
+    pos = end;
+  }
+  return { text: text.trim(), reasoning: reasoning.trim(), ...checkCalls(found, options) };
+}
+
+/** Names and arguments checked against the step's tools; the schema itself is checked by the loop. */
+function checkCalls(
+  found: { calls: FoundCall[]; errors: FoundError[] },
+  options: ReadOptions,
+): Pick<ModelOutput, 'calls' | 'errors'> {
+  const example = options.example ?? DEFAULT_EXAMPLE;
+  const hint = `Write each call as: ${example}`;
+  const errors: ToolCallError[] = found.errors.map((error) => ({
+    ...(error.name && { name: error.name }),
+    raw: error.raw,
+    message: `Your tool call could not be read: ${error.why}. ${hint}`,
+  }));
+  const calls: ModelToolCall[] = [];
+  const declared = options.tools?.map((tool) => tool.name);
+  const allowed = options.allowed ?? declared;
+  for (const call of found.calls) {
+    const fail = (message: string) =>
+      errors.push({ ...(call.id && { id: call.id }), name: call.name, raw: call.raw, message });
+    let args = call.args;
+    if (typeof args === 'string') {
+      // OpenAI-style arguments are a JSON string.
+      const parsed = args.trim() ? parseLiteral(args) : { ok: true as const, value: {}, end: 0 };
+      if (!parsed.ok) {
+        fail(`The arguments of your call to "${call.name}" are not valid JSON (${parsed.why}). ${hint}`);
+        continue;
+      }
+      args = parsed.value;
+    }
+    if (args === undefined || args === null) args = {};
+    if (!isRecord(args)) {
+      fail(`The arguments of your call to "${call.name}" must be a JSON object of named arguments. ${hint}`);
+      continue;
+    }
+    if (declared && !declared.includes(call.name)) {
+      fail(unknownToolMessage(call.name, allowed ?? []));
+      continue;
+    }
+    if (allowed && !allowed.includes(call.name)) {
+      fail(notAllowedMessage(call.name, allowed));
+      continue;
+    }
+    if (options.finishReason === 'length') {
+      fail(
+        `Your answer was cut off at the length limit, so your call to "${call.name}" was not run. Call it again with shorter arguments, or answer in fewer words.`,
+      );
+      continue;
+    }
+    calls.push(call.id === undefined ? { name: call.name, args } : { id: call.id, name: call.name, args });
+  }
+  return { calls, errors };
+}
+
+/** Under the JSON-schema fallback (tool-grammar.ts) an answer is `{"answer": "…"}`. */
+function jsonAnswer(output: string): string | undefined {
+  const trimmed = output.trim();
+  if (!trimmed.startsWith('{"answer"') || !trimmed.endsWith('}')) return undefined;
+  try {
+    const value = JSON.parse(trimmed) as unknown;
+    if (isRecord(value) && typeof value.answer === 'string' && Object.keys(value).length === 1) return value.answer;
+  } catch {
+    // not the answer form
+  }
+  return undefined;
+}
+
+/** Builds the message the model reads when it named a tool that does not exist. */
+export function unknownToolMessage(name: string, toolNames: readonly string[]): string {
+  return `There is no tool named "${name}". ${available(toolNames)}`;
+}
+
+function notAllowedMessage(name: string, allowed: readonly string[]): string {
+  return `The tool "${name}" may not be called in this step. ${available(allowed)}`;
+}
+
+function available(toolNames: readonly string[]): string {
+  return toolNames.length
+    ? `The tools you can call are: ${toolNames.join(', ')}. Call one of them, or answer in plain text.`
+    : 'No tools are available in this step: answer in plain text.';
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
