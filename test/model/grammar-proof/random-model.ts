@@ -40,12 +40,12 @@ export interface Generation {
 }
 
 /** Probabilities per step. */
-const P_STOP_IN_TEXT = 0.08;
+const P_STOP_IN_TEXT = 0.12;
 const P_MARKUP_IN_TEXT = 0.3;
 const P_MARKUP_IN_CALL = 0.03;
 /** Once a markup string is begun, the next piece follows with this probability (a model that starts a tag mostly finishes it). */
 const P_GO_ON_WRITING_MARKUP = 0.9;
-const CLASS_WEIGHTS = { quote: 0.2, closing: 0.15, punctuation: 0.2, other: 0.43, space: 0.02 };
+const CLASS_WEIGHTS = { quote: 0.3, closing: 0.15, punctuation: 0.2, other: 0.34, space: 0.01 };
 type TokenClass = keyof typeof CLASS_WEIGHTS;
 const CLASSES = Object.keys(CLASS_WEIGHTS) as TokenClass[];
 const CLOSING = /['}\])>]/;
@@ -75,10 +75,12 @@ export class RandomModel {
       if (!list) this.byFirstChar.set(first, (list = []));
       list.push(id);
     });
-    const fullWordCounts = new Uint8Array(words * CLASSES.length);
-    for (let w = 0; w < words; w++)
-      CLASSES.forEach((kind, k) => (fullWordCounts[w * CLASSES.length + k] = popcount(masks[kind][w])));
-    this.classes = { masks, fullWordCounts };
+    const fullWordCounts = Object.fromEntries(
+      CLASSES.map((kind) => [kind, Uint8Array.from(masks[kind], (word) => popcount(word))]),
+    ) as ClassMasks['fullWordCounts'];
+    const members = Object.fromEntries(CLASSES.map((kind) => [kind, [] as number[]])) as ClassMasks['members'];
+    for (let id = 0; id < this.size; id++) for (const kind of CLASSES) if (has(masks[kind], id)) members[kind].push(id);
+    this.classes = { masks, fullWordCounts, members };
   }
 
   async generate(seed: number): Promise<Generation> {
@@ -136,15 +138,38 @@ export class RandomModel {
     return { token: this.pickByClass(mask, random) };
   }
 
-  /** Uniform within a class chosen by weight among the classes that have an allowed token. */
+  /**
+   * Uniform within a class chosen by weight among the classes that have an allowed token. Where
+   * the grammar allows much (free text, strings) a few random members of the drawn class find an
+   * allowed one; otherwise every class's allowed tokens are counted in one pass over the mask and
+   * the draw is made among the classes that have some. Either way each allowed member is equally likely.
+   */
   private pickByClass(mask: Int32Array, random: () => number): number {
-    const counts = countPerClass(mask, this.classes);
-    const kinds = CLASSES.filter((_, i) => counts[i] > 0);
-    if (!kinds.length) throw new Error('the grammar allows no token but a stop token, yet forbids stopping');
-    let roll = random() * kinds.reduce((sum, kind) => sum + CLASS_WEIGHTS[kind], 0);
-    const kind = kinds.find((k) => (roll -= CLASS_WEIGHTS[k]) < 0) ?? kinds[kinds.length - 1];
-    const n = Math.floor(random() * counts[CLASSES.indexOf(kind)]);
-    return nthOfBoth(mask, this.classes.masks[kind], n);
+    const kind = drawClass(CLASSES, random);
+    const members = this.classes.members[kind];
+    for (let attempt = 0; attempt < 16 && members.length; attempt++) {
+      const id = members[Math.floor(random() * members.length)];
+      if (has(mask, id)) return id;
+    }
+    const counts = this.countPerClass(mask);
+    const present = CLASSES.filter((_, k) => counts[k] > 0);
+    if (!present.length) throw new Error('the grammar allows no token but a stop token, yet forbids stopping');
+    const chosen = drawClass(present, random);
+    const n = Math.floor(random() * counts[CLASSES.indexOf(chosen)]);
+    return nthOfBoth(mask, this.classes.masks[chosen], n);
+  }
+
+  /** Allowed tokens per class, in one pass; words the grammar allows whole are counted from a table. */
+  private countPerClass(mask: Int32Array): number[] {
+    const masks = CLASSES.map((kind) => this.classes.masks[kind]);
+    const full = CLASSES.map((kind) => this.classes.fullWordCounts[kind]);
+    const counts = CLASSES.map(() => 0);
+    for (let w = 0; w < mask.length; w++) {
+      const m = mask[w];
+      if (m === 0) continue;
+      for (let k = 0; k < masks.length; k++) counts[k] += m === -1 ? full[k][w] : popcount(m & masks[k][w]);
+    }
+    return counts;
   }
 
   /** Tokens that write the rest of `markup`, given how much of it the text already ends with. */
@@ -164,11 +189,17 @@ export class RandomModel {
   }
 }
 
+function drawClass(kinds: readonly TokenClass[], random: () => number): TokenClass {
+  let roll = random() * kinds.reduce((sum, kind) => sum + CLASS_WEIGHTS[kind], 0);
+  return kinds.find((kind) => (roll -= CLASS_WEIGHTS[kind]) < 0) ?? kinds[kinds.length - 1];
+}
+
 /** One bitmask per class, in the matcher's layout, so that a step intersects words instead of visiting tokens. */
 interface ClassMasks {
   masks: Record<TokenClass, Int32Array>;
-  /** Per word and class, the class's tokens in that word (for words the grammar allows whole). */
-  fullWordCounts: Uint8Array;
+  /** Per class and word, the class's tokens in that word (for words the grammar allows whole). */
+  fullWordCounts: Record<TokenClass, Uint8Array>;
+  members: Record<TokenClass, number[]>;
 }
 
 function classOf(piece: string): TokenClass {
@@ -182,37 +213,6 @@ function classOf(piece: string): TokenClass {
 /** Bit `id` of a bitmask from GrammarMatcher.getNextTokenBitmask: set means token `id` may come next. */
 function has(mask: Int32Array, id: number): boolean {
   return (mask[id >>> 5] & (1 << (id & 31))) !== 0;
-}
-
-/** How many allowed tokens each class has, in one pass over the words. */
-function countPerClass(mask: Int32Array, classes: ClassMasks): number[] {
-  const [a, b, c, d, e] = CLASSES.map((kind) => classes.masks[kind]);
-  const full = classes.fullWordCounts;
-  let ca = 0,
-    cb = 0,
-    cc = 0,
-    cd = 0,
-    ce = 0;
-  for (let w = 0; w < a.length; w++) {
-    const m = mask[w];
-    if (m === 0) continue;
-    if (m === -1) {
-      // Free text and JSON strings allow nearly every token: count whole words from the table.
-      const at = w * CLASSES.length;
-      ca += full[at];
-      cb += full[at + 1];
-      cc += full[at + 2];
-      cd += full[at + 3];
-      ce += full[at + 4];
-      continue;
-    }
-    ca += popcount(m & a[w]);
-    cb += popcount(m & b[w]);
-    cc += popcount(m & c[w]);
-    cd += popcount(m & d[w]);
-    ce += popcount(m & e[w]);
-  }
-  return [ca, cb, cc, cd, ce];
 }
 
 /** The id of the n-th (from 0) token set in both masks. */

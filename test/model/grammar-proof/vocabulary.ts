@@ -56,7 +56,9 @@ export interface Vocabulary extends PreparedVocabulary {
 const STOP_TOKENS: Record<TokenizerPackage, string[]> = {
   qwen2_5: ['<|endoftext|>', '<|im_end|>'],
   qwen3: ['<|endoftext|>', '<|im_end|>'],
-  llama3: ['<|end_of_text|>', '<|eom_id|>', '<|eot_id|>'],
+  // llama-3_1's template also stops on <|eom_id|> (128008), a Llama 3.1 token; this Llama 3 vocabulary
+  // still has a reserved token there (and no <|python_tag|>), so the random model can only spell those out.
+  llama3: ['<|end_of_text|>', '<|eot_id|>'],
   gemma2: ['<eos>', '<end_of_turn>'],
   gemma3: ['<eos>', '<end_of_turn>'],
 };
