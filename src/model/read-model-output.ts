@@ -141,7 +141,7 @@ function checkCalls(
   const hint = `Write each call as: ${example}`;
   const errors: ToolCallError[] = found.errors.map((error) => ({
     ...(error.name && { name: error.name }),
-    raw: error.raw,
+    raw: clip(error.raw),
     message: `Your tool call could not be read: ${error.why}. ${hint}`,
   }));
   const calls: ModelToolCall[] = [];
@@ -210,6 +210,12 @@ function available(toolNames: readonly string[]): string {
   return toolNames.length
     ? `The tools you can call are: ${toolNames.join(', ')}. Call one of them, or answer in plain text.`
     : 'No tools are available in this step: answer in plain text.';
+}
+
+/** An unreadable call is kept for the record; its first few thousand characters say what it was. */
+const RAW_KEPT = 4000;
+function clip(raw: string): string {
+  return raw.length > RAW_KEPT ? `${raw.slice(0, RAW_KEPT)}… (${raw.length - RAW_KEPT} more characters)` : raw;
 }
 
 function escapeRegExp(text: string): string {

@@ -4,7 +4,12 @@
  * the output is held back and read when the model stops. A marker split
  * across chunks (`<tool` … `_call>`) is held until it is clear whether it is
  * one, and a marker that turns out to be prose ("functools is a module") is
- * released. Each chunk is looked at once, so the work is linear in the output.
+ * released.
+ *
+ * Linear in the output: each chunk is scanned once, together with the few
+ * characters kept back from the previous one. The whole output is never
+ * scanned again while it grows (appending to a long string and searching it
+ * makes the engine copy it every time).
  */
 import type { FinishReason } from './engine';
 import { DECIDE_WITHIN } from './formats/call-reader';
@@ -23,13 +28,20 @@ export interface StreamOptions extends ReadOptions {
   holdAll?: boolean;
 }
 
+/** How much of the end of a chunk is looked at for the start of a pattern marker (bare JSON, pythonic). */
+const TAIL = 64;
+
 export class ToolCallStream {
-  private output = '';
-  private shown = 0;
+  private readonly chunks: string[] = [];
+  /** Output not shown yet, while showing (text or reasoning mode); small. */
+  private pending = '';
+  /** Output from the first held marker on. */
+  private readonly held: string[] = [];
   private mode: 'text' | 'reasoning' | 'held';
   private reasoningClose = '';
-  /** Something other than whitespace has been shown as text. */
+  /** Some text other than whitespace has been shown, and whether it ended in whitespace. */
   private textShown = false;
+  private shownEndsInSpace = true;
 
   constructor(private readonly options: StreamOptions = {}) {
     this.mode = options.holdAll ? 'held' : 'text';
@@ -37,111 +49,121 @@ export class ToolCallStream {
 
   /** Adds decoded text; returns what can be shown now. */
   push(chunk: string): StreamPiece[] {
-    this.output += chunk;
-    const pieces: StreamPiece[] = [];
-    while (this.mode !== 'held') {
-      if (this.mode === 'reasoning' ? !this.stepReasoning(pieces) : !this.stepText(pieces)) break;
+    this.chunks.push(chunk);
+    if (this.mode === 'held') {
+      this.held.push(chunk);
+      return [];
     }
+    this.pending += chunk;
+    const pieces: StreamPiece[] = [];
+    while (this.step(pieces));
     return pieces;
   }
 
   /** The model stopped: reads what was held back. `text` and `reasoning` are only the parts not shown yet. */
   end(finishReason?: FinishReason): ModelOutput {
-    const rest = this.output.slice(this.shown);
-    this.shown = this.output.length;
-    if (this.mode === 'reasoning') return { text: '', reasoning: rest, calls: [], errors: [] };
-    if (this.mode === 'text') return { text: rest, reasoning: '', calls: [], errors: [] };
-    const read = readModelOutput(rest, { ...this.options, finishReason });
-    if (read.text && this.textShown && !/\s$/.test(this.output.slice(0, this.output.length - rest.length)))
-      read.text = `\n${read.text}`;
+    if (this.mode === 'reasoning') return { text: '', reasoning: this.take(), calls: [], errors: [] };
+    if (this.mode === 'text') return { text: this.take(), reasoning: '', calls: [], errors: [] };
+    const read = readModelOutput(this.held.splice(0).join(''), { ...this.options, finishReason });
+    if (read.text && this.textShown && !this.shownEndsInSpace) read.text = `\n${read.text}`;
     return read;
   }
 
   /** Everything the model wrote, markup included. */
   get raw(): string {
-    return this.output;
+    return this.chunks.join('');
+  }
+
+  private take(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return rest;
+  }
+
+  /** One step of showing; false when the output must wait for more (or is held to the end). */
+  private step(pieces: StreamPiece[]): boolean {
+    if (this.mode === 'held') return false;
+    return this.mode === 'reasoning' ? this.stepReasoning(pieces) : this.stepText(pieces);
   }
 
   /** Shows text up to the next marker; false when it must wait for more output. */
   private stepText(pieces: StreamPiece[]): boolean {
     const { pattern } = markerScanner();
-    pattern.lastIndex = this.shown;
-    const match = pattern.exec(this.output);
+    pattern.lastIndex = 0;
+    const text = this.pending;
+    const match = pattern.exec(text);
     if (!match) {
-      this.show(pieces, this.output.length - this.heldTail(), 'text');
+      this.show(pieces, text.length - heldTail(text), 'text');
       return false;
     }
     this.show(pieces, match.index, 'text');
+    const marker = match[0];
     const handler = matchedHandler(match);
     if (handler.kind === 'reasoning') {
-      this.shown = match.index + match[0].length;
+      this.pending = this.pending.slice(marker.length);
       this.mode = 'reasoning';
       this.reasoningClose = handler.close;
       return true;
     }
     if (handler.kind === 'reader' && handler.reader.opensCall) {
-      const opens = handler.reader.opensCall(this.output, match.index, match[0]);
+      const opens = handler.reader.opensCall(this.pending, 0, marker);
       if (opens === false) {
-        this.show(pieces, match.index + match[0].length, 'text');
+        this.show(pieces, marker.length, 'text');
         return true;
       }
-      if (opens === undefined && this.output.length - match.index < match[0].length + DECIDE_WITHIN) return false;
+      if (opens === undefined && this.pending.length < marker.length + DECIDE_WITHIN) return false;
     }
     this.mode = 'held';
+    this.held.push(this.take());
     return false;
   }
 
   private stepReasoning(pieces: StreamPiece[]): boolean {
-    const close = this.output.indexOf(this.reasoningClose, this.shown);
+    const close = this.pending.indexOf(this.reasoningClose);
     if (close === -1) {
-      this.show(
-        pieces,
-        this.output.length - partialLength(this.output, this.shown, [this.reasoningClose]),
-        'reasoning',
-      );
+      this.show(pieces, this.pending.length - partialLength(this.pending, [this.reasoningClose]), 'reasoning');
       return false;
     }
     this.show(pieces, close, 'reasoning');
-    this.shown = close + this.reasoningClose.length;
+    this.pending = this.pending.slice(this.reasoningClose.length);
     this.mode = 'text';
     return true;
   }
 
+  /** Shows pending[0..to) and drops it from pending. */
   private show(pieces: StreamPiece[], to: number, type: StreamPiece['type']): void {
-    if (to <= this.shown) return;
-    const text = this.output.slice(this.shown, to);
-    this.shown = to;
-    if (type === 'text' && !this.textShown && text.trim()) this.textShown = true;
+    if (to <= 0) return;
+    const text = this.pending.slice(0, to);
+    this.pending = this.pending.slice(to);
+    if (type === 'text') {
+      if (!this.textShown && text.trim()) this.textShown = true;
+      this.shownEndsInSpace = /\s$/.test(text);
+    }
     const last = pieces.at(-1);
     if (last?.type === type) last.text += text;
     else pieces.push({ type, text });
   }
-
-  /** How much of the end of the output may begin a marker, and must wait for the next chunk. */
-  private heldTail(): number {
-    const { literals, partials } = markerScanner();
-    let longest = partialLength(this.output, this.shown, literals);
-    const tailStart = Math.max(this.shown, this.output.length - 64);
-    const tail = this.output.slice(tailStart);
-    for (const partial of partials) {
-      const match = partial.exec(tail);
-      if (match) longest = Math.max(longest, tail.length - match.index);
-    }
-    return longest;
-  }
 }
 
-/** Length of the longest suffix of output[from..] that is a proper prefix of one of `markers`. */
-function partialLength(output: string, from: number, markers: readonly string[]): number {
-  let longest = 0;
-  const available = output.length - from;
-  for (const marker of markers) {
-    for (let n = Math.min(marker.length - 1, available); n > longest; n--) {
-      if (output.endsWith(marker.slice(0, n))) {
-        longest = n;
-        break;
-      }
-    }
+/** How much of the end of `text` may begin a marker, and must wait for the next chunk. */
+function heldTail(text: string): number {
+  const { literals, partials } = markerScanner();
+  let longest = partialLength(text, literals);
+  const tail = text.length > TAIL ? text.slice(text.length - TAIL) : text;
+  for (const partial of partials) {
+    const match = partial.exec(tail);
+    if (match) longest = Math.max(longest, tail.length - match.index);
   }
   return longest;
+}
+
+/** Length of the longest suffix of `text` that is a proper prefix of one of `markers`. */
+function partialLength(text: string, markers: readonly string[]): number {
+  const longestMarker = markers.reduce((max, marker) => Math.max(max, marker.length), 0);
+  for (let i = Math.max(0, text.length - longestMarker + 1); i < text.length; i++) {
+    if (!markers.some((marker) => marker.charCodeAt(0) === text.charCodeAt(i))) continue;
+    const suffix = text.slice(i);
+    if (markers.some((marker) => marker.length > suffix.length && marker.startsWith(suffix))) return text.length - i;
+  }
+  return 0;
 }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { functionCallingModelIds } from '@mlc-ai/web-llm';
+import { createEngine } from '../../src/model/create-engine';
+import { NATIVE_TOOL_CALLING_IDS } from '../../src/model/native-models';
 import type { ModelDelta, ModelProgress, ModelRequest } from '../../src/model/engine';
 import { WebLLMEngine, type WebLLMEngineOptions } from '../../src/model/webllm-engine';
 import type { GpuReport } from '../../src/model/webllm-gpu';
@@ -297,5 +300,160 @@ describe('WebLLMEngine loading', () => {
     const error = await engine.load().catch((e) => e);
     expect(error).toMatchObject({ code: 'device-lost' });
     expect(error.message).toContain('smaller model');
+  });
+});
+
+describe('each family gets its own format', () => {
+  const families: [string, string][] = [
+    ['Qwen2.5-0.5B-Instruct-q4f32_1-MLC', 'hermes'],
+    ['Qwen2.5-Coder-1.5B-Instruct-q4f32_1-MLC', 'hermes'],
+    ['Hermes-3-Llama-3.2-3B-q4f32_1-MLC', 'hermes'],
+    ['Qwen3-0.6B-q4f32_1-MLC', 'qwen3'],
+    ['Qwen3.5-0.8B-q4f32_1-MLC', 'qwen-xml'],
+    ['SmolLM2-360M-Instruct-q4f32_1-MLC', 'smollm2'],
+    ['Llama-3.2-1B-Instruct-q4f32_1-MLC', 'llama3-json'],
+    ['Phi-4-mini-instruct-q4f32_1-MLC', 'phi4-functools'],
+    ['gemma-2-2b-it-q4f32_1-MLC', 'gemma-tool-code'],
+    ['gemma3-1b-it-q4f16_1-MLC', 'gemma-tool-code'],
+    ['gemma-4-E2B-it-q4f32_1-MLC', 'gemma4'],
+    ['Ministral-3-3B-Instruct-2512-BF16-q4f32_1-MLC', 'mistral'],
+    ['Phi-3.5-mini-instruct-q4f32_1-MLC', 'generic-json'],
+    ['TinyLlama-1.1B-Chat-v1.0-q4f32_1-MLC', 'generic-json'],
+    ['OLMo-2-0425-1B-Instruct-q4f32_1-MLC', 'generic-json'],
+    ['stablelm-2-zephyr-1_6b-q4f32_1-MLC', 'generic-json'],
+  ];
+
+  it('picks the format from the web-llm id, and model.toolFormat overrides it', async () => {
+    for (const [id, format] of families) {
+      const engine = new WebLLMEngine({ modelId: id, createEngine: () => new StandInEngine() });
+      expect(engine.info.toolFormat, id).toBe(format);
+    }
+    const forced = new WebLLMEngine({ modelId: SMALL, toolFormat: 'gemma4', createEngine: () => new StandInEngine() });
+    expect(forced.info.toolFormat).toBe('gemma4');
+    expect(() => new WebLLMEngine({ modelId: SMALL, toolFormat: 'hermes2' as never })).toThrow(
+      /model.toolFormat "hermes2" is not a tool-call format; use one of: hermes, qwen3/,
+    );
+  });
+
+  it('keeps the prompt byte-identical across steps: allowedTools and toolChoice change only the grammar', async () => {
+    for (const [id] of families) {
+      const variants: Partial<ModelRequest>[] = [
+        {},
+        { allowedTools: ['add_todo'] },
+        { toolChoice: 'required' },
+        { toolChoice: { name: 'get_time' } },
+        { toolChoice: 'none' },
+      ];
+      const { engine, standIn } = await loaded(
+        id,
+        variants.map(() => ({ contents: ['ok'], finish: 'stop' as const })),
+      );
+      for (const variant of variants) await collect(engine.generate({ ...request, ...variant }));
+      const systems = standIn.requests.map((sent) => sent.messages[0].content);
+      expect(new Set(systems).size, id).toBe(1);
+      const grammars = standIn.requests.map((sent) => JSON.stringify(sent.response_format ?? null));
+      expect(new Set(grammars).size, id).toBe(variants.length);
+      expect(standIn.requests.at(-1)!.response_format, `${id}: 'none' sends no grammar`).toBeUndefined();
+    }
+  });
+
+  it('replays an earlier turn as the model generated it, without its end-of-turn token', async () => {
+    const { engine, standIn } = await loaded('Qwen3-0.6B-q4f32_1-MLC', [{ contents: ['ok'], finish: 'stop' }]);
+    const raw =
+      '<think>\nTime?\n</think>\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call><|im_end|>';
+    await collect(
+      engine.generate({
+        ...request,
+        messages: [
+          ...request.messages,
+          { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'get_time', args: {} }], raw },
+          { role: 'tool', toolCallId: 'c1', name: 'get_time', content: '12:00' },
+        ],
+      }),
+    );
+    expect(standIn.requests[0].messages.slice(2)).toEqual([
+      { role: 'assistant', content: raw.replace('<|im_end|>', '') },
+      { role: 'user', content: '<tool_response>\n12:00\n</tool_response>' },
+    ]);
+  });
+
+  it('without the raw turn, writes the call back the way the family writes it', async () => {
+    const history = (id: string) =>
+      loaded(id, [{ contents: ['ok'], finish: 'stop' }]).then(async ({ engine, standIn }) => {
+        await collect(
+          engine.generate({
+            ...request,
+            messages: [
+              ...request.messages,
+              { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'set_volume', args: { level: 2 } }] },
+              { role: 'tool', toolCallId: 'c1', name: 'set_volume', content: 'ok' },
+            ],
+          }),
+        );
+        return standIn.requests[0].messages.slice(2).map((message) => message.content);
+      });
+    expect(await history('Qwen2.5-0.5B-Instruct-q4f32_1-MLC')).toEqual([
+      '<tool_call>\n{"name": "set_volume", "arguments": {"level": 2}}\n</tool_call>',
+      '<tool_response>\nok\n</tool_response>',
+    ]);
+    expect(await history('Llama-3.2-1B-Instruct-q4f32_1-MLC')).toEqual([
+      '{"name": "set_volume", "parameters": {"level": 2}}',
+      'ok',
+    ]);
+    expect(await history('Qwen3.5-0.8B-q4f32_1-MLC')).toEqual([
+      '<tool_call>\n<function=set_volume>\n<parameter=level>\n2\n</parameter>\n</function>\n</tool_call>',
+      '<tool_response>\nok\n</tool_response>',
+    ]);
+    expect(await history('gemma-4-E2B-it-q4f32_1-MLC')).toEqual([
+      '<|tool_call>call:set_volume{level:2}<tool_call|>',
+      '<|tool_response>response:set_volume{value:<|"|>ok<|"|>}<tool_response|>',
+    ]);
+    expect(await history('Ministral-3-3B-Instruct-2512-BF16-q4f32_1-MLC')).toEqual([
+      '[TOOL_CALLS]set_volume[ARGS]{"level":2}',
+      '[TOOL_RESULTS]ok[/TOOL_RESULTS]',
+    ]);
+  });
+
+  it('says in a notice when a tool schema cannot be held by the grammar, and still reads its calls', async () => {
+    const lookahead = {
+      ...tools[0],
+      name: 'code',
+      parameters: { type: 'object', properties: { c: { type: 'string', pattern: '^(?!x)' } } },
+    };
+    const { engine, standIn } = await loaded(SMALL, [
+      { contents: ['<tool_call>\n{"name": "code", "arguments": {"c": "y"}}\n</tool_call>'], finish: 'stop' },
+    ]);
+    const deltas = await collect(engine.generate({ ...request, tools: [lookahead, ...tools] }));
+    expect(deltas[0]).toMatchObject({
+      type: 'notice',
+      code: 'grammar-fallback',
+      message: expect.stringContaining('code ('),
+    });
+    expect(deltas).toContainEqual({ type: 'tool-call', call: { name: 'code', args: { c: 'y' } } });
+    expect(JSON.stringify(standIn.requests[0].response_format)).toContain(
+      '"begin":"<tool_call>\\n{\\"name\\": \\"code\\", \\"arguments\\": ","content":{"type":"json_schema","json_schema":{"type":"object"}}',
+    );
+  });
+});
+
+describe('web-llm native tool calling', () => {
+  it("is one list, the same as web-llm's functionCallingModelIds", () => {
+    expect([...NATIVE_TOOL_CALLING_IDS].sort()).toEqual([...functionCallingModelIds].sort());
+    expect(createEngine({ engine: 'webllm', modelId: HERMES }).info.nativeToolCalls).toBe(true);
+    expect(createEngine({ engine: 'webllm', modelId: 'Hermes-3-Llama-3.2-3B-q4f32_1-MLC' }).info).toMatchObject({
+      nativeToolCalls: false,
+      toolFormat: 'hermes',
+    });
+  });
+
+  it("passes a named tool choice as web-llm's tool_choice, and answers without tools when none may be called", async () => {
+    const { engine, standIn } = await loaded(HERMES, [
+      { contents: ['[]'], toolCalls: [], finish: 'tool_calls' },
+      { contents: ['Fine.'], finish: 'stop' },
+    ]);
+    await collect(engine.generate({ ...request, toolChoice: { name: 'get_time' } }));
+    expect(standIn.requests[0].tool_choice).toEqual({ type: 'function', function: { name: 'get_time' } });
+    await collect(engine.generate({ ...request, toolChoice: 'none' }));
+    expect(standIn.requests[1].tools).toBeUndefined();
   });
 });

@@ -102,7 +102,8 @@ export const pythonicListReader: CallReader = {
     const read = readPythonicCalls(text, start);
     const declared = read.calls.length > 0 && read.calls.every((call) => context.tools.has(call.name));
     if (read.errors.length && read.end >= text.length) return read; // cut off inside the list
-    if (!declared || !read.complete) return { end: start + 1, prose: true };
+    // Not a call after all: the whole span stays text, so markers inside it are not read again.
+    if (!declared || !read.complete) return { end: Math.max(read.end, start + 1), prose: true };
     return read;
   },
 };

@@ -60,6 +60,8 @@ export const toolCallsReader: CallReader = {
       const argsAt = skipWhitespace(text, head.lastIndex);
       if (argsAt >= text.length) return cut();
       if (text[argsAt] !== '{') {
+        // "[TOOL_CALLS] before calls": a name without [ARGS] or arguments is prose that mentions the marker.
+        if (out.calls.length === 0 && !match[0].includes('[')) return { end: start + marker.length, prose: true };
         out.errors.push({
           name: match[1],
           raw: text.slice(start, argsAt),

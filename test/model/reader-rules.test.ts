@@ -1,0 +1,140 @@
+/**
+ * The readers' rules (issue #12, "Readers …"): strict where running the wrong
+ * thing is at stake, forgiving where it is safe.
+ */
+import { describe, expect, it } from 'vitest';
+import { readModelOutput } from '../../src/model/read-model-output';
+import { ToolCallStream, type StreamPiece } from '../../src/model/stream-tool-calls';
+import { tools } from './tools-fixture';
+
+const read = (output: string, finishReason?: 'stop' | 'length') => readModelOutput(output, { tools, finishReason });
+
+function stream(chunks: string[]) {
+  const s = new ToolCallStream({ tools });
+  const shown: StreamPiece[][] = chunks.map((chunk) => s.push(chunk));
+  return { shown, end: s.end('stop') };
+}
+
+describe('strict where it matters', () => {
+  it('never runs a call from output cut off at the length limit, even a complete one', () => {
+    const output = '<tool_call>{"name": "get_time", "arguments": {}}</tool_call><tool_call>{"name": "add_todo", "argu';
+    const result = read(output, 'length');
+    expect(result.calls).toEqual([]);
+    expect(result.errors.map((e) => e.message).join(' ')).toMatch(/cut off/);
+  });
+
+  it('never runs a call whose tag or JSON was left open', () => {
+    for (const output of [
+      '<tool_call>{"name": "get_time", "arguments": {}}',
+      '<tool_call>{"name": "add_todo", "arguments": {"text": "mi',
+      '<tool_call>\n<function=add_todo>\n<parameter=text>\nmilk\n',
+      '<|python_tag|>{"name": "get_time", "parameters": {',
+      '[TOOL_CALLS]add_todo[ARGS]{"text": "milk"',
+      'functools[{"name": "get_time", "arguments": {}}',
+      '<|tool_call>call:add_todo{text:<|"|>milk',
+      '```tool_code\nadd_todo(text="milk")',
+      '{"name": "add_todo", "parameters": {"text": "milk"}',
+    ]) {
+      const result = read(output);
+      expect(result.calls, output).toEqual([]);
+      expect(result.errors, output).toHaveLength(1);
+      expect(result.errors[0].message, output).toContain('cut off');
+    }
+  });
+
+  it('does not end a call at a </tool_call> inside a JSON string', () => {
+    const result = read(
+      '<tool_call>{"name": "add_todo", "arguments": {"text": "write </tool_call> on the board"}}</tool_call>',
+    );
+    expect(result.calls).toEqual([{ name: 'add_todo', args: { text: 'write </tool_call> on the board' } }]);
+    expect(result.text).toBe('');
+  });
+
+  it('keeps <think> as reasoning: a call drafted inside it never runs, and it streams as reasoning', () => {
+    const output =
+      '<think>I could call <tool_call>{"name": "get_time", "arguments": {}}</tool_call> but no.</think>It is noon.';
+    const result = read(output);
+    expect(result.calls).toEqual([]);
+    expect(result.reasoning).toContain('I could call');
+    expect(result.text).toBe('It is noon.');
+
+    const { shown, end } = stream(['<thi', 'nk>Let me ', 'think.</th', 'ink>Noon.']);
+    expect(shown.flat()).toEqual([
+      { type: 'reasoning', text: 'Let me ' },
+      { type: 'reasoning', text: 'think.' },
+      { type: 'text', text: 'Noon.' },
+    ]);
+    expect(end.calls).toEqual([]);
+  });
+
+  it('a Qwen3 call after its thinking runs', () => {
+    const result = read(
+      '<think>\nThe user wants the time.\n</think>\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>',
+    );
+    expect(result.calls).toEqual([{ name: 'get_time', args: {} }]);
+    expect(result.reasoning).toBe('The user wants the time.');
+  });
+});
+
+describe('forgiving where it is safe', () => {
+  it('repairs a raw tab or newline inside a string', () => {
+    const result = read('<tool_call>{"name": "add_todo", "arguments": {"text": "milk\tand\neggs"}}</tool_call>');
+    expect(result.calls).toEqual([{ name: 'add_todo', args: { text: 'milk\tand\neggs' } }]);
+  });
+
+  it('reads prose that merely mentions the tags as text, not as an error', () => {
+    for (const output of [
+      'Wrap calls in <tool_call> tags, like the docs say.',
+      'The <function=...> syntax is what Qwen3.5 writes.',
+      'In Python, functools is a module.',
+      'Mistral writes [TOOL_CALLS] before calls.',
+    ]) {
+      const result = read(output);
+      expect(result, output).toEqual({ text: output, reasoning: '', calls: [], errors: [] });
+    }
+  });
+
+  it('treats <tool_call>[]</tool_call> as no call', () => {
+    expect(read('Nothing to do. <tool_call>[]</tool_call>')).toEqual({
+      text: 'Nothing to do.',
+      reasoning: '',
+      calls: [],
+      errors: [],
+    });
+  });
+
+  it('shows prose as it comes and holds back only what may be a call', () => {
+    const { shown, end } = stream([
+      'Sure, ',
+      'I will use functools',
+      ' here. Now ',
+      '<tool_call>',
+      '{"name": "get_time", "arguments": {}}</tool_call>',
+    ]);
+    expect(shown.map((pieces) => pieces.map((p) => p.text).join(''))).toEqual([
+      'Sure, ',
+      'I will use ',
+      'functools here. Now ',
+      '',
+      '',
+    ]);
+    expect(end.calls).toEqual([{ name: 'get_time', args: {} }]);
+  });
+
+  it('reads a call in any family format, whatever the model', () => {
+    const outputs = [
+      '<tool_call>\n<function=set_volume>\n<parameter=level>\n3\n</parameter>\n</function>\n</tool_call>',
+      '<|tool_call>call:set_volume{level:3}<tool_call|>',
+      'functools[{"name": "set_volume", "arguments": {"level": 3}}]',
+      '[TOOL_CALLS]set_volume{"level": 3}',
+      '```tool_code\nset_volume(level=3)\n```',
+      '[set_volume(level=3)]',
+      'Setting it. {"name": "set_volume", "parameters": {"level": 3}} Done.',
+      '<function name="set_volume">{"level": 3}</function>',
+      '<tool>{"name": "set_volume", "arguments": {"level": 3}}</tool>',
+      '```xml\n<tool_call>{"name": "set_volume", "arguments": {"level": 3}}</tool_call>\n```',
+    ];
+    for (const output of outputs)
+      expect(read(output).calls, output).toEqual([{ name: 'set_volume', args: { level: 3 } }]);
+  });
+});
