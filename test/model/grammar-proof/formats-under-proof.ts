@@ -14,7 +14,7 @@ import type { ToolFormatName } from '../../../src/model/formats/tool-format';
 import type { StructuralTagFormat, TagFormat } from '../../../src/model/formats/structural-tag';
 import { planToolCalls } from '../../../src/model/formats/tool-call-plan';
 import type { ModelOutput } from '../../../src/model/read-model-output';
-import { readStructuralTag, type ExpectedCall } from './structural-tag-oracle';
+import { readStructuralTag, type Expected, type ExpectedCall } from './structural-tag-oracle';
 import type { TokenizerPackage } from './vocabulary';
 
 export interface FormatUnderProof {
@@ -89,7 +89,7 @@ export interface PlannedFormat {
   structuralTag: unknown;
   read(text: string, finish: 'stop' | 'length'): ModelOutput;
   /** What the output holds, read without our reader. */
-  expected(text: string): { calls: ExpectedCall[]; cut: boolean };
+  expected(text: string): Expected;
 }
 
 /** The runtime's plan for one step of `tools` in this format (toolChoice 'auto'), and the oracle for it. */

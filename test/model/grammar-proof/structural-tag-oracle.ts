@@ -7,6 +7,7 @@
  * with no single meaning, the grammar let it through, and this says so.
  */
 import type { StructuralTagFormat, TagFormat } from '../../../src/model/formats/structural-tag';
+import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/formats/readers';
 import { endOfPythonArguments, parseGemma4Object, parsePythonArguments } from './literal-oracle';
 
 export interface ExpectedCall {
@@ -16,9 +17,19 @@ export interface ExpectedCall {
 
 export interface Expected {
   /** Calls written whole. */
-  calls: ExpectedCall[];
+  calls: WrittenCall[];
   /** The text ends inside a call. */
   cut: boolean;
+  /** …and that call was meant to run (it is not inside reasoning or after the end of the turn). */
+  cutWouldRun: boolean;
+}
+
+/**
+ * `runs`: false for a call drafted inside reasoning (`<think>…</think>`) or written after an
+ * end-of-turn token, where issue #12 says no call runs, whatever the grammar let the model write.
+ */
+export interface WrittenCall extends ExpectedCall {
+  runs: boolean;
 }
 
 /** Turns one tag's content into calls: the tag's own tool, or (list formats) the calls the content names. */
@@ -26,23 +37,33 @@ export type CallsOf = (tag: TagFormat, value: unknown) => ExpectedCall[];
 
 export function readStructuralTag(text: string, format: StructuralTagFormat, callsOf: CallsOf): Expected {
   if (format.type !== 'triggered_tags') throw new Error(`no oracle for a ${format.type} format at the top`);
-  const calls: ExpectedCall[] = [];
+  const calls: WrittenCall[] = [];
   let at = 0;
+  let quietUntil = 0; // calls starting before this do not run
   for (;;) {
-    const start = firstTrigger(text, at, format.triggers);
-    if (start === -1) return { calls, cut: false };
+    const start = firstOf(text, at, format.triggers);
+    const aside = firstOf(text, at, [...REASONING_BLOCKS.map((block) => block.open), ...END_OF_TURN]);
+    if (aside !== -1 && (start === -1 || aside < start)) {
+      const block = REASONING_BLOCKS.find((b) => text.startsWith(b.open, aside));
+      const close = block ? text.indexOf(block.close, aside + block.open.length) : -1;
+      quietUntil = Math.max(quietUntil, block && close !== -1 ? close + block.close.length : text.length);
+      at = aside + 1;
+      continue;
+    }
+    const runs = start >= quietUntil;
+    const done = (cut: boolean): Expected => ({ calls, cut, cutWouldRun: cut && runs });
+    if (start === -1) return done(false);
     const tag = format.tags.find((t) => text.startsWith(t.begin, start));
     if (!tag) {
-      if (format.tags.some((t) => t.begin.startsWith(text.slice(start)))) return { calls, cut: true };
+      if (format.tags.some((t) => t.begin.startsWith(text.slice(start)))) return done(true);
       throw new Error(`a trigger opens no declared tag: ${JSON.stringify(text.slice(start, start + 80))}`);
     }
     const content = readContent(text, start + tag.begin.length, tag);
-    if (content === 'cut') return { calls, cut: true };
+    if (content === 'cut') return done(true);
     if (text.startsWith(tag.end, content.end)) {
-      calls.push(...callsOf(tag, content.value));
-      at = content.end + tag.end.length;
-      if (at === start) at++;
-    } else if (tag.end.startsWith(text.slice(content.end))) return { calls, cut: true };
+      calls.push(...callsOf(tag, content.value).map((call) => ({ ...call, runs })));
+      at = Math.max(content.end + tag.end.length, start + 1);
+    } else if (tag.end.startsWith(text.slice(content.end))) return done(true);
     else
       throw new Error(
         `a call is not closed by ${JSON.stringify(tag.end)}: ${JSON.stringify(text.slice(start, content.end + 40))}`,
@@ -50,10 +71,10 @@ export function readStructuralTag(text: string, format: StructuralTagFormat, cal
   }
 }
 
-function firstTrigger(text: string, from: number, triggers: string[]): number {
+function firstOf(text: string, from: number, markers: readonly string[]): number {
   let first = -1;
-  for (const trigger of triggers) {
-    const i = text.indexOf(trigger, from);
+  for (const marker of markers) {
+    const i = text.indexOf(marker, from);
     if (i !== -1 && (first === -1 || i < first)) first = i;
   }
   return first;
