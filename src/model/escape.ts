@@ -26,8 +26,12 @@ const TAGS =
 const FENCES = /```/g;
 /** Phi-4-mini's call list. */
 const FUNCTOOLS = /functools(\s*)\[/g;
-/** JSON whose first key makes it read as a bare call (Llama's `{"name": …, "parameters": …}`): the key's quote is escaped. */
-const BARE_CALL_JSON = /(\{\s*)"(name|function|tool_calls|arguments|parameters)"(\s*:)/g;
+/**
+ * JSON that reads as a bare call (Llama's `{"name": …, "parameters": …}`): the first key's quote is escaped.
+ * Only when arguments follow soon, so that ordinary results such as {"name": "Milk", "price": 2} stay as they are.
+ */
+const BARE_CALL_JSON =
+  /(\{\s*)"(name|function)"(\s*:)(?=[^]{0,400}?"(?:arguments|parameters)"\s*:)|(\{\s*)"(tool_calls|arguments|parameters)"(\s*:)/g;
 /** A pythonic call list `[name(…)`. */
 const PYTHONIC_LIST = /\[(\s*[A-Za-z_][\w.]*\s*\()/g;
 
@@ -42,7 +46,7 @@ export function escapeUntrusted(text: string): string {
     .replace(TAGS, '<\\$1$2')
     .replace(FENCES, '``\\`')
     .replace(FUNCTOOLS, 'functools$1\\[')
-    .replace(BARE_CALL_JSON, '$1\\"$2"$3')
+    .replace(BARE_CALL_JSON, (_, a, key, colon, b, key2, colon2) => `${a ?? b}\\"${key ?? key2}"${colon ?? colon2}`)
     .replace(PYTHONIC_LIST, '[\\$1');
 }
 

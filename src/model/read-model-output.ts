@@ -103,6 +103,12 @@ export function readModelOutput(output: string, options: ReadOptions = {}): Mode
   let reasoning = '';
   let pos = 0;
   const length = output.length;
+  // A template that opens <think> itself (Qwen3's thinking mode) leaves only the closing tag in the output.
+  const opened = openedByTemplate(output);
+  if (opened) {
+    reasoning += output.slice(0, opened.at);
+    pos = opened.at + opened.close.length;
+  }
   while (pos < length) {
     pattern.lastIndex = pos;
     const match = pattern.exec(output);
@@ -182,6 +188,15 @@ function checkCalls(
     calls.push(call.id === undefined ? { name: call.name, args } : { id: call.id, name: call.name, args });
   }
   return { calls, errors };
+}
+
+/** A reasoning block's closing tag with no opening tag before it. */
+function openedByTemplate(output: string): { at: number; close: string } | undefined {
+  for (const block of REASONING_BLOCKS) {
+    const at = output.indexOf(block.close);
+    if (at !== -1 && output.lastIndexOf(block.open, at) === -1) return { at, close: block.close };
+  }
+  return undefined;
 }
 
 /** Under the JSON-schema fallback (tool-grammar.ts) an answer is `{"answer": "…"}`. */

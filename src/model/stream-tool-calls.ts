@@ -64,8 +64,11 @@ export class ToolCallStream {
   end(finishReason?: FinishReason): ModelOutput {
     if (this.mode === 'reasoning') return { text: '', reasoning: this.take(), calls: [], errors: [] };
     if (this.mode === 'text') return { text: this.take(), reasoning: '', calls: [], errors: [] };
-    const read = readModelOutput(this.held.splice(0).join(''), { ...this.options, finishReason });
-    if (read.text && this.textShown && !this.shownEndsInSpace) read.text = `\n${read.text}`;
+    const held = this.held.splice(0).join('');
+    const read = readModelOutput(held, { ...this.options, finishReason });
+    // Text that followed a call starts on its own line; prose that only looked like a marker joins what was shown.
+    if (read.text && this.textShown && !this.shownEndsInSpace && !held.startsWith(read.text))
+      read.text = `\n${read.text}`;
     return read;
   }
 

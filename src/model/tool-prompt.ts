@@ -1,8 +1,9 @@
 /**
- * The system-prompt section that teaches a model without native function
- * calling which tools exist in this step and how to call them. Compact on
- * purpose: small models have small windows, and every token here is paid on
- * every step.
+ * The tool section of the generic format (formats/generic-json.ts), for
+ * models trained on no tool format: which tools exist and how to call them.
+ * Compact on purpose: small models have small windows, and every token here
+ * is paid on every step. The other families describe tools in their own
+ * template's words (model/formats).
  */
 import type { ToolDeclaration } from '../tools/declaration';
 

@@ -70,6 +70,8 @@ describe('text from users and tools cannot forge the template or a call', () => 
   it('leaves ordinary text alone', () => {
     const text = 'Compare a<b and b>c; use [brackets], |pipes| and <div> tags.';
     expect(escapeUntrusted(text)).toBe(text);
+    const result = '{"name": "Milk", "price": 2, "tags": ["dairy"]}';
+    expect(escapeUntrusted(result)).toBe(result);
   });
 
   it('escapes tool results and user text in the request sent to the model, but not the tool section', () => {

@@ -67,6 +67,18 @@ describe('strict where it matters', () => {
     expect(end.calls).toEqual([]);
   });
 
+  it('reads reasoning whose <think> the template opened: a call drafted in it never runs', () => {
+    const result = read(
+      'Maybe <tool_call>{"name": "get_time", "arguments": {}}</tool_call>? No.\n</think>\n\nIt is noon.',
+    );
+    expect(result).toEqual({
+      text: 'It is noon.',
+      reasoning: 'Maybe <tool_call>{"name": "get_time", "arguments": {}}</tool_call>? No.',
+      calls: [],
+      errors: [],
+    });
+  });
+
   it('a Qwen3 call after its thinking runs', () => {
     const result = read(
       '<think>\nThe user wants the time.\n</think>\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>',

@@ -3,6 +3,8 @@
  * guide for Gemma prompts them to write Python in a ```tool_code block and
  * reads results back in ```tool_output. Tools are shown as Python signatures
  * with docstrings; the grammar constrains the call's keyword arguments.
+ * (Google's other documented prompt, a bare `[f(a=1)]` list, is read too, but
+ * it has no trigger a grammar could wait for: `[` opens prose as often as calls.)
  */
 import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import type { CallReader, Found, ReadContext } from './call-reader';

@@ -124,6 +124,7 @@ function readInTag(
       : functionNameReader.read(text, i, '<function name=', context);
     if (inner.prose) return { end: bodyStart, prose: true };
     if (inner.errors?.length) return withCloseConsumed(text, inner, close);
+    if (text.startsWith(close, inner.end - close.length)) return inner; // the function read its closing tag
     const after = skipWhitespace(text, inner.end);
     if (text.startsWith(close, after)) return { ...inner, end: after + close.length };
     if (after >= text.length) return cutOff(text, start);

@@ -94,14 +94,19 @@ export const bareJsonReader: CallReader = {
   },
 };
 
-/** `[get_time(), set_volume(level=3)]`: read only when every name is a declared tool, so prose in brackets stays text. */
+/**
+ * `[get_time(), set_volume(level=3)]`: read when the list is complete and names
+ * a declared tool, so prose in brackets stays text; a broken sibling is answered
+ * as unreadable and the good calls still run.
+ */
 export const pythonicListReader: CallReader = {
   patterns: ['\\[\\s*[A-Za-z_][\\w.]*\\s*\\('],
   partial: /\[\s*[A-Za-z_][\w.]*\s*$/,
   read(text, start, _marker, context) {
     const read = readPythonicCalls(text, start);
-    const declared = read.calls.length > 0 && read.calls.every((call) => context.tools.has(call.name));
-    if (read.errors.length && read.end >= text.length) return read; // cut off inside the list
+    if (read.errors.length && read.end >= text.length && !read.complete) return read; // cut off inside the list
+    const names = [...read.calls, ...read.errors].map((call) => call.name);
+    const declared = names.some((name) => name !== undefined && context.tools.has(name));
     // Not a call after all: the whole span stays text, so markers inside it are not read again.
     if (!declared || !read.complete) return { end: Math.max(read.end, start + 1), prose: true };
     return read;

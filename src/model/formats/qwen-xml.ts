@@ -126,11 +126,10 @@ export function readFunctionBody(
       };
     }
     const after = skipWhitespace(text, args.end);
-    if (text.startsWith('</function>', after))
-      return {
-        end: after + '</function>'.length,
-        calls: [{ name, args: args.value, raw: text.slice(start, after + 11) }],
-      };
+    if (text.startsWith('</function>', after)) {
+      const end = after + '</function>'.length;
+      return { end: closingToolCall(text, end), calls: [{ name, args: args.value, raw: text.slice(start, end) }] };
+    }
     if (after >= text.length) return cut();
     return { end: args.end, calls: [{ name, args: args.value, raw: text.slice(start, args.end) }] };
   }
@@ -139,7 +138,7 @@ export function readFunctionBody(
     i = skipWhitespace(text, i);
     if (text.startsWith('</function>', i)) {
       const end = i + '</function>'.length;
-      return { end, calls: [{ name, args, raw: text.slice(start, end) }] };
+      return { end: closingToolCall(text, end), calls: [{ name, args, raw: text.slice(start, end) }] };
     }
     if (i >= text.length) return cut();
     const param = /<parameter(?:=|\s+name=)["']?([^"'>\s]+)["']?>/y;
@@ -164,8 +163,14 @@ export function readFunctionBody(
   }
 }
 
+/** Models that skip the opening <tool_call> still write the closing one: it belongs to the call. */
+function closingToolCall(text: string, end: number): number {
+  const after = skipWhitespace(text, end);
+  return text.startsWith('</tool_call>', after) ? after + '</tool_call>'.length : end;
+}
+
 /** A parameter's text as the value its schema asks for: the XML form carries no types. */
-export function parameterValue(raw: string, schema: JsonSchema | undefined): unknown {
+function parameterValue(raw: string, schema: JsonSchema | undefined): unknown {
   const text = raw.replace(/^\n/, '').replace(/\n$/, '');
   const types = schemaTypes(schema);
   if (types.size === 1 && types.has('string')) return text;

@@ -1,6 +1,6 @@
 /**
- * Pieces the readers share: calls out of JSON values, pythonic calls, and
- * the search for a closing tag that skips over strings.
+ * Pieces the readers share: calls out of JSON values (one, a list, or
+ * several in a row) and pythonic calls.
  */
 import type { FoundCall, FoundError } from './call-reader';
 import { readLiteral, skipWhitespace, type LiteralOptions } from './literal';
@@ -65,7 +65,7 @@ export function readJsonValues(
       out.closed = true;
       return out;
     }
-    if (i >= text.length || (text[i] !== '{' && text[i] !== '[')) {
+    if (i >= text.length || !opensJsonCall(text, i)) {
       out.end = i;
       return out;
     }
@@ -86,6 +86,14 @@ export function readJsonValues(
     i = skipWhitespace(text, value.end);
     while (i < text.length && (text[i] === ',' || text[i] === ';')) i = skipWhitespace(text, i + 1);
   }
+}
+
+/** A JSON object, or a list of objects (not `[/TOOL_CALLS]` or other bracketed text). */
+function opensJsonCall(text: string, at: number): boolean {
+  if (text[at] === '{') return true;
+  if (text[at] !== '[') return false;
+  const next = text[skipWhitespace(text, at + 1)];
+  return next === '{' || next === ']' || next === undefined;
 }
 
 /** `name(a=1, b='x')`, `name.call(a=1)`, several separated by commas, optionally in `[…]`. */
@@ -112,10 +120,11 @@ export function readPythonicCalls(text: string, at: number): Read & { bracketed:
     const args = readKeywordArguments(text, i + match[0].length);
     if ('why' in args) {
       out.errors.push({ name, raw: text.slice(callStart, args.end), why: args.why });
-      out.end = args.end;
-      return out;
-    }
-    out.calls.push({ name, args: args.value, raw: text.slice(callStart, args.end) });
+      if (args.why === CUT_OFF) {
+        out.end = args.end;
+        return out;
+      }
+    } else out.calls.push({ name, args: args.value, raw: text.slice(callStart, args.end) });
     i = skipWhitespace(text, args.end);
     out.end = i;
     if (text[i] === ',' || text[i] === ';') i = skipWhitespace(text, i + 1);
@@ -164,26 +173,6 @@ function readKeywordArguments(
 function closingParen(text: string, from: number): number {
   const at = text.indexOf(')', from);
   return at === -1 ? text.length : at + 1;
-}
-
-/**
- * The index of `close` after `from`, skipping JSON strings, so that
- * `</tool_call>` inside an argument does not end the call. -1 when absent.
- */
-export function findClose(text: string, from: number, close: string): number {
-  let i = from;
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === '"') {
-      i += 1;
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      i += 1;
-      continue;
-    }
-    if (ch === close[0] && text.startsWith(close, i)) return i;
-    i += 1;
-  }
-  return -1;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

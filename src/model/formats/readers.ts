@@ -30,6 +30,7 @@ export const CALL_READERS: readonly CallReader[] = [
 export const REASONING_BLOCKS: readonly { open: string; close: string }[] = [
   { open: '<think>', close: '</think>' },
   { open: '<|channel>thought', close: '<channel|>' },
+  { open: '[THINK]', close: '[/THINK]' },
 ];
 
 /** Tokens that end a model's turn in the chat templates we know; nothing after one belongs to the turn. */
