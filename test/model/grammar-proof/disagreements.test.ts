@@ -49,6 +49,20 @@ describe('grammar and JSON', () => {
   });
 });
 
+describe('reasoning', () => {
+  const say = tool('say', object({ text: { type: 'string' } }, ['text']));
+
+  it('a </think> inside an argument does not turn the calls before it into reasoning (seed 4115018316)', async () => {
+    const first = '<tool_call>\n{"name": "say", "arguments": {"text": "hi"}}\n</tool_call>';
+    const second = '<tool_call>\n{"name": "say", "arguments": {"text": "a </think> b"}}\n</tool_call>';
+    expect(await allows('qwen3', [say], `${first}\n${second}`)).toBe(true);
+    expect(planToolCalls('qwen3', [say]).read(`${first}\n${second}`, 'stop').calls).toEqual([
+      { name: 'say', args: { text: 'hi' } },
+      { name: 'say', args: { text: 'a </think> b' } },
+    ]);
+  });
+});
+
 describe('prose the grammar leaves free', () => {
   const getTime = tool('get_time', { type: 'object', properties: {} });
 

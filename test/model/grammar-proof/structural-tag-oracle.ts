@@ -40,13 +40,25 @@ export function readStructuralTag(text: string, format: StructuralTagFormat, cal
   const calls: WrittenCall[] = [];
   let at = 0;
   let quietUntil = 0; // calls starting before this do not run
+  let opened = false;
+  let closedByTemplate = false;
   for (;;) {
     const start = firstOf(text, at, format.triggers);
-    const aside = firstOf(text, at, [...REASONING_BLOCKS.map((block) => block.open), ...END_OF_TURN]);
+    // A closing tag with no opening one before it: the template opened the reasoning (Qwen3's thinking mode).
+    const closes = opened || closedByTemplate ? [] : REASONING_BLOCKS.map((block) => block.close);
+    const aside = firstOf(text, at, [...REASONING_BLOCKS.map((block) => block.open), ...closes, ...END_OF_TURN]);
     if (aside !== -1 && (start === -1 || aside < start)) {
+      const close = REASONING_BLOCKS.find((b) => text.startsWith(b.close, aside));
+      if (close && !opened) {
+        closedByTemplate = true;
+        for (const call of calls) call.runs = false;
+        at = aside + close.close.length;
+        continue;
+      }
       const block = REASONING_BLOCKS.find((b) => text.startsWith(b.open, aside));
-      const close = block ? text.indexOf(block.close, aside + block.open.length) : -1;
-      quietUntil = Math.max(quietUntil, block && close !== -1 ? close + block.close.length : text.length);
+      if (block) opened = true;
+      const end = block ? text.indexOf(block.close, aside + block.open.length) : -1;
+      quietUntil = Math.max(quietUntil, block && end !== -1 ? end + block.close.length : text.length);
       at = aside + 1;
       continue;
     }
