@@ -8,14 +8,15 @@
  * Pure uniform sampling over ~150k tokens never finishes a call (a JSON
  * string closes only when one of the few tokens with a quote is drawn, and
  * the grammar allows any run of whitespace between JSON tokens), so the draw
- * is uniform within four classes of tokens, picked with fixed weights:
- * tokens with punctuation (quotes, brackets, separators), whitespace-only
- * tokens, the rest, and, with a small probability, the next piece of one of
- * the format's own markup strings (its trigger, end tags…). The last is the
- * "bias to enter the trigger" in free text; inside a call it writes the
- * format's own tags into strings, where readers most often go wrong. In free
- * text the model also stops (a stop token) with a fixed probability.
- * Every allowed token keeps a non-zero chance; the seed makes a run repeatable.
+ * is uniform within one of five classes of tokens picked with fixed weights
+ * (tokens with a quote, with a closing bracket, with other punctuation,
+ * whitespace only, the rest), and, with a small probability, the next piece
+ * of one of the format's own markup strings (its trigger, end tags…). The
+ * markup is the "bias to enter the trigger" in free text; inside a call it
+ * writes the format's own tags into strings, where readers most often go
+ * wrong. In free text the model also stops (a stop token) with a fixed
+ * probability. Every allowed token keeps a non-zero chance; the seed makes a
+ * run repeatable.
  */
 import type { Matcher } from './xgrammar';
 import type { Vocabulary } from './vocabulary';

@@ -5,6 +5,11 @@
  * trigger; at a trigger one tag's begin string follows, then its content,
  * then its end string. Where the text breaks that shape, or holds a value
  * with no single meaning, the grammar let it through, and this says so.
+ *
+ * Which calls should run follows issue #12's rules for the free text
+ * between calls: a call drafted in reasoning (<think>…</think>, or before a
+ * lone </think> the template opened) or written after an end-of-turn token
+ * never runs. The markers themselves are the runtime's list (readers.ts).
  */
 import type { StructuralTagFormat, TagFormat } from '../../../src/model/formats/structural-tag';
 import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/formats/readers';
