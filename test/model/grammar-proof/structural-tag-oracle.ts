@@ -40,15 +40,28 @@ export interface WrittenCall extends ExpectedCall {
 /** Turns one tag's content into calls: the tag's own tool, or (list formats) the calls the content names. */
 export type CallsOf = (tag: TagFormat, value: unknown) => ExpectedCall[];
 
-export function readStructuralTag(text: string, format: StructuralTagFormat, callsOf: CallsOf): Expected {
+/**
+ * How the arguments inside a tag whose content is an EBNF grammar are written
+ * (the format's own syntax, known without our readers), and the schema of
+ * the tag's tool, which says which Qwen3.5 parameters are bare text.
+ */
+export type GrammarSyntaxOf = (tag: TagFormat) => { syntax: 'json' | 'xml' | 'python' | 'gemma4'; schema?: unknown };
+
+export function readStructuralTag(
+  text: string,
+  format: StructuralTagFormat,
+  callsOf: CallsOf,
+  syntaxOf: GrammarSyntaxOf,
+): Expected {
   if (format.type !== 'triggered_tags') throw new Error(`no oracle for a ${format.type} format at the top`);
   const calls: WrittenCall[] = [];
   let at = 0;
+  let freeFrom = 0; // where the free text the trigger search is in began
   let quietUntil = 0; // calls starting before this do not run
   let opened = false;
   let closedByTemplate = false;
   for (;;) {
-    const start = firstOf(text, at, format.triggers);
+    const start = nextTrigger(text, freeFrom, at, format.triggers);
     // A closing tag with no opening one before it: the template opened the reasoning (Qwen3's thinking mode).
     const closes = opened || closedByTemplate ? [] : REASONING_BLOCKS.map((block) => block.close);
     const aside = firstOf(text, at, [...REASONING_BLOCKS.map((block) => block.open), ...closes, ...END_OF_TURN]);
@@ -75,17 +88,46 @@ export function readStructuralTag(text: string, format: StructuralTagFormat, cal
       if (format.tags.some((t) => t.begin.startsWith(text.slice(start)))) return done(true);
       throw new Error(`a trigger opens no declared tag: ${JSON.stringify(text.slice(start, start + 80))}`);
     }
-    const content = readContent(text, start + tag.begin.length, tag);
+    const content = readContent(text, start + tag.begin.length, tag, syntaxOf);
     if (content === 'cut') return done(true);
     if (text.startsWith(tag.end, content.end)) {
       calls.push(...callsOf(tag, content.value).map((call) => ({ ...call, runs })));
       at = Math.max(content.end + tag.end.length, start + 1);
+      freeFrom = at;
     } else if (tag.end.startsWith(text.slice(content.end))) return done(true);
     else
       throw new Error(
         `a call is not closed by ${JSON.stringify(tag.end)}: ${JSON.stringify(text.slice(start, content.end + 40))}`,
       );
   }
+}
+
+/**
+ * Where xgrammar's trigger search finds the next trigger at or after `at`, in
+ * free text that began at `from`. It does not search as indexOf does: on a
+ * mismatch it starts over from the current character, so a trigger whose
+ * start repeats within it is missed where the text repeats it once more
+ * ("````tool_code" holds no "```tool_code" for it: checked with
+ * Testings.isGrammarAcceptString, which lets "````tool_coden" through).
+ */
+function nextTrigger(text: string, from: number, at: number, triggers: readonly string[]): number {
+  let first = -1;
+  for (const trigger of triggers) {
+    let matched = 0;
+    for (let i = from; i < text.length; i++) {
+      if (text[i] === trigger[matched]) matched++;
+      else matched = text[i] === trigger[0] ? 1 : 0;
+      if (matched === trigger.length) {
+        const found = i - trigger.length + 1;
+        if (found >= at) {
+          if (first === -1 || found < first) first = found;
+          break;
+        }
+        matched = 0;
+      }
+    }
+  }
+  return first;
 }
 
 function firstOf(text: string, from: number, markers: readonly string[]): number {
@@ -99,22 +141,21 @@ function firstOf(text: string, from: number, markers: readonly string[]): number
 
 type Content = { value: unknown; end: number } | 'cut';
 
-function readContent(text: string, from: number, tag: TagFormat): Content {
+function readContent(text: string, from: number, tag: TagFormat, syntaxOf: GrammarSyntaxOf): Content {
   const content = tag.content;
   switch (content.type) {
-    case 'json_schema': {
-      const start = skipSpace(text, from);
-      const end = endOfJsonValue(text, start);
-      if (end === -1) return 'cut';
-      return { value: parseJson(text.slice(start, end)), end };
-    }
+    case 'json_schema':
+      return readJson(text, from);
     case 'const_string':
       if (!content.value.startsWith(text.slice(from, from + content.value.length))) throw new Error('const differs');
       return text.length < from + content.value.length ? 'cut' : { value: {}, end: from + content.value.length };
     case 'qwen_xml_parameter':
       return readXmlParameters(text, from, tag.end, content.json_schema as Schema);
     case 'grammar': {
-      if (tag.end === '<tool_call|>') {
+      const { syntax, schema } = syntaxOf(tag);
+      if (syntax === 'json') return readJson(text, from);
+      if (syntax === 'xml') return readXmlParameters(text, from, tag.end, schema as Schema);
+      if (syntax === 'gemma4') {
         const parsed = parseGemma4Object(text, from);
         return parsed === 'cut' ? 'cut' : parsed;
       }
@@ -125,6 +166,13 @@ function readContent(text: string, from: number, tag: TagFormat): Content {
     default:
       throw new Error(`no oracle for ${content.type} content`);
   }
+}
+
+function readJson(text: string, from: number): Content {
+  const start = skipSpace(text, from);
+  const end = endOfJsonValue(text, start);
+  if (end === -1) return 'cut';
+  return { value: parseJson(text.slice(start, end)), end };
 }
 
 type Schema = { properties?: Record<string, { type?: unknown }> };
