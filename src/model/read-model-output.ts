@@ -45,7 +45,11 @@ export interface ReadOptions {
 
 export const DEFAULT_EXAMPLE = '<tool_call>{"name": "<tool name>", "arguments": {<arguments as JSON>}}</tool_call>';
 
-type Handler = { kind: 'reader'; reader: CallReader } | { kind: 'reasoning'; close: string } | { kind: 'end' };
+type Handler =
+  | { kind: 'reader'; reader: CallReader }
+  | { kind: 'reasoning'; close: string }
+  | { kind: 'closes-reasoning' }
+  | { kind: 'end' };
 
 interface Scanner {
   pattern: RegExp;
@@ -55,11 +59,16 @@ interface Scanner {
   partials: RegExp[];
 }
 
-let scanner: Scanner | undefined;
+const scanners = new Map<boolean, Scanner>();
 
-/** One regular expression with a group per marker; the group that matched says whose it is. */
-export function markerScanner(): Scanner {
-  if (scanner) return scanner;
+/**
+ * One regular expression with a group per marker; the group that matched says
+ * whose it is. `withCloses`: also the closing tags of reasoning, which end a
+ * reasoning block the template opened (only the whole output is read for them).
+ */
+export function markerScanner(withCloses = false): Scanner {
+  const cached = scanners.get(withCloses);
+  if (cached) return cached;
   const sources: string[] = [];
   const handlers: Handler[] = [];
   const literals: string[] = [];
@@ -71,6 +80,7 @@ export function markerScanner(): Scanner {
     add(escapeRegExp(block.open), { kind: 'reasoning', close: block.close });
     literals.push(block.open);
   }
+  if (withCloses) for (const block of REASONING_BLOCKS) add(escapeRegExp(block.close), { kind: 'closes-reasoning' });
   for (const token of END_OF_TURN) {
     add(escapeRegExp(token), { kind: 'end' });
     literals.push(token);
@@ -83,12 +93,13 @@ export function markerScanner(): Scanner {
     for (const source of reader.patterns ?? []) add(source, { kind: 'reader', reader });
   }
   const partials = CALL_READERS.flatMap((reader) => (reader.partial ? [reader.partial] : []));
-  scanner = { pattern: new RegExp(sources.join('|'), 'g'), handlers, literals, partials };
+  const scanner = { pattern: new RegExp(sources.join('|'), 'g'), handlers, literals, partials };
+  scanners.set(withCloses, scanner);
   return scanner;
 }
 
-export function matchedHandler(match: RegExpExecArray): Handler {
-  const { handlers } = markerScanner();
+export function matchedHandler(match: RegExpExecArray, scanner = markerScanner()): Handler {
+  const { handlers } = scanner;
   for (let i = 1; i < match.length; i++) if (match[i] !== undefined) return handlers[i - 1];
   throw new Error('unreachable: a marker matched no group');
 }
@@ -96,19 +107,19 @@ export function matchedHandler(match: RegExpExecArray): Handler {
 export function readModelOutput(output: string, options: ReadOptions = {}): ModelOutput {
   const answer = jsonAnswer(output);
   if (answer !== undefined) return { text: answer, reasoning: '', calls: [], errors: [] };
-  const context: ReadContext = { tools: new Map((options.tools ?? []).map((tool) => [tool.name, tool])) };
-  const { pattern } = markerScanner();
+  const context: ReadContext = {
+    tools: new Map((options.tools ?? []).map((tool) => [tool.name, tool])),
+    finishReason: options.finishReason,
+  };
+  const scanner = markerScanner(true);
+  const { pattern } = scanner;
   const found: { calls: FoundCall[]; errors: FoundError[] } = { calls: [], errors: [] };
   let text = '';
   let reasoning = '';
   let pos = 0;
   const length = output.length;
-  // A template that opens <think> itself (Qwen3's thinking mode) leaves only the closing tag in the output.
-  const opened = openedByTemplate(output);
-  if (opened) {
-    reasoning += output.slice(0, opened.at);
-    pos = opened.at + opened.close.length;
-  }
+  // A reasoning block opened in the text, or one closed that the template opened: later closing tags are text.
+  let reasoningSeen = false;
   while (pos < length) {
     pattern.lastIndex = pos;
     const match = pattern.exec(output);
@@ -117,9 +128,23 @@ export function readModelOutput(output: string, options: ReadOptions = {}): Mode
       break;
     }
     text += output.slice(pos, match.index);
-    const handler = matchedHandler(match);
+    const handler = matchedHandler(match, scanner);
     if (handler.kind === 'end') break; // the turn ended there; nothing after it is the model's answer
+    if (handler.kind === 'closes-reasoning') {
+      if (!reasoningSeen) {
+        // A template that opens <think> itself (Qwen3's thinking mode) leaves only the closing tag in the
+        // output: everything before it, calls included, was reasoning, and none of those calls runs.
+        reasoning = output.slice(0, match.index);
+        text = '';
+        found.calls = [];
+        found.errors = [];
+      } else text += match[0];
+      reasoningSeen = true;
+      pos = match.index + match[0].length;
+      continue;
+    }
     if (handler.kind === 'reasoning') {
+      reasoningSeen = true;
       const from = match.index + match[0].length;
       const close = output.indexOf(handler.close, from);
       reasoning += output.slice(from, close === -1 ? length : close);
@@ -188,15 +213,6 @@ function checkCalls(
     calls.push(call.id === undefined ? { name: call.name, args } : { id: call.id, name: call.name, args });
   }
   return { calls, errors };
-}
-
-/** A reasoning block's closing tag with no opening tag before it. */
-function openedByTemplate(output: string): { at: number; close: string } | undefined {
-  for (const block of REASONING_BLOCKS) {
-    const at = output.indexOf(block.close);
-    if (at !== -1 && output.lastIndexOf(block.open, at) === -1) return { at, close: block.close };
-  }
-  return undefined;
 }
 
 /** Under the JSON-schema fallback (tool-grammar.ts) an answer is `{"answer": "…"}`. */

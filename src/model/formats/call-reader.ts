@@ -8,6 +8,7 @@
  * (near-JSON, Python literals, a stray newline in a string).
  */
 import type { ToolDeclaration } from '../../tools/declaration';
+import type { FinishReason } from '../engine';
 
 /** A call as markup spelled it, before its name and arguments are checked against the tools. */
 export interface FoundCall {
@@ -35,6 +36,8 @@ export interface Found {
 
 export interface ReadContext {
   tools: ReadonlyMap<string, ToolDeclaration>;
+  /** 'length': the output was cut off at the token limit, so markup open at its end was cut mid-call. */
+  finishReason?: FinishReason;
 }
 
 export interface CallReader {

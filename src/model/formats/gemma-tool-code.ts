@@ -8,8 +8,7 @@
  */
 import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import type { CallReader, Found, ReadContext } from './call-reader';
-import { argumentsGrammar } from './ebnf-arguments';
-import { argumentsSchema, describe } from './grammar-schema';
+import { argumentsContent, describe } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { toolCallTagReader } from './hermes';
 import { functionEqualsReader } from './qwen-xml';
@@ -21,6 +20,7 @@ export const gemmaToolCode: ToolFormat = {
   name: 'gemma-tool-code',
   summary: '```tool_code\\nname(argument=value)\\n```',
   example: '```tool_code\nTOOL_NAME(argument="value")\n```',
+  argumentSyntax: 'python',
   describeTools(tools) {
     if (tools.length === 0) return '';
     return [
@@ -36,16 +36,7 @@ export const gemmaToolCode: ToolFormat = {
   grammar(step) {
     return triggeredTags(
       ['```tool_code'],
-      step.tools.map((tool) =>
-        tag(
-          `\`\`\`tool_code\n${tool.name}(`,
-          {
-            type: 'grammar',
-            grammar: argumentsGrammar(argumentsSchema(tool, step), 'python', step.relaxed.has(tool.name)),
-          },
-          ')\n```',
-        ),
-      ),
+      step.tools.map((tool) => tag(`\`\`\`tool_code\n${tool.name}(`, argumentsContent(tool, step, 'python'), ')\n```')),
       step.required,
     );
   },
@@ -103,7 +94,9 @@ function pythonLiteral(value: unknown): string {
  * A fenced block: ```tool_code / ```tool_call hold calls (pythonic or JSON);
  * ```json, ```python or a bare fence hold one only when it calls a declared
  * tool and nothing else; ```xml may wrap Hermes or Qwen3.5 markup. Any other
- * block is text, markers inside it included.
+ * block is text; only its opening fence is passed over, so that a call it
+ * holds (a grammar constrains a ```tool_code opened by the fence that closes
+ * it, or a <tool_call> inside it) is still read.
  */
 export const fencedBlockReader: CallReader = {
   markers: ['```'],
@@ -112,16 +105,20 @@ export const fencedBlockReader: CallReader = {
     info.lastIndex = start + marker.length;
     const kind = info.exec(text)![1].toLowerCase();
     const bodyStart = info.lastIndex;
-    const close = text.indexOf('```', bodyStart);
-    const bodyEnd = close === -1 ? text.length : close;
-    const end = close === -1 ? text.length : close + 3;
     const explicit = kind === 'tool_code' || kind === 'tool_call';
-    const found = readBlock(text, bodyStart, bodyEnd, kind, context);
-    if (!found) return { end, prose: true };
+    const prose: Found = { end: start + marker.length, prose: true };
+    const cut: Found = { end: text.length, errors: [{ raw: text.slice(start), why: CUT_OFF }] };
+    // The calls are read from the text itself, not from a slice up to the next fence: a string may hold ```.
+    const found = readBlock(text, bodyStart, kind, context);
+    if (!found) return explicit && text.indexOf('```', bodyStart) === -1 ? cut : prose;
     const declared = found.calls.every((call) => context.tools.has(call.name)) && found.errors.length === 0;
-    if (!explicit && !declared) return { end, prose: true };
-    if (close === -1) return { end, errors: [{ raw: text.slice(start), why: CUT_OFF }] };
-    return { ...found, end };
+    if (!explicit && !declared) return prose;
+    const after = skipWhitespace(text, found.end);
+    if (text.startsWith('```', after)) return { ...found, end: after + 3 };
+    if ('```'.startsWith(text.slice(after))) return cut; // the text ends before the closing fence does
+    if (found.errors.length === 0) return prose; // more than calls in the block
+    const close = text.indexOf('```', after);
+    return { ...found, end: close === -1 ? text.length : close + 3 };
   },
   opensCall(text, start, marker) {
     const rest = text.slice(start + marker.length, start + marker.length + 16);
@@ -130,55 +127,58 @@ export const fencedBlockReader: CallReader = {
   },
 };
 
-function readBlock(text: string, from: number, to: number, kind: string, context: ReadContext): Read | undefined {
-  const body = text.slice(from, to);
-  const i = skipWhitespace(body, 0);
-  if (i >= body.length) return undefined;
-  if (body[i] === '{' || body[i] === '[') {
-    if (!['json', 'tool_call', 'tool_code', ''].includes(kind) && !/^\[\s*[A-Za-z_]/.test(body.slice(i)))
-      return undefined;
-    if (/^\[\s*[A-Za-z_][\w.]*\s*\(/.test(body.slice(i))) return pythonicOnly(body, i);
-    const value = readLiteral(body, i);
+/** The calls a block holds from `from` on, and where they end; undefined when it does not start with one. */
+function readBlock(text: string, from: number, kind: string, context: ReadContext): Read | undefined {
+  const i = skipWhitespace(text, from);
+  if (i >= text.length) return undefined;
+  if (text[i] === '{' || text[i] === '[') {
+    const head = text.slice(i, i + 80);
+    if (!['json', 'tool_call', 'tool_code', ''].includes(kind) && !/^\[\s*[A-Za-z_]/.test(head)) return undefined;
+    if (/^\[\s*[A-Za-z_][\w.]*\s*\(/.test(head)) return pythonicCalls(text, i);
+    const value = readLiteral(text, i);
     if (!value.ok)
       return kind === 'json' || kind === ''
         ? undefined
         : {
-            end: 0,
+            end: value.cutOff ? text.length : value.end,
             calls: [],
-            errors: [{ raw: body, why: value.cutOff ? CUT_OFF : `it is not valid JSON (${value.why})` }],
+            errors: [
+              { raw: text.slice(i, value.end), why: value.cutOff ? CUT_OFF : `it is not valid JSON (${value.why})` },
+            ],
           };
-    if (skipWhitespace(body, value.end) < body.length || !looksLikeCall(value.value)) return undefined;
-    const out: Read = { end: 0, calls: [], errors: [] };
-    callsOfValue(value.value, body.slice(i, value.end), out);
+    if (!looksLikeCall(value.value)) return undefined;
+    const out: Read = { end: value.end, calls: [], errors: [] };
+    callsOfValue(value.value, text.slice(i, value.end), out);
     return out;
   }
-  if (kind === 'xml' || body[i] === '<') {
-    const reader = body.startsWith('<tool_call>', i)
-      ? toolCallTagReader
-      : body.startsWith('<function=', i)
-        ? functionEqualsReader
-        : undefined;
-    if (!reader) return undefined;
-    const marker = body.startsWith('<tool_call>', i) ? '<tool_call>' : '<function=';
-    const found: Found = reader.read(body, i, marker, context);
-    if (found.prose || skipWhitespace(body, found.end) < body.length) return undefined;
-    return { end: 0, calls: found.calls ?? [], errors: found.errors ?? [] };
+  if (kind === 'xml' || text[i] === '<') {
+    const marker = text.startsWith('<tool_call>', i)
+      ? '<tool_call>'
+      : text.startsWith('<function=', i)
+        ? '<function='
+        : '';
+    if (!marker) return undefined;
+    const reader = marker === '<tool_call>' ? toolCallTagReader : functionEqualsReader;
+    const found: Found = reader.read(text, i, marker, context);
+    if (found.prose) return undefined;
+    return { end: found.end, calls: found.calls ?? [], errors: found.errors ?? [] };
   }
-  if (['tool_code', 'tool_call', 'python', 'py', ''].includes(kind)) return pythonicOnly(body, i);
+  if (['tool_code', 'tool_call', 'python', 'py', ''].includes(kind)) return pythonicCalls(text, i);
   return undefined;
 }
 
-/** The block is nothing but calls such as name(a=1), one per line. */
-function pythonicOnly(body: string, at: number): Read | undefined {
-  const out: Read = { end: 0, calls: [], errors: [] };
+/** Calls such as name(a=1), one per line, from `at` for as long as they go on. */
+function pythonicCalls(text: string, at: number): Read | undefined {
+  const out: Read = { end: at, calls: [], errors: [] };
   let i = at;
-  while (i < body.length) {
-    const read = readPythonicCalls(body, i);
-    if (read.calls.length === 0 && read.errors.length === 0) return undefined;
+  for (;;) {
+    const read = readPythonicCalls(text, i);
+    if (read.calls.length === 0 && read.errors.length === 0) break;
     out.calls.push(...read.calls);
     out.errors.push(...read.errors);
-    if (read.errors.length) return out;
-    i = skipWhitespace(body, read.end);
+    out.end = read.end;
+    if (read.errors.length) break;
+    i = skipWhitespace(text, read.end);
   }
-  return out;
+  return out.calls.length || out.errors.length ? out : undefined;
 }

@@ -7,8 +7,7 @@
  */
 import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import type { CallReader } from './call-reader';
-import { argumentsGrammar } from './ebnf-arguments';
-import { argumentsSchema, describe } from './grammar-schema';
+import { argumentsContent, describe } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { CUT_OFF, isRecord } from './read-calls';
 import { tag, triggeredTags } from './structural-tag';
@@ -20,6 +19,7 @@ export const gemma4: ToolFormat = {
   name: 'gemma4',
   summary: '<|tool_call>call:NAME{key:value}<tool_call|>',
   example: '<|tool_call>call:TOOL_NAME{argument:<|"|>text<|"|>,number:1}<tool_call|>',
+  argumentSyntax: 'gemma4',
   describeTools(tools) {
     return tools.map((tool) => `<|tool>${declaration(tool)}<tool|>`).join('');
   },
@@ -27,14 +27,7 @@ export const gemma4: ToolFormat = {
     return triggeredTags(
       ['<|tool_call>'],
       step.tools.map((tool) =>
-        tag(
-          `<|tool_call>call:${tool.name}`,
-          {
-            type: 'grammar',
-            grammar: argumentsGrammar(argumentsSchema(tool, step), 'gemma4', step.relaxed.has(tool.name)),
-          },
-          '<tool_call|>',
-        ),
+        tag(`<|tool_call>call:${tool.name}`, argumentsContent(tool, step, 'gemma4'), '<tool_call|>'),
       ),
       step.required,
     );

@@ -4,7 +4,7 @@
  * is the trigger the grammar constrains, and the reader shares Hermes's.
  */
 import { pythonJson } from './python-json';
-import { argumentsSchema } from './grammar-schema';
+import { argumentsContent } from './grammar-schema';
 import { describeTools } from '../tool-prompt';
 import { tag, triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
@@ -13,6 +13,7 @@ export const genericJson: ToolFormat = {
   name: 'generic-json',
   summary: '<tool_call>{"name", "arguments"}</tool_call> (our own, for models without a tool format)',
   example: '<tool_call>{"name": "<tool name>", "arguments": {<arguments as JSON>}}</tool_call>',
+  argumentSyntax: 'json',
   describeTools,
   grammar(step) {
     return triggeredTags(
@@ -20,7 +21,7 @@ export const genericJson: ToolFormat = {
       step.tools.map((tool) =>
         tag(
           `<tool_call>{"name": ${JSON.stringify(tool.name)}, "arguments": `,
-          { type: 'json_schema', json_schema: argumentsSchema(tool, step) },
+          argumentsContent(tool, step, 'json'),
           '}</tool_call>',
         ),
       ),

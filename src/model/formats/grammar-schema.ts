@@ -1,12 +1,28 @@
 /**
- * A tool's argument schema as a grammar needs it: an object schema without
- * the keys that only cost compile time, or a free object for a tool whose
- * schema the grammar engine could not compile (its calls are then read and
- * validated after generation).
+ * A tool's arguments as a grammar holds them: the content of the tag a
+ * format writes them in (their EBNF, or any arguments at all for a tool whose
+ * schema no grammar can hold: its calls are then read and validated after
+ * generation), and the JSON Schema of a whole call for web-llm's JSON-schema
+ * fallback.
  */
 import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import { compactSchema } from '../tool-prompt';
+import { freeArgumentsGrammar } from './ebnf-arguments';
+import { argumentsSupport } from './grammar-support';
+import type { StructuralTagFormat } from './structural-tag';
 import type { GrammarStep } from './tool-format';
+
+/** The content of the tag that holds one call's arguments, written in `syntax`. */
+export function argumentsContent(
+  tool: ToolDeclaration,
+  step: Pick<GrammarStep, 'relaxed'>,
+  syntax: 'json' | 'python' | 'gemma4',
+): StructuralTagFormat {
+  const grammar = step.relaxed.has(tool.name) ? undefined : argumentsSupport(tool.parameters, syntax).grammar;
+  if (grammar !== undefined) return { type: 'grammar', grammar };
+  if (syntax === 'json') return { type: 'json_schema', json_schema: { type: 'object' } };
+  return { type: 'grammar', grammar: freeArgumentsGrammar(syntax) };
+}
 
 export function argumentsSchema(tool: ToolDeclaration, step: Pick<GrammarStep, 'relaxed'>): JsonSchema {
   if (step.relaxed.has(tool.name)) return { type: 'object' };

@@ -11,7 +11,7 @@
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
 import { DECIDE_WITHIN, type CallReader, type Found, type FoundError } from './call-reader';
-import { argumentsSchema, functionEntry } from './grammar-schema';
+import { argumentsContent, functionEntry } from './grammar-schema';
 import { skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { readFunctionBody } from './qwen-xml';
@@ -23,6 +23,7 @@ export const hermes: ToolFormat = {
   name: 'hermes',
   summary: '<tool_call>{"name", "arguments"}</tool_call>',
   example: '<tool_call>\n{"name": "<tool name>", "arguments": {<arguments as JSON>}}\n</tool_call>',
+  argumentSyntax: 'json',
   describeTools: describeHermesTools,
   grammar: hermesGrammar,
   writeTurn: writeHermesTurn,
@@ -50,7 +51,7 @@ export function hermesGrammar(step: GrammarStep) {
     step.tools.map((tool) =>
       tag(
         `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": `,
-        { type: 'json_schema', json_schema: argumentsSchema(tool, step) },
+        argumentsContent(tool, step, 'json'),
         '}\n</tool_call>',
       ),
     ),

@@ -14,6 +14,8 @@ export type LiteralResult =
 export interface LiteralOptions {
   /** Gemma 4 writes strings as <|"|>text<|"|>. */
   gemmaStrings?: boolean;
+  /** Strings are Python's: its escapes (\x41, \101, \N is refused), and one it does not know keeps its backslash. */
+  python?: boolean;
 }
 
 const GEMMA_QUOTE = '<|"|>';
@@ -160,7 +162,7 @@ class LiteralReader {
     return { value: Number(found[0]), end: at + found[0].length };
   }
 
-  /** A string in " or '; escapes as in JSON (and \' as Python writes it); raw tabs and newlines kept as they are. */
+  /** A string in " or '; escapes as in JSON (and \' as Python writes it), or Python's; raw tabs and newlines kept as they are. */
   private quoted(at: number, quote: string): { value: string; end: number } {
     const text = this.text;
     let out = '';
@@ -173,7 +175,11 @@ class LiteralReader {
         out += text.slice(runStart, i);
         if (i + 1 >= text.length) break;
         const next = text[i + 1];
-        if (next === 'u') {
+        if (this.options.python) {
+          const escape = pythonEscape(text, i);
+          out += escape.value;
+          i = escape.end;
+        } else if (next === 'u') {
           const hex = text.slice(i + 2, i + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
             if (i + 6 > text.length) break;
@@ -202,3 +208,40 @@ class LiteralReader {
 }
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '/': '/', '\\': '\\' };
+
+const PYTHON_ESCAPES: Record<string, string> = {
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\n': '', // a line continuation
+};
+
+/** The escape at `at` (a backslash) as Python reads it, and where it ends. */
+function pythonEscape(text: string, at: number): { value: string; end: number } {
+  const next = text[at + 1];
+  if (next in PYTHON_ESCAPES) return { value: PYTHON_ESCAPES[next], end: at + 2 };
+  const octal = /[0-7]{1,3}/y;
+  octal.lastIndex = at + 1;
+  const digits = octal.exec(text);
+  if (digits) return { value: String.fromCodePoint(parseInt(digits[0], 8)), end: octal.lastIndex };
+  const width = next === 'x' ? 2 : next === 'u' ? 4 : next === 'U' ? 8 : 0;
+  if (width) {
+    const hex = text.slice(at + 2, at + 2 + width);
+    const codePoint = parseInt(hex, 16);
+    if (hex.length < width && at + 2 + hex.length >= text.length && /^[0-9a-fA-F]*$/.test(hex))
+      throw new Cut(text.length, true, 'a string is not closed');
+    if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex) || codePoint > 0x10ffff)
+      throw new Cut(at, false, `\\${next}${hex} is not a valid escape at character ${at}`);
+    return { value: String.fromCodePoint(codePoint), end: at + 2 + width };
+  }
+  if (next === 'N')
+    throw new Cut(at, false, `a \\N{…} escape at character ${at} names a character; write the character itself`);
+  return { value: `\\${next}`, end: at + 2 };
+}

@@ -7,11 +7,19 @@
  * The readers here also find such JSON with prose around it, several joined
  * by ";", and a pythonic list, in any family's output.
  */
-import type { CallReader } from './call-reader';
-import { argumentsSchema, functionEntry } from './grammar-schema';
+import type { CallReader, ReadContext } from './call-reader';
+import { argumentsContent, functionEntry } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
-import { callsOfValue, CUT_OFF, looksLikeCall, readJsonValues, readPythonicCalls, type Read } from './read-calls';
+import {
+  callsOfValue,
+  CUT_OFF,
+  looksLikeCall,
+  nameIn,
+  readJsonValues,
+  readPythonicCalls,
+  type Read,
+} from './read-calls';
 import { tag, triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
@@ -19,6 +27,7 @@ export const llama3Json: ToolFormat = {
   name: 'llama3-json',
   summary: '{"name", "parameters"} (optionally after <|python_tag|>)',
   example: '{"name": "<tool name>", "parameters": {<arguments as JSON>}}',
+  argumentSyntax: 'json',
   toolsFirst: true,
   describeTools(tools) {
     if (tools.length === 0) return '';
@@ -33,11 +42,7 @@ export const llama3Json: ToolFormat = {
     return triggeredTags(
       ['{"name": '],
       step.tools.map((tool) =>
-        tag(
-          `{"name": ${JSON.stringify(tool.name)}, "parameters": `,
-          { type: 'json_schema', json_schema: argumentsSchema(tool, step) },
-          '}',
-        ),
+        tag(`{"name": ${JSON.stringify(tool.name)}, "parameters": `, argumentsContent(tool, step, 'json'), '}'),
       ),
       step.required,
     );
@@ -53,20 +58,25 @@ export const llama3Json: ToolFormat = {
   },
 };
 
-/** Everything after `<|python_tag|>`: JSON calls (";"-joined) or pythonic calls. */
+/**
+ * Everything after `<|python_tag|>`: JSON calls (";"-joined) or pythonic calls. When neither follows,
+ * the tag was prose (Llama 3.2's grammar leaves it free), and a call after it is read on its own.
+ */
 export const pythonTagReader: CallReader = {
   markers: ['<|python_tag|>'],
-  read(text, start, marker) {
+  read(text, start, marker, context) {
     const i = skipWhitespace(text, start + marker.length);
-    if (i >= text.length) return { end: text.length, errors: [{ raw: text.slice(start), why: CUT_OFF }] };
-    if (text[i] === '{' || (text[i] === '[' && /^\[\s*\{/.test(text.slice(i, i + 40))))
-      return readJsonValues(text, i, undefined);
+    if (i >= text.length)
+      return context.finishReason === 'length'
+        ? { end: text.length, errors: [{ raw: text.slice(start), why: CUT_OFF }] }
+        : { end: text.length, prose: true };
+    const json = /^(?:\[\s*)?\{(\s*(?:"|$))?/.exec(text.slice(i, i + 64));
+    // Only an object whose first key has begun (or is still to come) is a call attempt; `{@…` is prose.
+    if (json)
+      return json[1] === undefined ? { end: start + marker.length, prose: true } : readJsonValues(text, i, undefined);
     const pythonic = readPythonicCalls(text, i);
-    if (pythonic.calls.length || pythonic.errors.length) return pythonic;
-    return {
-      end: text.length,
-      errors: [{ raw: text.slice(start), why: 'it is neither JSON nor a call such as name(argument="value")' }],
-    };
+    if (pythonic.calls.length || namesDeclaredTool(pythonic, context)) return pythonic;
+    return { end: start + marker.length, prose: true };
   },
 };
 
@@ -81,11 +91,15 @@ export const bareJsonReader: CallReader = {
     '\\{\\s*"(?:arguments|parameters)"\\s*:\\s*\\{',
   ],
   partial: /(?:\[\s*)?\{\s*(?:"(?:n(?:a(?:m(?:e"?)?)?)?)?)?$/,
-  read(text, start) {
+  read(text, start, _marker, context) {
     const value = readLiteral(text, start);
     if (!value.ok) {
-      if (value.cutOff) return { end: text.length, errors: [{ raw: text.slice(start), why: CUT_OFF }] };
-      return { end: Math.max(value.end, start + 1), prose: true };
+      if (value.cutOff && cutOffCall(text, start, context))
+        return {
+          end: text.length,
+          errors: [{ name: nameIn(text, start, text.length), raw: text.slice(start), why: CUT_OFF }],
+        };
+      return { end: value.cutOff ? text.length : Math.max(value.end, start + 1), prose: true };
     }
     if (!looksLikeCall(value.value)) return { end: value.end, prose: true };
     const out: Read = { end: value.end, calls: [], errors: [] };
@@ -95,20 +109,38 @@ export const bareJsonReader: CallReader = {
 };
 
 /**
- * `[get_time(), set_volume(level=3)]`: read when the list is complete and names
- * a declared tool, so prose in brackets stays text; a broken sibling is answered
- * as unreadable and the good calls still run.
+ * `[get_time(), set_volume(level=3)]`: read when it names a declared tool, so
+ * prose in brackets ("see [note(1)]") stays text; a broken sibling is answered
+ * as unreadable and the good calls still run, and a list that names a
+ * declared tool but is cut off is answered as cut off.
  */
 export const pythonicListReader: CallReader = {
   patterns: ['\\[\\s*[A-Za-z_][\\w.]*\\s*\\('],
   partial: /\[\s*[A-Za-z_][\w.]*\s*$/,
   read(text, start, _marker, context) {
     const read = readPythonicCalls(text, start);
+    if (!namesDeclaredTool(read, context)) return { end: start + 1, prose: true };
     if (read.errors.length && read.end >= text.length && !read.complete) return read; // cut off inside the list
-    const names = [...read.calls, ...read.errors].map((call) => call.name);
-    const declared = names.some((name) => name !== undefined && context.tools.has(name));
-    // Not a call after all: the whole span stays text, so markers inside it are not read again.
-    if (!declared || !read.complete) return { end: Math.max(read.end, start + 1), prose: true };
+    if (!read.complete) return { end: start + 1, prose: true };
     return read;
   },
 };
+
+/**
+ * Whether JSON left open at the end of the output was a call: it names a tool (declared or not: the
+ * model hears either way), or (cut off at the token limit) it was still writing one, its name
+ * unfinished or not begun. JSON-looking prose
+ * the model ended by itself is text.
+ */
+function cutOffCall(text: string, start: number, context: ReadContext): boolean {
+  const name = /"name"\s*:\s*"((?:[^"\\]|\\.)*)("?)/.exec(text.slice(start, start + 200));
+  if (name?.[2]) return true;
+  if (context.finishReason !== 'length') return false;
+  if (!name) return /^(?:\[\s*)?\{\s*"name"\s*:\s*$/.test(text.slice(start));
+  return !name[2] && [...context.tools.keys()].some((tool) => tool.startsWith(name[1]));
+}
+
+/** Whether pythonic calls name a tool the model was given: otherwise they are prose that looks like code. */
+function namesDeclaredTool(read: Read, context: ReadContext): boolean {
+  return [...read.calls, ...read.errors].some((call) => call.name !== undefined && context.tools.has(call.name));
+}

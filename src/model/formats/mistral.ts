@@ -7,10 +7,10 @@
  * the `[TOOL_CALLS]NAME{…}` that small models write without `[ARGS]`.
  */
 import type { CallReader } from './call-reader';
-import { argumentsSchema, functionEntry } from './grammar-schema';
+import { argumentsContent, functionEntry } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
-import { CUT_OFF, readJsonValues, type Read } from './read-calls';
+import { CUT_OFF, readJsonValues } from './read-calls';
 import { tag, triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
@@ -18,6 +18,7 @@ export const mistral: ToolFormat = {
   name: 'mistral',
   summary: '[TOOL_CALLS]NAME[ARGS]{…}',
   example: '[TOOL_CALLS]<tool name>[ARGS]{<arguments as JSON>}',
+  argumentSyntax: 'json',
   describeTools(tools) {
     if (tools.length === 0) return '';
     return `[AVAILABLE_TOOLS]${pythonJson(tools.map(functionEntry))}[/AVAILABLE_TOOLS]`;
@@ -25,9 +26,7 @@ export const mistral: ToolFormat = {
   grammar(step) {
     return triggeredTags(
       ['[TOOL_CALLS]'],
-      step.tools.map((tool) =>
-        tag(`[TOOL_CALLS]${tool.name}[ARGS]`, { type: 'json_schema', json_schema: argumentsSchema(tool, step) }, ''),
-      ),
+      step.tools.map((tool) => tag(`[TOOL_CALLS]${tool.name}[ARGS]`, argumentsContent(tool, step, 'json'), '')),
       step.required,
     );
   },
@@ -51,51 +50,38 @@ export const toolCallsReader: CallReader = {
       if (text.startsWith('[/TOOL_CALLS]', after)) read.end = after + '[/TOOL_CALLS]'.length;
       return read;
     }
-    const out: Read = { end: i, calls: [], errors: [] };
+    // One call per marker, as mistral-common writes them: text after the call is not another one.
     const head = /([A-Za-z_][\w.-]*)(?:\[CALL_ID\]([\w-]+))?(?:\[ARGS\])?/y;
-    for (;;) {
-      head.lastIndex = i;
-      const match = head.exec(text);
-      if (!match || !match[0]) break;
-      const argsAt = skipWhitespace(text, head.lastIndex);
-      if (argsAt >= text.length) return cut();
-      if (text[argsAt] !== '{') {
-        // "[TOOL_CALLS] before calls": a name without [ARGS] or arguments is prose that mentions the marker.
-        if (out.calls.length === 0 && !match[0].includes('[')) return { end: start + marker.length, prose: true };
-        out.errors.push({
-          name: match[1],
-          raw: text.slice(start, argsAt),
-          why: 'its arguments must follow [ARGS] as a JSON object',
-        });
-        out.end = argsAt;
-        return out;
-      }
-      const args = readLiteral(text, argsAt);
-      if (!args.ok) {
-        if (args.cutOff) return cut();
-        out.errors.push({
-          name: match[1],
-          raw: text.slice(i, args.end),
-          why: `its arguments are not valid JSON (${args.why})`,
-        });
-        out.end = args.end;
-        return out;
-      }
-      out.calls.push({
-        name: match[1],
-        args: args.value,
-        raw: text.slice(i, args.end),
-        ...(match[2] && { id: match[2] }),
-      });
-      out.end = args.end;
-      i = skipWhitespace(text, args.end);
-      if (!/^[A-Za-z_][\w.-]*(?:\[CALL_ID\]|\[ARGS\])/.test(text.slice(i, i + 80))) break;
+    head.lastIndex = i;
+    const match = head.exec(text);
+    if (!match || !match[0])
+      return {
+        end: i,
+        errors: [{ raw: text.slice(start, Math.min(text.length, start + 200)), why: 'no call follows [TOOL_CALLS]' }],
+      };
+    const argsAt = skipWhitespace(text, head.lastIndex);
+    if (argsAt >= text.length) return cut();
+    if (text[argsAt] !== '{') {
+      // "[TOOL_CALLS] before calls": a name without [ARGS] or arguments is prose that mentions the marker.
+      if (!match[0].includes('[')) return { end: start + marker.length, prose: true };
+      return {
+        end: argsAt,
+        errors: [
+          { name: match[1], raw: text.slice(start, argsAt), why: 'its arguments must follow [ARGS] as a JSON object' },
+        ],
+      };
     }
-    if (out.calls.length === 0 && out.errors.length === 0)
-      out.errors.push({
-        raw: text.slice(start, Math.min(text.length, start + 200)),
-        why: 'no call follows [TOOL_CALLS]',
-      });
-    return out;
+    const args = readLiteral(text, argsAt);
+    if (!args.ok) {
+      if (args.cutOff) return cut();
+      return {
+        end: args.end,
+        errors: [
+          { name: match[1], raw: text.slice(i, args.end), why: `its arguments are not valid JSON (${args.why})` },
+        ],
+      };
+    }
+    const call = { name: match[1], args: args.value, raw: text.slice(i, args.end), ...(match[2] && { id: match[2] }) };
+    return { end: args.end, calls: [call] };
   },
 };

@@ -4,7 +4,8 @@
  * template writes them (microsoft/Phi-4-mini-instruct).
  */
 import type { CallReader } from './call-reader';
-import { callSchema, describe } from './grammar-schema';
+import { describe } from './grammar-schema';
+import { callListContent } from './call-list';
 import { readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { callsOfValue, CUT_OFF, type Read } from './read-calls';
@@ -16,6 +17,7 @@ export const phi4Functools: ToolFormat = {
   name: 'phi4-functools',
   summary: 'functools[{"name", "arguments"}, …]',
   example: 'functools[{"name": "<tool name>", "arguments": {<arguments as JSON>}}]',
+  argumentSyntax: 'json',
   describeTools(tools) {
     if (tools.length === 0) return '';
     const list = tools.map((tool) => ({
@@ -26,12 +28,7 @@ export const phi4Functools: ToolFormat = {
     return `<|tool|>${JSON.stringify(list)}<|/tool|>`;
   },
   grammar(step) {
-    const list = { type: 'array', items: { anyOf: step.tools.map((tool) => callSchema(tool, step)) }, minItems: 1 };
-    return triggeredTags(
-      ['functools'],
-      [tag('functools', { type: 'json_schema', json_schema: list }, '')],
-      step.required,
-    );
+    return triggeredTags(['functools'], [tag('functools', callListContent(step), '')], step.required);
   },
   writeTurn(text, calls) {
     if (calls.length === 0) return text;

@@ -14,7 +14,8 @@
 import type { JsonSchema } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
 import type { CallReader, Found, ReadContext } from './call-reader';
-import { argumentsSchema, functionEntry } from './grammar-schema';
+import { functionEntry } from './grammar-schema';
+import { argumentsSupport } from './grammar-support';
 import { writeToolResponses } from './hermes';
 import { parseLiteral, readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
@@ -50,6 +51,7 @@ export const qwenXml: ToolFormat = {
   summary: '<tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>',
   example:
     '<tool_call>\n<function=TOOL_NAME>\n<parameter=ARGUMENT_NAME>\nvalue\n</parameter>\n</function>\n</tool_call>',
+  argumentSyntax: 'xml',
   toolsFirst: true,
   thinks: true,
   describeTools(tools) {
@@ -60,12 +62,13 @@ export const qwenXml: ToolFormat = {
   grammar(step: GrammarStep) {
     const tags = step.tools.map((tool) => {
       const begin = `<tool_call>\n<function=${tool.name}>`;
-      if (step.relaxed.has(tool.name)) return tag(begin, { type: 'any_text' }, '</function>\n</tool_call>');
-      const schema = argumentsSchema(tool, step);
-      // xgrammar's qwen_xml_parameter needs at least one declared property.
-      if (!isRecord(schema.properties) || Object.keys(schema.properties).length === 0)
+      const grammar = step.relaxed.has(tool.name) ? undefined : argumentsSupport(tool.parameters, 'xml').grammar;
+      if (grammar === undefined) return tag(begin, { type: 'any_text' }, '</function>\n</tool_call>');
+      // A tool without parameters is called without any.
+      const properties = tool.parameters.properties;
+      if (!isRecord(properties) || Object.keys(properties).length === 0)
         return tag(begin, { type: 'const_string', value: '\n' }, '</function>\n</tool_call>');
-      return tag(`${begin}\n`, { type: 'qwen_xml_parameter', json_schema: schema }, '\n</function>\n</tool_call>');
+      return tag(`${begin}\n`, { type: 'grammar', grammar }, '\n</function>\n</tool_call>');
     });
     const format = triggeredTags(['<tool_call>'], tags, step.required);
     return step.required ? afterOptionalThinking(format) : format;
@@ -169,11 +172,16 @@ function closingToolCall(text: string, end: number): number {
   return text.startsWith('</tool_call>', after) ? after + '</tool_call>'.length : end;
 }
 
-/** A parameter's text as the value its schema asks for: the XML form carries no types. */
+/**
+ * A parameter's text as the value its schema asks for. The grammar writes a
+ * parameter whose schema is a string as bare text and every other value as
+ * JSON, with spaces, tabs and newlines allowed around it that are not part of
+ * it; a model that writes an enum or a number bare is read too.
+ */
 function parameterValue(raw: string, schema: JsonSchema | undefined): unknown {
-  const text = raw.replace(/^\n/, '').replace(/\n$/, '');
+  const text = trimPadding(raw);
+  if (schema?.type === 'string') return text;
   const types = schemaTypes(schema);
-  if (types.size === 1 && types.has('string')) return text;
   const parsed = parseLiteral(text);
   if (
     parsed.ok &&
@@ -181,6 +189,16 @@ function parameterValue(raw: string, schema: JsonSchema | undefined): unknown {
   )
     return parsed.value;
   return text;
+}
+
+/** Without the spaces, tabs and newlines at either end (a loop: a regular expression would be quadratic on long runs). */
+function trimPadding(text: string): string {
+  const padding = (ch: string) => ch === ' ' || ch === '\n' || ch === '\t';
+  let from = 0;
+  let to = text.length;
+  while (from < to && padding(text[from])) from++;
+  while (to > from && padding(text[to - 1])) to--;
+  return text.slice(from, to);
 }
 
 function schemaTypes(schema: JsonSchema | undefined): Set<string> {

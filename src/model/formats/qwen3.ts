@@ -11,6 +11,7 @@ export const qwen3: ToolFormat = {
   name: 'qwen3',
   summary: '<think>…</think> then <tool_call>{"name", "arguments"}</tool_call>',
   example: '<tool_call>\n{"name": "<tool name>", "arguments": {<arguments as JSON>}}\n</tool_call>',
+  argumentSyntax: 'json',
   thinks: true,
   describeTools: describeHermesTools,
   grammar(step) {

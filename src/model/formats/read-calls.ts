@@ -156,7 +156,7 @@ function readKeywordArguments(
     key.lastIndex = i;
     const match = key.exec(text);
     if (!match) return { why: `its arguments must be named, as name(argument="value")`, end: closingParen(text, i) };
-    const item = readLiteral(text, i + match[0].length);
+    const item = readLiteral(text, i + match[0].length, { python: true });
     if (!item.ok)
       return {
         why: item.cutOff ? CUT_OFF : `the value of "${match[1]}" is not readable (${item.why})`,

@@ -5,7 +5,8 @@
  * (HuggingFaceTB/SmolLM2-1.7B-Instruct), with plain answers allowed.
  */
 import { pythonJson } from './python-json';
-import { callSchema, describe } from './grammar-schema';
+import { describe } from './grammar-schema';
+import { callListContent } from './call-list';
 import { compactSchema } from '../tool-prompt';
 import { writeToolResponses } from './hermes';
 import { tag, triggeredTags } from './structural-tag';
@@ -15,6 +16,7 @@ export const smollm2: ToolFormat = {
   name: 'smollm2',
   summary: '<tool_call>[{"name", "arguments"}, …]</tool_call>',
   example: '<tool_call>[{"name": "<tool name>", "arguments": {<arguments as JSON>}}]</tool_call>',
+  argumentSyntax: 'json',
   describeTools(tools) {
     if (tools.length === 0) return '';
     const list = tools.map((tool) => ({
@@ -38,13 +40,7 @@ export const smollm2: ToolFormat = {
     ].join('\n');
   },
   grammar(step) {
-    const items = { anyOf: step.tools.map((tool) => callSchema(tool, step)) };
-    const list = { type: 'array', items, minItems: 1 };
-    return triggeredTags(
-      ['<tool_call>'],
-      [tag('<tool_call>', { type: 'json_schema', json_schema: list }, '</tool_call>')],
-      step.required,
-    );
+    return triggeredTags(['<tool_call>'], [tag('<tool_call>', callListContent(step), '</tool_call>')], step.required);
   },
   writeTurn(text, calls) {
     if (calls.length === 0) return text;

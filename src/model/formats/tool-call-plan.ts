@@ -11,7 +11,7 @@
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { FinishReason, ToolChoice } from '../engine';
 import { readModelOutput, type ModelOutput } from '../read-model-output';
-import { unsupportedSchemaReason } from './grammar-support';
+import { argumentsSupport } from './grammar-support';
 import { toolFormatNamed } from './registry';
 import type { StructuralTag } from './structural-tag';
 import type { ToolFormat, ToolFormatName } from './tool-format';
@@ -32,6 +32,12 @@ export interface ToolCallPlan {
   allowed: string[];
   /** Tools constrained by name only, with the reason; the engine reports them in a notice. */
   relaxed: Map<string, string>;
+  /**
+   * What the grammar leaves to the validator, by tool (long length bounds,
+   * multipleOf, uniqueItems…; ebnf-arguments.ts): a call may break it, and
+   * validation after generation answers the model with what to fix.
+   */
+  loosened: Map<string, readonly string[]>;
   read(output: string, finishReason?: FinishReason): ModelOutput;
 }
 
@@ -43,13 +49,16 @@ export function planToolCalls(
   const resolved = typeof format === 'string' ? toolFormatNamed(format) : format;
   const allowed = allowedNames(tools, options);
   const relaxed = new Map<string, string>();
+  const loosened = new Map<string, readonly string[]>();
   for (const tool of tools) {
     if (!allowed.includes(tool.name)) continue;
-    if (options.relaxed?.has(tool.name)) relaxed.set(tool.name, 'the grammar engine could not compile its schema');
-    else {
-      const reason = unsupportedSchemaReason(tool.parameters);
-      if (reason) relaxed.set(tool.name, reason);
+    if (options.relaxed?.has(tool.name)) {
+      relaxed.set(tool.name, 'the grammar engine could not compile its schema');
+      continue;
     }
+    const support = argumentsSupport(tool.parameters, resolved.argumentSyntax);
+    if (support.unsupported) relaxed.set(tool.name, support.unsupported);
+    else if (support.loosened.length) loosened.set(tool.name, support.loosened);
   }
   const required = options.toolChoice === 'required' || typeof options.toolChoice === 'object';
   const stepTools = tools.filter((tool) => allowed.includes(tool.name));
@@ -67,6 +76,7 @@ export function planToolCalls(
     responseFormat,
     allowed,
     relaxed,
+    loosened,
     read: (output, finishReason) =>
       readModelOutput(output, { tools, allowed, finishReason, example: resolved.example }),
   };

@@ -7,6 +7,7 @@
  */
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
+import type { ArgumentSyntax } from './string-syntax';
 import type { StructuralTagFormat } from './structural-tag';
 
 export type ToolFormatName =
@@ -43,6 +44,8 @@ export interface ToolFormat {
   readonly summary: string;
   /** One call written in this format, shown to the model when its call could not be read. */
   readonly example: string;
+  /** How a call's arguments are written: the syntax its grammar holds them in. */
+  readonly argumentSyntax: ArgumentSyntax;
   /** The system-prompt section describing the tools. Depends on the tools only, so the prompt stays the same for every step of a run. */
   describeTools(tools: readonly ToolDeclaration[]): string;
   /** Qwen3.5's template puts the tools before the system text; the others after it. */

@@ -1,0 +1,248 @@
+/**
+ * What a grammar-constrained output holds, read from the structural tag the
+ * grammar was compiled from, independently of our readers. It may be naive
+ * where the grammar guarantees the shape: free text never contains a
+ * trigger; at a trigger one tag's begin string follows, then its content,
+ * then its end string. Where the text breaks that shape, or holds a value
+ * with no single meaning, the grammar let it through, and this says so.
+ *
+ * Which calls should run follows issue #12's rules for the free text
+ * between calls: a call drafted in reasoning (<think>…</think>, or before a
+ * lone </think> the template opened) or written after an end-of-turn token
+ * never runs. The markers themselves are the runtime's list (readers.ts).
+ */
+import type { StructuralTagFormat, TagFormat } from '../../../src/model/formats/structural-tag';
+import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/formats/readers';
+import { endOfPythonArguments, parseGemma4Object, parsePythonArguments } from './literal-oracle';
+
+export interface ExpectedCall {
+  name: string;
+  args: unknown;
+}
+
+export interface Expected {
+  /** Calls written whole. */
+  calls: WrittenCall[];
+  /** The text ends inside a call. */
+  cut: boolean;
+  /** …and that call was meant to run (it is not inside reasoning or after the end of the turn). */
+  cutWouldRun: boolean;
+}
+
+/**
+ * `runs`: false for a call drafted inside reasoning (`<think>…</think>`) or written after an
+ * end-of-turn token, where issue #12 says no call runs, whatever the grammar let the model write.
+ */
+export interface WrittenCall extends ExpectedCall {
+  runs: boolean;
+}
+
+/** Turns one tag's content into calls: the tag's own tool, or (list formats) the calls the content names. */
+export type CallsOf = (tag: TagFormat, value: unknown) => ExpectedCall[];
+
+/**
+ * How the arguments inside a tag whose content is an EBNF grammar are written
+ * (the format's own syntax, known without our readers), and the schema of
+ * the tag's tool, which says which Qwen3.5 parameters are bare text.
+ */
+export type GrammarSyntaxOf = (tag: TagFormat) => { syntax: 'json' | 'xml' | 'python' | 'gemma4'; schema?: unknown };
+
+export function readStructuralTag(
+  text: string,
+  format: StructuralTagFormat,
+  callsOf: CallsOf,
+  syntaxOf: GrammarSyntaxOf,
+): Expected {
+  if (format.type !== 'triggered_tags') throw new Error(`no oracle for a ${format.type} format at the top`);
+  const calls: WrittenCall[] = [];
+  let at = 0;
+  let freeFrom = 0; // where the free text the trigger search is in began
+  let quietUntil = 0; // calls starting before this do not run
+  let opened = false;
+  let closedByTemplate = false;
+  for (;;) {
+    const start = nextTrigger(text, freeFrom, at, format.triggers);
+    // A closing tag with no opening one before it: the template opened the reasoning (Qwen3's thinking mode).
+    const closes = opened || closedByTemplate ? [] : REASONING_BLOCKS.map((block) => block.close);
+    const aside = firstOf(text, at, [...REASONING_BLOCKS.map((block) => block.open), ...closes, ...END_OF_TURN]);
+    if (aside !== -1 && (start === -1 || aside < start)) {
+      const close = REASONING_BLOCKS.find((b) => text.startsWith(b.close, aside));
+      if (close && !opened) {
+        closedByTemplate = true;
+        for (const call of calls) call.runs = false;
+        at = aside + close.close.length;
+        continue;
+      }
+      const block = REASONING_BLOCKS.find((b) => text.startsWith(b.open, aside));
+      if (block) opened = true;
+      const end = block ? text.indexOf(block.close, aside + block.open.length) : -1;
+      quietUntil = Math.max(quietUntil, block && end !== -1 ? end + block.close.length : text.length);
+      at = aside + 1;
+      continue;
+    }
+    const runs = start >= quietUntil;
+    const done = (cut: boolean): Expected => ({ calls, cut, cutWouldRun: cut && runs });
+    if (start === -1) return done(false);
+    const tag = format.tags.find((t) => text.startsWith(t.begin, start));
+    if (!tag) {
+      if (format.tags.some((t) => t.begin.startsWith(text.slice(start)))) return done(true);
+      throw new Error(`a trigger opens no declared tag: ${JSON.stringify(text.slice(start, start + 80))}`);
+    }
+    const content = readContent(text, start + tag.begin.length, tag, syntaxOf);
+    if (content === 'cut') return done(true);
+    if (text.startsWith(tag.end, content.end)) {
+      calls.push(...callsOf(tag, content.value).map((call) => ({ ...call, runs })));
+      at = Math.max(content.end + tag.end.length, start + 1);
+      freeFrom = at;
+    } else if (tag.end.startsWith(text.slice(content.end))) return done(true);
+    else
+      throw new Error(
+        `a call is not closed by ${JSON.stringify(tag.end)}: ${JSON.stringify(text.slice(start, content.end + 40))}`,
+      );
+  }
+}
+
+/**
+ * Where xgrammar's trigger search finds the next trigger at or after `at`, in
+ * free text that began at `from`. It does not search as indexOf does: on a
+ * mismatch it starts over from the current character, so a trigger whose
+ * start repeats within it is missed where the text repeats it once more
+ * ("````tool_code" holds no "```tool_code" for it: checked with
+ * Testings.isGrammarAcceptString, which lets "````tool_coden" through).
+ */
+function nextTrigger(text: string, from: number, at: number, triggers: readonly string[]): number {
+  let first = -1;
+  for (const trigger of triggers) {
+    let matched = 0;
+    for (let i = from; i < text.length; i++) {
+      if (text[i] === trigger[matched]) matched++;
+      else matched = text[i] === trigger[0] ? 1 : 0;
+      if (matched === trigger.length) {
+        const found = i - trigger.length + 1;
+        if (found >= at) {
+          if (first === -1 || found < first) first = found;
+          break;
+        }
+        matched = 0;
+      }
+    }
+  }
+  return first;
+}
+
+function firstOf(text: string, from: number, markers: readonly string[]): number {
+  let first = -1;
+  for (const marker of markers) {
+    const i = text.indexOf(marker, from);
+    if (i !== -1 && (first === -1 || i < first)) first = i;
+  }
+  return first;
+}
+
+type Content = { value: unknown; end: number } | 'cut';
+
+function readContent(text: string, from: number, tag: TagFormat, syntaxOf: GrammarSyntaxOf): Content {
+  const content = tag.content;
+  switch (content.type) {
+    case 'json_schema':
+      return readJson(text, from);
+    case 'const_string':
+      if (!content.value.startsWith(text.slice(from, from + content.value.length))) throw new Error('const differs');
+      return text.length < from + content.value.length ? 'cut' : { value: {}, end: from + content.value.length };
+    case 'qwen_xml_parameter':
+      return readXmlParameters(text, from, tag.end, content.json_schema as Schema);
+    case 'grammar': {
+      const { syntax, schema } = syntaxOf(tag);
+      if (syntax === 'json') return readJson(text, from);
+      if (syntax === 'xml') return readXmlParameters(text, from, tag.end, schema as Schema);
+      if (syntax === 'gemma4') {
+        const parsed = parseGemma4Object(text, from);
+        return parsed === 'cut' ? 'cut' : parsed;
+      }
+      const end = endOfPythonArguments(text, from);
+      if (end === -1) return 'cut';
+      return { value: parsePythonArguments(text.slice(from, end)), end };
+    }
+    default:
+      throw new Error(`no oracle for ${content.type} content`);
+  }
+}
+
+function readJson(text: string, from: number): Content {
+  const start = skipSpace(text, from);
+  const end = endOfJsonValue(text, start);
+  if (end === -1) return 'cut';
+  return { value: parseJson(text.slice(start, end)), end };
+}
+
+type Schema = { properties?: Record<string, { type?: unknown }> };
+
+/**
+ * xgrammar's qwen_xml_parameter: `<parameter=NAME>VALUE</parameter>` in schema order, with any
+ * [ \n\t] around each; a string is the bare text between (that padding is not part of it), any
+ * other value is JSON.
+ */
+function readXmlParameters(text: string, from: number, end: string, schema: Schema): Content {
+  const args: Record<string, unknown> = {};
+  let at = from;
+  for (;;) {
+    if (text.startsWith(end, at)) return { value: args, end: at };
+    const next = skipSpace(text, at);
+    if (next >= text.length || end.startsWith(text.slice(at))) return 'cut';
+    const open = /<parameter=([A-Za-z_][A-Za-z0-9_]*)>/y;
+    open.lastIndex = next;
+    const match = open.exec(text);
+    if (!match) {
+      if (/^<(p(a(r(a(m(e(t(e(r(=[A-Za-z0-9_]*)?)?)?)?)?)?)?)?)?)?$/.test(text.slice(next))) return 'cut';
+      throw new Error(`not a parameter: ${JSON.stringify(text.slice(next, next + 40))}`);
+    }
+    const isString = schema.properties?.[match[1]]?.type === 'string';
+    // A JSON value may hold "</parameter>" in a string: find its end by scanning it.
+    const valueStart = skipSpace(text, open.lastIndex);
+    const valueEnd = isString || !'{['.includes(text[valueStart] ?? '') ? valueStart : endOfJsonValue(text, valueStart);
+    if (valueEnd === -1) return 'cut';
+    const close = text.indexOf('</parameter>', valueEnd);
+    if (close === -1) return 'cut';
+    const raw = text.slice(open.lastIndex, close).replace(/^[ \n\t]+|[ \n\t]+$/g, '');
+    args[match[1]] = isString ? raw : parseJson(raw);
+    at = close + '</parameter>'.length;
+  }
+}
+
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && /\s/.test(text[at])) at++;
+  return at;
+}
+
+/** Index just past the JSON value starting at `start`, or -1 when the text ends first. */
+export function endOfJsonValue(text: string, start: number): number {
+  if (start >= text.length) return -1;
+  if (text[start] !== '{' && text[start] !== '[')
+    throw new Error(`expected a JSON object or list at ${JSON.stringify(text.slice(start, start + 40))}`);
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      if (i >= text.length) return -1;
+    } else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') if (--depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * JSON.parse, except that a raw control character inside a string (xgrammar admits them in strings
+ * with a length bound) means itself.
+ */
+export function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(
+      body.replace(/"(?:[^"\\]|\\.)*"/gs, (string) =>
+        string.replace(/[\u0000-\u001f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
+      ),
+    );
+  } catch (error) {
+    throw new Error(`a call's body is not JSON (${(error as Error).message}): ${JSON.stringify(body)}`);
+  }
+}
