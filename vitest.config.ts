@@ -1,16 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { chromiumArgs as quiet, findChromium } from './scripts/chromium.mjs';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const executablePath = findChromium();
 
 function browserProject(name: string, include: string[], extraArgs: string[] = []) {
   return {

@@ -4,16 +4,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
-
-export const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { chromiumArgs as quiet } from '../../scripts/chromium.mjs';
+export { quiet };
 
 export const sizes = {
   desktop: { width: 1280, height: 800 },

@@ -6,16 +6,8 @@ import { join, resolve } from 'node:path';
 // @ts-expect-error: a plain .mjs module without types
 import { buildExtension } from '../../scripts/build-extension.mjs';
 import { serveStatic, type StaticServer } from './built-files';
+import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 let context: BrowserContext;
 let server: StaticServer;
 let extensionId: string;
@@ -28,7 +20,7 @@ beforeAll(async () => {
   server = await serveStatic({ '/pages/': resolve(import.meta.dirname, 'pages/extension') });
   const foreign = resolve(import.meta.dirname, 'pages/foreign-extension');
   context = await chromium.launchPersistentContext('', {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: findChromium(),
     headless: true,
     args: [...quiet, `--disable-extensions-except=${dir},${foreign}`, `--load-extension=${dir},${foreign}`],
   });

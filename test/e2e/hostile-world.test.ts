@@ -8,22 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { resolve } from 'node:path';
 import { builtLibrary, serveStatic, type StaticServer } from './built-files';
+import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 let browser: Browser;
 let dist: string;
 
 beforeAll(async () => {
   dist = await builtLibrary();
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
+  browser = await chromium.launch({ executablePath: findChromium(), args: quiet });
 });
 
 afterAll(async () => {

@@ -17,21 +17,13 @@ import {
   type PackagedApp,
   type PageRun,
 } from './packaging-apps';
+import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 
 /**
  * The package as a web developer meets it: packed, installed from the tarball
  * into a fresh app, the README's module example pasted in unchanged, and run
  * in Chromium from each bundler's output. Bundlers run as their CLIs do.
  */
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 let browser: Browser;
 let app: PackagedApp;
 const servers: StaticServer[] = [];
@@ -42,7 +34,7 @@ let build: ReturnType<typeof bundlers>;
 beforeAll(async () => {
   app = await packagedApp();
   build = bundlers(app.dir);
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
+  browser = await chromium.launch({ executablePath: findChromium(), args: quiet });
 }, 240_000);
 
 /** The esbuild command of the README, as arguments, and its worker entry point (the README's one line). */
@@ -322,7 +314,7 @@ describe("the README's module example in a fresh app, installed from the tarball
     test("the README's self-hosting example fetches the model's files from the page's origin only, and a broken library is named in model-lib-invalid", async () => {
       // Chromium's CPU WebGPU adapter, so that loading gets past the GPU check to the files.
       const webgpu = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        executablePath: findChromium(),
         args: [...quiet, '--enable-unsafe-webgpu'],
       });
       try {

@@ -3,17 +3,9 @@ import { chromium, type Browser } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { builtLibrary, serveStatic, type StaticServer } from './built-files';
+import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; report-uri /csp-report";
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser: Browser;
 let server: StaticServer;
@@ -25,7 +17,7 @@ beforeAll(async () => {
     { '/vendor/lib/': dist, '/pages/': resolve(import.meta.dirname, 'pages/csp') },
     { 'Content-Security-Policy': CSP },
   );
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
+  browser = await chromium.launch({ executablePath: findChromium(), args: quiet });
   mkdirSync('test-results', { recursive: true });
 });
 

@@ -2,23 +2,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { resolve } from 'node:path';
 import { builtLibrary, serveStatic, type StaticServer } from './built-files';
+import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 let browser: Browser;
 let server: StaticServer;
 
 beforeAll(async () => {
   const dist = await builtLibrary();
   server = await serveStatic({ '/vendor/lib/': dist, '/pages/': resolve(import.meta.dirname, 'pages/tabs') });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
+  browser = await chromium.launch({ executablePath: findChromium(), args: quiet });
 });
 
 afterAll(async () => {

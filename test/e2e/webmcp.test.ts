@@ -2,21 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { resolve } from 'node:path';
 import { builtLibrary, serveStatic, type StaticServer } from './built-files';
+import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 
 /**
  * Chromium 156 has the WebMCP draft's `document.modelContext` behind a feature
  * switch: these tests use the browser's real registry, and act as the
  * browser's own agent through its getTools() / executeTool().
  */
-const quiet = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 let browser: Browser;
 let server: StaticServer;
 
@@ -24,7 +16,7 @@ beforeAll(async () => {
   const dist = await builtLibrary();
   server = await serveStatic({ '/vendor/lib/': dist, '/pages/': resolve(import.meta.dirname, 'pages/webmcp') });
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: findChromium(),
     args: [...quiet, '--enable-features=WebMCP'],
   });
 });
