@@ -15,41 +15,62 @@ export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] 
   const messages: ChatMessage[] = [];
   for (const event of events) {
     if (event.partial || event.late || !event.content) continue;
-    const { role, parts } = event.content;
-    if (role === 'user') {
-      const text = textOf(parts);
-      if (text) messages.push({ role: 'user', content: text });
-    } else if (role === 'model') {
-      const toolCalls: ModelToolCall[] = [];
-      for (const part of parts) if ('functionCall' in part) toolCalls.push({ ...part.functionCall });
-      const text = textOf(parts);
-      if (!text && toolCalls.length === 0) continue;
-      messages.push({
+    const own = messagesOf(event);
+    messages.push(...own);
+    // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
+    if (event.content.role === 'model')
+      for (const call of own[0]?.role === 'assistant' ? (own[0].toolCalls ?? []) : [])
+        if (!answered.has(call.id!))
+          messages.push({ role: 'tool', toolCallId: call.id!, name: call.name, content: 'Pending: no result yet.' });
+  }
+  return messages;
+}
+
+/**
+ * Each stored event's own messages, made once: every step replays the whole
+ * history, and the same message objects let the window guard count each
+ * message's tokens once (model/context-window.ts). Stored events never change.
+ */
+const converted = new WeakMap<AgentEvent, ChatMessage[]>();
+
+function messagesOf(event: AgentEvent): ChatMessage[] {
+  let messages = converted.get(event);
+  if (!messages) converted.set(event, (messages = convert(event)));
+  return messages;
+}
+
+function convert(event: AgentEvent): ChatMessage[] {
+  const { role, parts } = event.content!;
+  if (role === 'user') {
+    const text = textOf(parts);
+    return text ? [{ role: 'user', content: text }] : [];
+  }
+  if (role === 'model') {
+    const toolCalls: ModelToolCall[] = [];
+    for (const part of parts) if ('functionCall' in part) toolCalls.push({ ...part.functionCall });
+    const text = textOf(parts);
+    if (!text && toolCalls.length === 0) return [];
+    return [
+      {
         role: 'assistant',
         content: text,
         ...(toolCalls.length && { toolCalls }),
         ...(event.raw !== undefined && { raw: event.raw }),
-      });
-      // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
-      for (const call of toolCalls) {
-        if (!answered.has(call.id!))
-          messages.push({ role: 'tool', toolCallId: call.id!, name: call.name, content: 'Pending: no result yet.' });
-      }
-    } else {
-      for (const part of parts) {
-        if ('functionResponse' in part) {
-          const response = part.functionResponse;
-          messages.push({
-            role: 'tool',
-            toolCallId: response.id,
-            name: response.name,
-            content: responseText(response),
-          });
-        }
-      }
-    }
+      },
+    ];
   }
-  return messages;
+  return parts.flatMap((part): ChatMessage[] =>
+    'functionResponse' in part
+      ? [
+          {
+            role: 'tool',
+            toolCallId: part.functionResponse.id,
+            name: part.functionResponse.name,
+            content: responseText(part.functionResponse),
+          },
+        ]
+      : [],
+  );
 }
 
 function textOf(parts: Part[]): string {

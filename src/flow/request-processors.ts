@@ -114,9 +114,23 @@ export function fitStep(engine: ModelEngine, request: StepRequest): FitResult {
   const fixed = measureContext(engine, { system: request.system.join('\n\n'), tools: request.tools, messages: [] });
   return fitToContextWindow(request.messages, {
     contextWindow: Math.max(0, contextWindow - fixed.instructions - fixed.tools),
-    countTokens: (text) => engine.countTokens(text),
+    countTokens: counterOf(engine),
     reserveForAnswer: reserveForAnswer(contextWindow),
   });
+}
+
+/**
+ * One counting function per engine and model, so that the window guard's
+ * per-message counts last from step to step, and a model switch counts anew.
+ */
+const counters = new WeakMap<ModelEngine, { modelId: string; count: (text: string) => number }>();
+
+function counterOf(engine: ModelEngine): (text: string) => number {
+  const { modelId } = engine.info;
+  let counter = counters.get(engine);
+  if (counter?.modelId !== modelId)
+    counters.set(engine, (counter = { modelId, count: (text) => engine.countTokens(text) }));
+  return counter.count;
 }
 
 /** Tokens of the window kept for the model's answer. */

@@ -71,7 +71,22 @@ export function fitToContextWindow(messages: readonly ChatMessage[], options: Fi
   return { messages: kept, dropped: messages.length - kept.length, fits: tokens <= budget, tokens };
 }
 
+/**
+ * Each message's count, kept while its counter stays the same: a run's
+ * history reaches here as the same message objects every step
+ * (flow/history-to-messages.ts), so each is counted once, not once a step.
+ */
+const counted = new WeakMap<ChatMessage, { countTokens: (text: string) => number; tokens: number }>();
+
 export function messageTokens(message: ChatMessage, countTokens: (text: string) => number): number {
+  const known = counted.get(message);
+  if (known?.countTokens === countTokens) return known.tokens;
+  const tokens = countMessage(message, countTokens);
+  counted.set(message, { countTokens, tokens });
+  return tokens;
+}
+
+function countMessage(message: ChatMessage, countTokens: (text: string) => number): number {
   // An earlier model turn is sent as generated when its raw output was kept.
   const raw = message.role === 'assistant' ? message.raw : undefined;
   let text = raw ?? message.content;

@@ -69,8 +69,7 @@ export class ScriptedEngine implements ModelEngine {
     this.next += 1;
     if (turn.delayMs) await sleep(turn.delayMs, signal);
     // No model counts tokens here: usage is the same estimate the context guard uses, so telemetry has figures.
-    const promptTokens =
-      estimateTokens(JSON.stringify(request.messages)) + estimateTokens(JSON.stringify(request.tools));
+    const promptTokens = sumOfEstimates(request.messages) + sumOfEstimates(request.tools);
     if ('raw' in turn) {
       yield* rawTurn(turn.raw, request, this.format, { promptTokens, completionTokens: estimateTokens(turn.raw) });
       return;
@@ -139,4 +138,17 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+/** Each message's and tool's estimate, made once: a run sends the same objects every step. */
+const estimates = new WeakMap<object, number>();
+
+function sumOfEstimates(values: readonly object[]): number {
+  let sum = 0;
+  for (const value of values) {
+    let tokens = estimates.get(value);
+    if (tokens === undefined) estimates.set(value, (tokens = estimateTokens(JSON.stringify(value))));
+    sum += tokens;
+  }
+  return sum;
 }
