@@ -77,6 +77,26 @@ export function callListGrammar(tools: readonly { name: string; schema: JsonSche
   };
 }
 
+/** One tool as an alternative of a step's call grammar: the text naming it, its arguments (absent: none), what follows them. */
+export interface CallAlternative {
+  head: string;
+  schema?: JsonSchema;
+  tail?: string;
+}
+
+/**
+ * One call to any of `tools`, each its head, its arguments in `syntax` and its
+ * tail: one grammar, so that the rules their arguments share (strings,
+ * numbers, whitespace) are written, and compiled, once.
+ */
+export function oneCallGrammar(syntax: ArgumentSyntax, tools: readonly CallAlternative[]): string {
+  const builder = new GrammarBuilder(syntax);
+  const calls = tools.map(({ head, schema, tail }) =>
+    [ebnfLiteral(head), schema && builder.arguments(schema), tail && ebnfLiteral(tail)].filter(Boolean).join(' '),
+  );
+  return builder.render(calls.join(' | '));
+}
+
 /** Any arguments at all (a relaxed tool in the Python or Gemma 4 syntax): validated after generation. */
 export function freeArgumentsGrammar(syntax: 'python' | 'gemma4'): string {
   const builder = new GrammarBuilder(syntax);

@@ -13,6 +13,7 @@ import { readLiteral, skipWhitespace } from './literal';
 import { toolCallTagReader } from './hermes';
 import { functionEqualsReader } from './qwen-xml';
 import { callsOfValue, CUT_OFF, isRecord, looksLikeCall, readPythonicCalls, type Read } from './read-calls';
+import { sharedCallTags } from './shared-call-tag';
 import { tag, triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
@@ -34,11 +35,14 @@ export const gemmaToolCode: ToolFormat = {
     ].join('\n');
   },
   grammar(step) {
-    return triggeredTags(
-      ['```tool_code'],
-      step.tools.map((tool) => tag(`\`\`\`tool_code\n${tool.name}(`, argumentsContent(tool, step, 'python'), ')\n```')),
-      step.required,
-    );
+    const tags = sharedCallTags(step, {
+      begin: '```tool_code\n',
+      end: ')\n```',
+      syntax: 'python',
+      call: (tool) => ({ head: `${tool.name}(`, schema: tool.parameters }),
+      relaxed: (tool) => tag(`\`\`\`tool_code\n${tool.name}(`, argumentsContent(tool, step, 'python'), ')\n```'),
+    });
+    return triggeredTags(['```tool_code'], tags, step.required);
   },
   writeTurn(text, calls) {
     if (calls.length === 0) return text;

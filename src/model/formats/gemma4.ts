@@ -10,6 +10,7 @@ import type { CallReader } from './call-reader';
 import { argumentsContent, describe } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { CUT_OFF, isRecord } from './read-calls';
+import { sharedCallTags } from './shared-call-tag';
 import { tag, triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
@@ -24,13 +25,14 @@ export const gemma4: ToolFormat = {
     return tools.map((tool) => `<|tool>${declaration(tool)}<tool|>`).join('');
   },
   grammar(step) {
-    return triggeredTags(
-      ['<|tool_call>'],
-      step.tools.map((tool) =>
-        tag(`<|tool_call>call:${tool.name}`, argumentsContent(tool, step, 'gemma4'), '<tool_call|>'),
-      ),
-      step.required,
-    );
+    const tags = sharedCallTags(step, {
+      begin: '<|tool_call>call:',
+      end: '<tool_call|>',
+      syntax: 'gemma4',
+      call: (tool) => ({ head: tool.name, schema: tool.parameters }),
+      relaxed: (tool) => tag(`<|tool_call>call:${tool.name}`, argumentsContent(tool, step, 'gemma4'), '<tool_call|>'),
+    });
+    return triggeredTags(['<|tool_call>'], tags, step.required);
   },
   writeTurn(text, calls) {
     return (

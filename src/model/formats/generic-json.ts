@@ -4,9 +4,9 @@
  * is the trigger the grammar constrains, and the reader shares Hermes's.
  */
 import { pythonJson } from './python-json';
-import { argumentsContent } from './grammar-schema';
 import { describeTools } from '../tool-prompt';
-import { tag, triggeredTags } from './structural-tag';
+import { jsonCallTags } from './hermes';
+import { triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const genericJson: ToolFormat = {
@@ -16,17 +16,7 @@ export const genericJson: ToolFormat = {
   argumentSyntax: 'json',
   describeTools,
   grammar(step) {
-    return triggeredTags(
-      ['<tool_call>'],
-      step.tools.map((tool) =>
-        tag(
-          `<tool_call>{"name": ${JSON.stringify(tool.name)}, "arguments": `,
-          argumentsContent(tool, step, 'json'),
-          '}</tool_call>',
-        ),
-      ),
-      step.required,
-    );
+    return triggeredTags(['<tool_call>'], jsonCallTags(step, '<tool_call>{"name": ', '}</tool_call>'), step.required);
   },
   writeTurn(text, calls) {
     const written = calls.map(

@@ -16,6 +16,7 @@ import { skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { readFunctionBody } from './qwen-xml';
 import { CUT_OFF, readJsonValues, readPythonicCalls } from './read-calls';
+import { sharedCallTags } from './shared-call-tag';
 import { tag, triggeredTags } from './structural-tag';
 import type { GrammarStep, ToolFormat, ToolResultText } from './tool-format';
 
@@ -46,17 +47,19 @@ export function describeHermesTools(tools: readonly ToolDeclaration[]): string {
 }
 
 export function hermesGrammar(step: GrammarStep) {
-  return triggeredTags(
-    ['<tool_call>'],
-    step.tools.map((tool) =>
-      tag(
-        `<tool_call>\n{"name": ${JSON.stringify(tool.name)}, "arguments": `,
-        argumentsContent(tool, step, 'json'),
-        '}\n</tool_call>',
-      ),
-    ),
-    step.required,
-  );
+  return triggeredTags(['<tool_call>'], jsonCallTags(step, '<tool_call>\n{"name": ', '}\n</tool_call>'), step.required);
+}
+
+/** `begin` "NAME", "arguments": {…} `end`, every tool in one tag (shared-call-tag.ts). */
+export function jsonCallTags(step: GrammarStep, begin: string, end: string, argumentsKey = 'arguments') {
+  const head = (tool: ToolDeclaration) => `${JSON.stringify(tool.name)}, ${JSON.stringify(argumentsKey)}: `;
+  return sharedCallTags(step, {
+    begin,
+    end,
+    syntax: 'json',
+    call: (tool) => ({ head: head(tool), schema: tool.parameters }),
+    relaxed: (tool) => tag(begin + head(tool), argumentsContent(tool, step, 'json'), end),
+  });
 }
 
 export function writeHermesTurn(text: string, calls: readonly ModelToolCall[]): string {

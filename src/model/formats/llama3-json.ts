@@ -8,7 +8,8 @@
  * by ";", and a pythonic list, in any family's output.
  */
 import type { CallReader, ReadContext } from './call-reader';
-import { argumentsContent, functionEntry } from './grammar-schema';
+import { functionEntry } from './grammar-schema';
+import { jsonCallTags } from './hermes';
 import { readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import {
@@ -20,7 +21,7 @@ import {
   readPythonicCalls,
   type Read,
 } from './read-calls';
-import { tag, triggeredTags } from './structural-tag';
+import { triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const llama3Json: ToolFormat = {
@@ -39,13 +40,7 @@ export const llama3Json: ToolFormat = {
     ).trimEnd();
   },
   grammar(step) {
-    return triggeredTags(
-      ['{"name": '],
-      step.tools.map((tool) =>
-        tag(`{"name": ${JSON.stringify(tool.name)}, "parameters": `, argumentsContent(tool, step, 'json'), '}'),
-      ),
-      step.required,
-    );
+    return triggeredTags(['{"name": '], jsonCallTags(step, '{"name": ', '}', 'parameters'), step.required);
   },
   writeTurn(text, calls) {
     const written = calls.map(

@@ -11,6 +11,7 @@ import { argumentsContent, functionEntry } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { CUT_OFF, readJsonValues } from './read-calls';
+import { sharedCallTags } from './shared-call-tag';
 import { tag, triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
@@ -24,11 +25,14 @@ export const mistral: ToolFormat = {
     return `[AVAILABLE_TOOLS]${pythonJson(tools.map(functionEntry))}[/AVAILABLE_TOOLS]`;
   },
   grammar(step) {
-    return triggeredTags(
-      ['[TOOL_CALLS]'],
-      step.tools.map((tool) => tag(`[TOOL_CALLS]${tool.name}[ARGS]`, argumentsContent(tool, step, 'json'), '')),
-      step.required,
-    );
+    const tags = sharedCallTags(step, {
+      begin: '[TOOL_CALLS]',
+      end: '',
+      syntax: 'json',
+      call: (tool) => ({ head: `${tool.name}[ARGS]`, schema: tool.parameters }),
+      relaxed: (tool) => tag(`[TOOL_CALLS]${tool.name}[ARGS]`, argumentsContent(tool, step, 'json'), ''),
+    });
+    return triggeredTags(['[TOOL_CALLS]'], tags, step.required);
   },
   writeTurn(text, calls) {
     return text + calls.map((call) => `[TOOL_CALLS]${call.name}[ARGS]${JSON.stringify(call.args ?? {})}`).join('');

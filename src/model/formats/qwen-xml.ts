@@ -15,11 +15,11 @@ import type { JsonSchema } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
 import type { CallReader, Found, ReadContext } from './call-reader';
 import { functionEntry } from './grammar-schema';
-import { argumentsSupport } from './grammar-support';
 import { writeToolResponses } from './hermes';
 import { parseLiteral, readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { CUT_OFF, isRecord } from './read-calls';
+import { sharedCallTags } from './shared-call-tag';
 import { afterOptionalThinking, tag, triggeredTags } from './structural-tag';
 import type { GrammarStep, ToolFormat } from './tool-format';
 
@@ -60,15 +60,17 @@ export const qwenXml: ToolFormat = {
     return `# Tools\n\nYou have access to the following functions:\n\n<tools>\n${list}\n</tools>\n\n${CALL_FORMAT}`;
   },
   grammar(step: GrammarStep) {
-    const tags = step.tools.map((tool) => {
-      const begin = `<tool_call>\n<function=${tool.name}>`;
-      const grammar = step.relaxed.has(tool.name) ? undefined : argumentsSupport(tool.parameters, 'xml').grammar;
-      if (grammar === undefined) return tag(begin, { type: 'any_text' }, '</function>\n</tool_call>');
-      // A tool without parameters is called without any.
-      const properties = tool.parameters.properties;
-      if (!isRecord(properties) || Object.keys(properties).length === 0)
-        return tag(begin, { type: 'const_string', value: '\n' }, '</function>\n</tool_call>');
-      return tag(`${begin}\n`, { type: 'grammar', grammar }, '\n</function>\n</tool_call>');
+    const tags = sharedCallTags(step, {
+      begin: '<tool_call>\n<function=',
+      end: '</function>\n</tool_call>',
+      syntax: 'xml',
+      call(tool) {
+        // A tool without parameters is called without any.
+        const properties = tool.parameters.properties;
+        if (!isRecord(properties) || Object.keys(properties).length === 0) return { head: `${tool.name}>\n` };
+        return { head: `${tool.name}>\n`, schema: tool.parameters, tail: '\n' };
+      },
+      relaxed: (tool) => tag(`<tool_call>\n<function=${tool.name}>`, { type: 'any_text' }, '</function>\n</tool_call>'),
     });
     const format = triggeredTags(['<tool_call>'], tags, step.required);
     return step.required ? afterOptionalThinking(format) : format;

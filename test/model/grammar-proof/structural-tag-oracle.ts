@@ -37,15 +37,30 @@ export interface WrittenCall extends ExpectedCall {
   runs: boolean;
 }
 
-/** Turns one tag's content into calls: the tag's own tool, or (list formats) the calls the content names. */
-export type CallsOf = (tag: TagFormat, value: unknown) => ExpectedCall[];
+/**
+ * Turns one tag's content into calls: the tool its content named (a tag every tool shares), the
+ * tag's own tool, or (list formats) the calls the content names.
+ */
+export type CallsOf = (tag: TagFormat, value: unknown, named?: string) => ExpectedCall[];
+
+/** A tool as a shared tag's content names it: the text that names it, then its arguments. */
+export interface NamedTool {
+  name: string;
+  head: string;
+  schema: unknown;
+}
 
 /**
  * How the arguments inside a tag whose content is an EBNF grammar are written
- * (the format's own syntax, known without our readers), and the schema of
- * the tag's tool, which says which Qwen3.5 parameters are bare text.
+ * (the format's own syntax, known without our readers); in a tag every tool
+ * shares, how the content names each tool first; else the schema of the
+ * tag's tool. The schema says which Qwen3.5 parameters are bare text.
  */
-export type GrammarSyntaxOf = (tag: TagFormat) => { syntax: 'json' | 'xml' | 'python' | 'gemma4'; schema?: unknown };
+export type GrammarSyntaxOf = (tag: TagFormat) => {
+  syntax: 'json' | 'xml' | 'python' | 'gemma4';
+  schema?: unknown;
+  tools?: readonly NamedTool[];
+};
 
 export function readStructuralTag(
   text: string,
@@ -91,7 +106,7 @@ export function readStructuralTag(
     const content = readContent(text, start + tag.begin.length, tag, syntaxOf);
     if (content === 'cut') return done(true);
     if (text.startsWith(tag.end, content.end)) {
-      calls.push(...callsOf(tag, content.value).map((call) => ({ ...call, runs })));
+      calls.push(...callsOf(tag, content.value, content.named).map((call) => ({ ...call, runs })));
       at = Math.max(content.end + tag.end.length, start + 1);
       freeFrom = at;
     } else if (tag.end.startsWith(text.slice(content.end))) return done(true);
@@ -139,10 +154,12 @@ function firstOf(text: string, from: number, markers: readonly string[]): number
   return first;
 }
 
-type Content = { value: unknown; end: number } | 'cut';
+type Content = { value: unknown; end: number; named?: string } | 'cut';
 
 function readContent(text: string, from: number, tag: TagFormat, syntaxOf: GrammarSyntaxOf): Content {
   const content = tag.content;
+  const { tools } = content.type === 'grammar' ? syntaxOf(tag) : {};
+  if (tools) return readNamedCall(text, from, tag, syntaxOf, tools);
   switch (content.type) {
     case 'json_schema':
       return readJson(text, from);
@@ -151,21 +168,49 @@ function readContent(text: string, from: number, tag: TagFormat, syntaxOf: Gramm
       return text.length < from + content.value.length ? 'cut' : { value: {}, end: from + content.value.length };
     case 'qwen_xml_parameter':
       return readXmlParameters(text, from, tag.end, content.json_schema as Schema);
-    case 'grammar': {
-      const { syntax, schema } = syntaxOf(tag);
-      if (syntax === 'json') return readJson(text, from);
-      if (syntax === 'xml') return readXmlParameters(text, from, tag.end, schema as Schema);
-      if (syntax === 'gemma4') {
-        const parsed = parseGemma4Object(text, from);
-        return parsed === 'cut' ? 'cut' : parsed;
-      }
-      const end = endOfPythonArguments(text, from);
-      if (end === -1) return 'cut';
-      return { value: parsePythonArguments(text.slice(from, end)), end };
-    }
+    case 'grammar':
+      return readArguments(text, from, tag, syntaxOf(tag).syntax, syntaxOf(tag).schema);
     default:
       throw new Error(`no oracle for ${content.type} content`);
   }
+}
+
+/** A shared tag's content: the head of one declared tool (the longest that matches), then its arguments. */
+function readNamedCall(
+  text: string,
+  from: number,
+  tag: TagFormat,
+  syntaxOf: GrammarSyntaxOf,
+  tools: readonly NamedTool[],
+): Content {
+  let named: NamedTool | undefined;
+  for (const tool of tools)
+    if (text.startsWith(tool.head, from) && (!named || tool.head.length > named.head.length)) named = tool;
+  if (!named) {
+    const rest = text.slice(from);
+    if (tools.some((tool) => tool.head.startsWith(rest))) return 'cut';
+    throw new Error(`a call names no declared tool: ${JSON.stringify(text.slice(from, from + 80))}`);
+  }
+  const args = readArguments(text, from + named.head.length, tag, syntaxOf(tag).syntax, named.schema);
+  return args === 'cut' ? 'cut' : { ...args, named: named.name };
+}
+
+function readArguments(
+  text: string,
+  from: number,
+  tag: TagFormat,
+  syntax: 'json' | 'xml' | 'python' | 'gemma4',
+  schema: unknown,
+): Content {
+  if (syntax === 'json') return readJson(text, from);
+  if (syntax === 'xml') return readXmlParameters(text, from, tag.end, schema as Schema);
+  if (syntax === 'gemma4') {
+    const parsed = parseGemma4Object(text, from);
+    return parsed === 'cut' ? 'cut' : parsed;
+  }
+  const end = endOfPythonArguments(text, from);
+  if (end === -1) return 'cut';
+  return { value: parsePythonArguments(text.slice(from, end)), end };
 }
 
 function readJson(text: string, from: number): Content {
@@ -178,8 +223,8 @@ function readJson(text: string, from: number): Content {
 type Schema = { properties?: Record<string, { type?: unknown }> };
 
 /**
- * xgrammar's qwen_xml_parameter: `<parameter=NAME>VALUE</parameter>` in schema order, with any
- * [ \n\t] around each; a string is the bare text between (that padding is not part of it), any
+ * xgrammar's qwen_xml_parameter (and our XML grammar): `<parameter=NAME>VALUE</parameter>` in
+ * schema order, with any [ \n\t] around each; a string is the bare text between (that padding is not part of it), any
  * other value is JSON.
  */
 function readXmlParameters(text: string, from: number, end: string, schema: Schema): Content {
@@ -188,7 +233,9 @@ function readXmlParameters(text: string, from: number, end: string, schema: Sche
   for (;;) {
     if (text.startsWith(end, at)) return { value: args, end: at };
     const next = skipSpace(text, at);
-    if (next >= text.length || end.startsWith(text.slice(at))) return 'cut';
+    // A shared tag's end follows the padding after the last parameter (its grammar writes the newline).
+    if (text.startsWith(end, next)) return { value: args, end: next };
+    if (next >= text.length || end.startsWith(text.slice(at)) || end.startsWith(text.slice(next))) return 'cut';
     const open = /<parameter=([A-Za-z_][A-Za-z0-9_]*)>/y;
     open.lastIndex = next;
     const match = open.exec(text);
