@@ -292,7 +292,8 @@ function checkType(
   return false;
 }
 
-function hasType(type: string, value: unknown): boolean {
+/** Whether `value` is of the JSON Schema `type` as this validator judges it (the grammars agree with it). */
+export function hasType(type: string, value: unknown): boolean {
   switch (type) {
     case 'string':
       return typeof value === 'string';

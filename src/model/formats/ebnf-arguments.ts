@@ -24,12 +24,13 @@
  * sorts them); a property that is not declared never repeats a declared one.
  */
 import type { JsonSchema } from '../../tools/declaration';
+import { hasType } from '../../tools/json-schema-validate';
 import { ANY_CHAR, charSet, ebnfClass, ebnfLiteral, hasChar, isEmpty, subtract, type CharSet } from './char-set';
 import { formatPattern } from './grammar-formats';
 import { numberGrammar } from './number-range';
 import { isRecord } from './read-calls';
 import { parsePattern, UnsupportedPattern, type Regex } from './regex-pattern';
-import { mergeSchemas } from './schema-merge';
+import { ANNOTATIONS, mergeSchemas } from './schema-merge';
 import { anyStringRules, delimiters, oneOf, patternChar, stringLiteral, type ArgumentSyntax } from './string-syntax';
 
 export type { ArgumentSyntax };
@@ -761,18 +762,7 @@ const FOLLOWS: Record<ArgumentSyntax, string> = {
 };
 const PARAMETER_END = FOLLOWS.xml;
 
-const ANNOTATION = new Set([
-  'title',
-  'description',
-  'default',
-  'examples',
-  '$schema',
-  '$id',
-  '$comment',
-  'deprecated',
-  '$defs',
-  'definitions',
-]);
+const ANNOTATION = new Set([...ANNOTATIONS, '$defs', 'definitions']);
 
 /** `item` repeated min to max times (max Infinity: no upper bound). */
 function repeat(item: string, min: number, max: number): string {
@@ -803,27 +793,6 @@ const IMPLIED_TYPES: [string, string[]][] = [
   ['string', ['pattern', 'format', 'minLength', 'maxLength']],
   ['number', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']],
 ];
-
-function hasType(type: string, value: unknown): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'null':
-      return value === null;
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return isRecord(value);
-    default:
-      return true;
-  }
-}
 
 function numberBounds(schema: Record<string, unknown>) {
   let minimum = typeof schema.minimum === 'number' ? schema.minimum : undefined;

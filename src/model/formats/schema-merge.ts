@@ -10,7 +10,8 @@ import { isRecord } from './read-calls';
 
 const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
-const ANNOTATIONS = new Set([
+/** Keywords that say something about a schema without constraining its values. */
+export const ANNOTATIONS = new Set([
   'title',
   'description',
   'default',
