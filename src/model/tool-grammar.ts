@@ -7,8 +7,6 @@
 import type { JsonSchema, ToolDeclaration } from '../tools/declaration';
 import { callSchema } from './formats/grammar-schema';
 
-const STRICT = { relaxed: new Set<string>() };
-
 /** The schema of the fallback: one call to any declared tool, or a final answer. */
 export function callOrAnswerSchema(tools: readonly ToolDeclaration[]): JsonSchema {
   const answer = {
@@ -17,7 +15,7 @@ export function callOrAnswerSchema(tools: readonly ToolDeclaration[]): JsonSchem
     required: ['answer'],
     additionalProperties: false,
   };
-  return { anyOf: [...tools.map((tool) => callSchema(tool, STRICT)), answer] };
+  return { anyOf: [...tools.map((tool) => callSchema(tool)), answer] };
 }
 
 /** web-llm's `response_format` with the JSON fallback (web-llm takes the schema as a string). */

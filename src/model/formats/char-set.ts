@@ -8,7 +8,6 @@ export type CharSet = readonly (readonly [number, number])[];
 
 export const MAX_CODE_POINT = 0x10ffff;
 export const ANY_CHAR: CharSet = [[0, MAX_CODE_POINT]];
-export const NO_CHAR: CharSet = [];
 
 /** Code points from ranges or single characters, in any order and overlapping. */
 export function charSet(...parts: (readonly [number, number] | string)[]): CharSet {
@@ -49,11 +48,6 @@ export function isEmpty(set: CharSet): boolean {
 
 export function hasChar(set: CharSet, codePoint: number): boolean {
   return set.some(([lo, hi]) => lo <= codePoint && codePoint <= hi);
-}
-
-/** The set's single code point, when it has exactly one. */
-export function singleChar(set: CharSet): number | undefined {
-  return set.length === 1 && set[0][0] === set[0][1] ? set[0][0] : undefined;
 }
 
 function normalize(ranges: [number, number][]): CharSet {

@@ -8,13 +8,13 @@
  */
 import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import type { CallReader, Found, ReadContext } from './call-reader';
-import { argumentsContent, describe } from './grammar-schema';
+import { describe } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { toolCallTagReader } from './hermes';
 import { functionEqualsReader } from './qwen-xml';
 import { callsOfValue, CUT_OFF, isRecord, looksLikeCall, readPythonicCalls, type Read } from './read-calls';
 import { sharedCallTags } from './shared-call-tag';
-import { tag, triggeredTags } from './structural-tag';
+import { triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const gemmaToolCode: ToolFormat = {
@@ -40,7 +40,6 @@ export const gemmaToolCode: ToolFormat = {
       end: ')\n```',
       syntax: 'python',
       call: (tool) => ({ head: `${tool.name}(`, schema: tool.parameters }),
-      relaxed: (tool) => tag(`\`\`\`tool_code\n${tool.name}(`, argumentsContent(tool, step, 'python'), ')\n```'),
     });
     return triggeredTags(['```tool_code'], tags, step.required);
   },

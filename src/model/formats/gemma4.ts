@@ -7,11 +7,11 @@
  */
 import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import type { CallReader } from './call-reader';
-import { argumentsContent, describe } from './grammar-schema';
+import { describe } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { CUT_OFF, isRecord } from './read-calls';
 import { sharedCallTags } from './shared-call-tag';
-import { tag, triggeredTags } from './structural-tag';
+import { triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
 const Q = '<|"|>';
@@ -30,7 +30,6 @@ export const gemma4: ToolFormat = {
       end: '<tool_call|>',
       syntax: 'gemma4',
       call: (tool) => ({ head: tool.name, schema: tool.parameters }),
-      relaxed: (tool) => tag(`<|tool_call>call:${tool.name}`, argumentsContent(tool, step, 'gemma4'), '<tool_call|>'),
     });
     return triggeredTags(['<|tool_call>'], tags, step.required);
   },

@@ -22,5 +22,3 @@ const FORMAT_PATTERNS: Readonly<Record<string, string>> = {
 export function formatPattern(format: string): string | undefined {
   return Object.hasOwn(FORMAT_PATTERNS, format) ? FORMAT_PATTERNS[format] : undefined;
 }
-
-export const GRAMMAR_FORMATS: readonly string[] = Object.keys(FORMAT_PATTERNS);

@@ -11,13 +11,13 @@
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
 import { DECIDE_WITHIN, type CallReader, type Found, type FoundError } from './call-reader';
-import { argumentsContent, functionEntry } from './grammar-schema';
+import { functionEntry } from './grammar-schema';
 import { skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { readFunctionBody } from './qwen-xml';
 import { CUT_OFF, readJsonValues, readPythonicCalls } from './read-calls';
 import { sharedCallTags } from './shared-call-tag';
-import { tag, triggeredTags } from './structural-tag';
+import { triggeredTags } from './structural-tag';
 import type { GrammarStep, ToolFormat, ToolResultText } from './tool-format';
 
 export const hermes: ToolFormat = {
@@ -58,7 +58,6 @@ export function jsonCallTags(step: GrammarStep, begin: string, end: string, argu
     end,
     syntax: 'json',
     call: (tool) => ({ head: head(tool), schema: tool.parameters }),
-    relaxed: (tool) => tag(begin + head(tool), argumentsContent(tool, step, 'json'), end),
   });
 }
 

@@ -7,12 +7,12 @@
  * the `[TOOL_CALLS]NAME{…}` that small models write without `[ARGS]`.
  */
 import type { CallReader } from './call-reader';
-import { argumentsContent, functionEntry } from './grammar-schema';
+import { functionEntry } from './grammar-schema';
 import { readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { CUT_OFF, readJsonValues } from './read-calls';
 import { sharedCallTags } from './shared-call-tag';
-import { tag, triggeredTags } from './structural-tag';
+import { triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const mistral: ToolFormat = {
@@ -30,7 +30,6 @@ export const mistral: ToolFormat = {
       end: '',
       syntax: 'json',
       call: (tool) => ({ head: `${tool.name}[ARGS]`, schema: tool.parameters }),
-      relaxed: (tool) => tag(`[TOOL_CALLS]${tool.name}[ARGS]`, argumentsContent(tool, step, 'json'), ''),
     });
     return triggeredTags(['[TOOL_CALLS]'], tags, step.required);
   },

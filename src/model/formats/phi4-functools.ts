@@ -4,12 +4,11 @@
  * template writes them (microsoft/Phi-4-mini-instruct).
  */
 import type { CallReader } from './call-reader';
-import { describe } from './grammar-schema';
+import { toolEntry } from './grammar-schema';
 import { callListContent } from './call-list';
 import { readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { callsOfValue, CUT_OFF, type Read } from './read-calls';
-import { compactSchema } from '../tool-prompt';
 import { tag, triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
 
@@ -20,11 +19,7 @@ export const phi4Functools: ToolFormat = {
   argumentSyntax: 'json',
   describeTools(tools) {
     if (tools.length === 0) return '';
-    const list = tools.map((tool) => ({
-      name: tool.name,
-      description: describe(tool),
-      parameters: compactSchema(tool.parameters),
-    }));
+    const list = tools.map(toolEntry);
     return `<|tool|>${JSON.stringify(list)}<|/tool|>`;
   },
   grammar(step) {

@@ -14,7 +14,7 @@
 import type { JsonSchema } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
 import type { CallReader, Found, ReadContext } from './call-reader';
-import { functionEntry } from './grammar-schema';
+import { freeArgumentsContent, functionEntry } from './grammar-schema';
 import { writeToolResponses } from './hermes';
 import { parseLiteral, readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
@@ -70,7 +70,8 @@ export const qwenXml: ToolFormat = {
         if (!isRecord(properties) || Object.keys(properties).length === 0) return { head: `${tool.name}>\n` };
         return { head: `${tool.name}>\n`, schema: tool.parameters, tail: '\n' };
       },
-      relaxed: (tool) => tag(`<tool_call>\n<function=${tool.name}>`, { type: 'any_text' }, '</function>\n</tool_call>'),
+      relaxed: (tool) =>
+        tag(`<tool_call>\n<function=${tool.name}>`, freeArgumentsContent('xml'), '</function>\n</tool_call>'),
     });
     const format = triggeredTags(['<tool_call>'], tags, step.required);
     return step.required ? afterOptionalThinking(format) : format;

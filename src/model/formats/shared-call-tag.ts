@@ -18,6 +18,7 @@
 import type { ToolDeclaration } from '../../tools/declaration';
 import { oneCallGrammar, type CallAlternative } from './ebnf-arguments';
 import { argumentsSupport } from './grammar-support';
+import { freeArgumentsContent } from './grammar-schema';
 import type { ArgumentSyntax } from './string-syntax';
 import { tag, type TagFormat } from './structural-tag';
 import type { GrammarStep } from './tool-format';
@@ -30,8 +31,11 @@ export interface SharedCallTag {
   syntax: ArgumentSyntax;
   /** How one tool is written between `begin` and `end`. */
   call(tool: ToolDeclaration): CallAlternative;
-  /** The tag of a tool constrained by its name only. */
-  relaxed(tool: ToolDeclaration): TagFormat;
+  /**
+   * The tag of a tool constrained by its name only; by default `begin`, the
+   * tool's head, any arguments in the syntax, and `end`.
+   */
+  relaxed?(tool: ToolDeclaration): TagFormat;
 }
 
 /** The step's tags: the relaxed tools' own (their longer begins first), then the one every other tool shares. */
@@ -39,7 +43,11 @@ export function sharedCallTags(step: GrammarStep, shape: SharedCallTag): TagForm
   const free = (tool: ToolDeclaration) =>
     step.relaxed.has(tool.name) || argumentsSupport(tool.parameters, shape.syntax).unsupported !== undefined;
   const constrained = step.tools.filter((tool) => !free(tool));
-  const tags = step.tools.filter(free).map((tool) => shape.relaxed(tool));
+  const relaxed =
+    shape.relaxed ??
+    ((tool: ToolDeclaration) =>
+      tag(shape.begin + shape.call(tool).head, freeArgumentsContent(shape.syntax), shape.end));
+  const tags = step.tools.filter(free).map(relaxed);
   if (constrained.length)
     tags.push(
       tag(

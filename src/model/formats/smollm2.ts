@@ -5,9 +5,8 @@
  * (HuggingFaceTB/SmolLM2-1.7B-Instruct), with plain answers allowed.
  */
 import { pythonJson } from './python-json';
-import { describe } from './grammar-schema';
+import { toolEntry } from './grammar-schema';
 import { callListContent } from './call-list';
-import { compactSchema } from '../tool-prompt';
 import { writeToolResponses } from './hermes';
 import { tag, triggeredTags } from './structural-tag';
 import type { ToolFormat } from './tool-format';
@@ -19,11 +18,7 @@ export const smollm2: ToolFormat = {
   argumentSyntax: 'json',
   describeTools(tools) {
     if (tools.length === 0) return '';
-    const list = tools.map((tool) => ({
-      name: tool.name,
-      description: describe(tool),
-      parameters: compactSchema(tool.parameters),
-    }));
+    const list = tools.map(toolEntry);
     return [
       'You are an expert in composing functions. You are given a question and a set of possible functions.',
       'Based on the question, you will need to make one or more function/tool calls to achieve the purpose.',
