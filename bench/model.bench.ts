@@ -7,37 +7,18 @@
  * tokens the tool section costs (vs pasting the declarations as JSON).
  */
 import { Grammar } from '@mlc-ai/web-xgrammar';
-import type { ToolDeclaration } from '../src/tools/declaration';
 import { planToolCalls } from '../src/model/formats/tool-call-plan';
 import { readModelOutput } from '../src/model/read-model-output';
 import { ToolCallStream } from '../src/model/stream-tool-calls';
 import { callOrAnswerSchema } from '../src/model/tool-grammar';
 import { describeTools } from '../src/model/tool-prompt';
 import { estimateTokens } from '../src/model/token-estimate';
+import { benchTools } from './tool-set';
 import { measure, type BenchRow, type BenchSuite } from './harness';
-
-function makeTools(count: number): ToolDeclaration[] {
-  return Array.from({ length: count }, (_, i) => ({
-    name: `tool_${i}`,
-    description: `Does thing number ${i} on this page.`,
-    parameters: {
-      type: 'object',
-      properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 0 }, mode: { enum: ['a', 'b', 'c'] } },
-      required: ['text'],
-      additionalProperties: false,
-    },
-    annotations: {},
-    needsApproval: false,
-    returnDirect: false,
-    longRunning: false,
-    timeoutMs: 30_000,
-    source: 'page',
-  }));
-}
 
 const suite: BenchSuite = async () => {
   const rows: BenchRow[] = [];
-  const tools = makeTools(3);
+  const tools = benchTools(3);
   const bodies = [
     { name: 'tool_0', arguments: { text: 'milk', count: 2 } },
     { name: 'tool_1', arguments: { text: 'eggs' } },
@@ -120,7 +101,7 @@ const suite: BenchSuite = async () => {
   });
 
   for (const count of [3, 20]) {
-    const set = makeTools(count);
+    const set = benchTools(count);
     const structuralTag = planToolCalls('hermes', set).responseFormat!.structural_tag as never;
     const tag = await measure(async () => (await Grammar.fromStructuralTag(structuralTag)).dispose(), {
       iterations: 10,

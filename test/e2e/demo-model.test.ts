@@ -2,27 +2,17 @@
 // as `npm start` serves it. No model can be downloaded here, so a load ends in the download error,
 // which must read plainly and leave demo mode working.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createServer, type ViteDevServer } from 'vite';
-import { chromium, type Browser } from 'playwright-core';
-import { resolve } from 'node:path';
-import { answered, quiet, say, shot, visit } from './demo-visitor';
+import type { ViteDevServer } from 'vite';
+import type { Browser } from 'playwright-core';
+import { answered, launchChromium, say, serveDemo, shot, visit } from './demo-visitor';
 
 let server: ViteDevServer;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  server = await createServer({
-    root: resolve(import.meta.dirname, '../..'),
-    logLevel: 'error',
-    server: { host: '127.0.0.1', port: 0 },
-  });
-  await server.listen();
-  url = server.resolvedUrls!.local[0]!;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...quiet, '--enable-unsafe-webgpu'],
-  });
+  ({ server, url } = await serveDemo());
+  browser = await launchChromium(['--enable-unsafe-webgpu']);
 });
 
 afterAll(async () => {

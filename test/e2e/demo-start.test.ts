@@ -1,25 +1,18 @@
 // The demo as `npm start` serves it, in Chromium without WebGPU: demo mode, where an engine module
 // of rules stands in for a model, through the real worker, tools, approval, sessions and toolkit.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createServer, type ViteDevServer } from 'vite';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { resolve } from 'node:path';
+import type { ViteDevServer } from 'vite';
+import type { Browser, Page } from 'playwright-core';
 import { understand } from '../../demo/engine/understand';
-import { answered, cards, quiet, ready, say, shot, visit } from './demo-visitor';
+import { answered, cards, launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
 
 let server: ViteDevServer;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  server = await createServer({
-    root: resolve(import.meta.dirname, '../..'),
-    logLevel: 'error',
-    server: { host: '127.0.0.1', port: 0 },
-  });
-  await server.listen();
-  url = server.resolvedUrls!.local[0]!;
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
+  ({ server, url } = await serveDemo());
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -2,10 +2,27 @@
  * For the demo's end-to-end tests: a visitor in Chromium at a phone's or a desktop's size, in
  * light or dark, who types, waits for answers, and notices console errors and failed requests.
  */
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
 import { mkdirSync } from 'node:fs';
-import { chromiumArgs as quiet } from '../../scripts/chromium.mjs';
-export { quiet };
+import { resolve } from 'node:path';
+import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
+
+/** Chromium with the flags that keep it quiet on a closed network, and `args`. */
+export function launchChromium(args: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), args: [...chromiumArgs, ...args] });
+}
+
+/** The demo as `npm start` serves it (vite's dev server), on a free port. */
+export async function serveDemo(): Promise<{ server: ViteDevServer; url: string }> {
+  const server = await createServer({
+    root: resolve(import.meta.dirname, '../..'),
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0 },
+  });
+  await server.listen();
+  return { server, url: server.resolvedUrls!.local[0]! };
+}
 
 export const sizes = {
   desktop: { width: 1280, height: 800 },

@@ -2,12 +2,12 @@
 // host, in Chromium without WebGPU (demo mode: the stand-in engine module, built to its own file).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { build } from 'vite';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serveStatic, type StaticServer } from './built-files';
-import { answered, cards, quiet, ready, say, shot, visit } from './demo-visitor';
+import { answered, cards, launchChromium, ready, say, shot, visit } from './demo-visitor';
 
 let server: StaticServer;
 let browser: Browser;
@@ -21,7 +21,7 @@ beforeAll(async () => {
     build: { outDir: out, emptyOutDir: true },
   });
   server = await serveStatic({ '/apps/demo/': out });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: quiet });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

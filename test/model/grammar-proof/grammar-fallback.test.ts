@@ -15,6 +15,7 @@ import { validateWithJsonSchema } from '../../../src/tools/validate-args';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { Grammar, Testings } from './xgrammar';
 import { zodShapeTools } from './zod-shapes';
+import { chunk } from '../webllm-stand-in';
 
 const gpu = {
   available: true,
@@ -54,16 +55,6 @@ class GrammarEnforcingEngine implements WebLLMEngineLike {
       yield chunk({ role: 'assistant', content: output });
       yield chunk({}, 'stop');
     })();
-  };
-}
-
-function chunk(delta: ChatCompletionChunk.Choice.Delta, finish: 'stop' | null = null): ChatCompletionChunk {
-  return {
-    id: 'c',
-    object: 'chat.completion.chunk',
-    created: 0,
-    model: 'm',
-    choices: [{ index: 0, delta, finish_reason: finish }],
   };
 }
 
