@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs as quiet, findChromium } from './scripts/chromium.mjs';
+import { missingSharedData, sharedDataDir } from './scripts/shared-data.mjs';
 
 const executablePath = findChromium();
 
@@ -26,7 +27,12 @@ export default defineConfig({
   // Workers and engine fixtures import these at run time, where Vite's scan of the tests cannot see them;
   // found mid-run, Vite would bundle them then and reload the page under a running test.
   optimizeDeps: { include: ['comlink', 'idb', 'zod', '@mlc-ai/web-llm', '@lenml/tokenizers'] },
+  // Browser tests read the public data outside the repository through the test server.
+  server: { fs: { allow: ['.', sharedDataDir] } },
   test: {
+    // Says once what is skipped for want of ../shared/data (and fails the run under CI=true).
+    globalSetup: ['test/shared-data.setup.ts'],
+    provide: { sharedData: { dir: sharedDataDir, missing: missingSharedData() } },
     projects: [
       {
         extends: true,
