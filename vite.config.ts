@@ -1,9 +1,12 @@
 // The demo page's dev server (`npm start`) and its static build (dist-demo/).
 import { defineConfig } from 'vite';
 import { resolve } from 'node:path';
+import { sharedDataDir } from './scripts/shared-data.mjs';
 
 export default defineConfig({
-  server: { host: '127.0.0.1', port: 5173, strictPort: false },
+  server: { host: '127.0.0.1', port: 5173, strictPort: false, fs: { allow: ['.', sharedDataDir] } },
+  // Pages that read public data kept outside the repository (../shared/data, e.g. BFCL for eval.html) import it as '@shared-data/…'.
+  resolve: { alias: { '@shared-data': sharedDataDir } },
   worker: { format: 'es' },
   // Relative URLs, so the static demo works from any folder of any host; the manifest lists the files the service worker caches.
   base: './',
