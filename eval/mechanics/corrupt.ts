@@ -54,6 +54,18 @@ export function missingRequired(testCase: BfclCase, calls: ModelCall[]): Corrupt
   };
 }
 
+/** The first call made to another function the case declares (none when it declares one). */
+export function otherFunction(testCase: BfclCase, calls: ModelCall[]): Corrupted | undefined {
+  const [first, ...rest] = calls;
+  const other = testCase.functions.map((fn) => toolName(fn.name)).find((name) => name !== first?.name);
+  if (!first || !other) return undefined;
+  return {
+    calls: [{ name: other, args: first.args }, ...rest],
+    rule: ruleFor(testCase, 'simple_function_checker:wrong_func_name'),
+  };
+}
+
+/** The first call made to a function the case does not declare. */
 export function wrongName(testCase: BfclCase, calls: ModelCall[]): Corrupted | undefined {
   const [first, ...rest] = calls;
   if (!first) return undefined;

@@ -8,7 +8,14 @@ import { judge, type Verdict } from '../../../eval/bfcl/judge';
 import { loadCategory } from '../../../eval/bfcl/load';
 import { possibleCalls } from '../../../eval/bfcl/possible-calls';
 import type { BfclCase, ModelCall } from '../../../eval/bfcl/types';
-import { extraCall, missingRequired, wrongName, wrongValue, type Corrupted } from '../../../eval/mechanics/corrupt';
+import {
+  extraCall,
+  missingRequired,
+  otherFunction,
+  wrongName,
+  wrongValue,
+  type Corrupted,
+} from '../../../eval/mechanics/corrupt';
 import { hasSharedData, sharedDataPath } from '../../shared-data';
 
 const there = hasSharedData('bfcl');
@@ -69,7 +76,8 @@ describe.skipIf(!there)('BFCL’s own possible answers', () => {
   test.each([
     ['a value no answer accepts', wrongValue, 0.95],
     ['a required parameter left out', missingRequired, 0.85],
-    ['another function’s name', wrongName, 1],
+    ['a name the case does not declare', wrongName, 1],
+    ['another function the case declares', otherFunction, 0.4],
     ['one call too many', extraCall, 1],
   ] as const)('made wrong with %s, each is judged wrong with the rule BFCL gives it', async (_, corrupt, share) => {
     const all = (await cases()).filter((testCase) => !unanswerable(testCase));
