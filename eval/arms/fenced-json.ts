@@ -24,7 +24,7 @@ export const fencedJson: Arm = {
       (call) => `\`\`\`tool_call\n${JSON.stringify({ name: call.name, arguments: call.args })}\n\`\`\``,
     );
     const written = [script.text, ...fences].filter(Boolean).join('\n');
-    const content = script.cut ? cutOff(written) : written;
+    const content = script.cut ? cutOff(written, [script.text, fences[0]].filter(Boolean).join('\n')) : written;
     return {
       engine: 'module',
       url: engineModuleUrl('fenced-json-engine'),

@@ -42,10 +42,12 @@ export const oursWithoutGrammar: Arm = {
 
 function scripted(model: Extract<EvalModel, { kind: 'mechanics' }>, script: ScriptedAnswer | undefined) {
   if (!script) throw new Error('The mechanics check needs each case’s scripted answer.');
-  const written = toolFormatNamed(model.toolFormat).writeTurn(script.text, script.calls);
+  const format = toolFormatNamed(model.toolFormat);
+  const written = format.writeTurn(script.text, script.calls);
+  const raw = script.cut ? cutOff(written, format.writeTurn(script.text, script.calls.slice(0, 1))) : written;
   return {
     engine: 'scripted' as const,
-    turns: [{ raw: script.cut ? cutOff(written) : written }],
+    turns: [{ raw }],
     toolFormat: model.toolFormat,
   };
 }

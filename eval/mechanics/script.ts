@@ -29,15 +29,17 @@ const TOO_MANY = 'a call too many';
 
 type Maker = (testCase: BfclCase) => MechanicsAnswer | undefined;
 
+/** One answer for a case, picked by the seed: right three times as often as each mistake that applies. */
 export function mechanicsAnswer(testCase: BfclCase, seed: string): MechanicsAnswer {
-  const makers = makersFor(testCase);
-  const start = hash(`${seed}/${testCase.id}`) % makers.length;
-  // The picked mistake may not apply (nothing required to leave out): the next one that does.
-  for (let i = 0; i < makers.length; i++) {
-    const answer = makers[(start + i) % makers.length]!(testCase);
-    if (answer) return answer;
-  }
-  throw new Error(`${testCase.id}: no mechanics answer applies.`);
+  const answers = everyAnswer(testCase);
+  const [right, ...mistakes] = answers;
+  const weighted = [right!, right!, right!, ...mistakes];
+  return weighted[hash(`${seed}/${testCase.id}`) % weighted.length]!;
+}
+
+/** The right answer first, then each mistake that applies to the case. */
+export function everyAnswer(testCase: BfclCase): MechanicsAnswer[] {
+  return makersFor(testCase).flatMap((make) => make(testCase) ?? []);
 }
 
 /**
@@ -66,8 +68,6 @@ function makersFor(testCase: BfclCase): Maker[] {
     });
     return [
       right,
-      right,
-      right,
       (c) => (c.functions.length ? wrongly('a call', anyCall(), 'irrelevance_error:decoder_success') : undefined),
       // A call that cannot be read is no call to BFCL.
       (c) =>
@@ -85,8 +85,6 @@ function makersFor(testCase: BfclCase): Maker[] {
       expect: { verdict: 'correct' },
     });
     return [
-      right,
-      right,
       right,
       () => wrongly('no call', [], 'relevance_error:decoder_failed', NO_CALL_TEXT),
       () => ({
@@ -113,8 +111,6 @@ function makersFor(testCase: BfclCase): Maker[] {
     };
   const checker = kind === 'parallel' ? 'parallel_function_checker_no_order' : `${kind}_function_checker`;
   return [
-    right,
-    right,
     right,
     corrupted('a value no answer accepts', wrongValue),
     corrupted('a required parameter left out', missingRequired),
