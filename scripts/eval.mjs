@@ -4,7 +4,7 @@
 //                        [--categories=simple_python,…] [--limit=<cases per category>] [--seed=bfcl] [--out=eval-results]
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -54,6 +54,7 @@ const linesPath = join(outDir, `${name}.jsonl`);
 const lines = createWriteStream(linesPath);
 const started = performance.now();
 let done;
+let written = 0;
 try {
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error('page error:', error.message));
@@ -63,6 +64,7 @@ try {
   });
   await page.exposeFunction('__evalReport', (result) => {
     lines.write(`${JSON.stringify(result)}\n`);
+    written++;
     const why = result.verdict === 'correct' ? '' : ` (${result.rule ?? result.why ?? ''})`;
     console.error(`${current}: ${result.verdict}${why}, ${result.seconds.toFixed(2)} s`);
   });
@@ -77,6 +79,8 @@ try {
 }
 if (done.error) {
   console.error(done.error);
+  // A run refused before its first case leaves no file behind.
+  if (!written) rmSync(linesPath, { force: true });
   process.exit(1);
 }
 const wallSeconds = (performance.now() - started) / 1000;
