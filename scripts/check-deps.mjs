@@ -3,20 +3,27 @@
 // - flow imports none of worker, page, extension;
 // - only model/webllm* imports @mlc-ai/web-llm; only session/idb-*.ts and
 //   toolkit/idb-*.ts import idb; only worker, page, extension import comlink;
-// - nothing in src imports demo, test or bench.
+// - nothing in src imports demo, test, bench or eval;
+// - eval (npm run eval, eval.html's engine) imports src, never demo or test.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const src = join(root, 'src');
-const files = [];
-(function walk(dir) {
+const evalDir = join(root, 'eval');
+function tsFiles(dir, files = []) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
+    if (statSync(path).isDirectory()) tsFiles(path, files);
     else if (path.endsWith('.ts')) files.push(path);
   }
-})(src);
+  return files;
+}
+const files = tsFiles(src);
+// `import … from 'x'`, `export … from 'x'`, `import('x')` and `import 'x'`: the module is whichever group matched.
+const IMPORTS =
+  /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s*['"]([^'"]+)['"]/g;
+const modules = (code) => [...code.matchAll(IMPORTS)].map((match) => match[1] ?? match[2] ?? match[3]);
 
 const folderOf = (path) => relative(src, path).split('/')[0];
 const lower = ['tools', 'toolkit', 'session', 'model'];
@@ -26,15 +33,12 @@ for (const file of files) {
   const code = readFileSync(file, 'utf8');
   const from = folderOf(file);
   const name = relative(src, file);
-  for (const [, spec] of code.matchAll(
-    /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
-  )) {
-    if (!spec) continue;
+  for (const spec of modules(code)) {
     if (spec.startsWith('.')) {
       const target = relative(src, resolve(dirname(file), spec));
       if (target.startsWith('..')) {
-        if (/^(\.\.\/)*(demo|test|bench)\b/.test(target))
-          problems.push(`${name} imports ${spec}: src never imports demo, test or bench`);
+        if (/^(\.\.\/)*(demo|test|bench|eval)\b/.test(target))
+          problems.push(`${name} imports ${spec}: src never imports demo, test, bench or eval`);
         continue;
       }
       const to = target.split('/')[0];
@@ -51,8 +55,17 @@ for (const file of files) {
     }
   }
 }
+const evalFiles = tsFiles(evalDir);
+for (const file of evalFiles) {
+  for (const spec of modules(readFileSync(file, 'utf8'))) {
+    if (!spec.startsWith('.')) continue;
+    const target = relative(root, resolve(dirname(file), spec));
+    if (/^(demo|test)\//.test(target))
+      problems.push(`${relative(root, file)} imports ${spec}: eval never imports demo or test`);
+  }
+}
 if (problems.length) {
   console.error(`Dependency rules broken (see DESIGN.md, "Layout"):\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`Dependency rules hold for ${files.length} files in src/.`);
+console.log(`Dependency rules hold for ${files.length} files in src/ and ${evalFiles.length} in eval/.`);

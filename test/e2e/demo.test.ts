@@ -180,6 +180,14 @@ test('after one visit, the built demo loads and answers in demo mode with the ne
     null,
     { timeout: 30_000 },
   );
+  // What it cached is the demo's: not the BFCL self-test's benchmark data, megabytes the demo never reads.
+  const cached = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) urls.push(...(await (await caches.open(name)).keys()).map((r) => r.url));
+    return urls;
+  });
+  expect(cached.some((url) => url.includes('stand-in-engine'))).toBe(true);
+  expect(cached.filter((url) => url.includes('BFCL_v4'))).toEqual([]);
   await page.context().setOffline(true);
   await page.reload();
   await ready(page);
