@@ -8,6 +8,7 @@
  */
 import { AgentError } from '../errors';
 import { findUncloneable } from '../tools/find-uncloneable';
+import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 import { invokeTool, type ToolOutcome } from '../tools/invoke-tool';
 import type { Tool } from '../tools/define-tool';
 import { validateToolArgs } from '../tools/validate-args';
@@ -25,7 +26,6 @@ export class ToolHost {
     if (!tool) return { ok: false, error: unknownTool(request.name).toJSON(), ms: 0 };
     const controller = new AbortController();
     this.running.set(request.callId, controller);
-    const written: Record<string, unknown> = {};
     const state = { ...request.state };
     try {
       const outcome = await invokeTool(tool, request.args, {
@@ -39,15 +39,10 @@ export class ToolHost {
           callId: request.callId,
           agentName: request.agentName,
           state,
-          setState: (delta: Record<string, unknown>) => {
-            Object.assign(written, delta);
-            Object.assign(state, delta);
-          },
+          // invokeTool carries what is written with the result; the tool reads its own writes.
+          setState: (delta: Record<string, unknown>) => Object.assign(state, delta),
         },
       });
-      if (outcome.ok && Object.keys(written).length) {
-        outcome.result.stateDelta = { ...written, ...outcome.result.stateDelta };
-      }
       return outcome;
     } finally {
       this.running.delete(request.callId);
@@ -64,11 +59,16 @@ export class ToolHost {
     if (!tool) return { ok: false, error: unknownTool(name).toJSON() };
     const valid = await validateToolArgs(tool, args);
     if (!valid.ok) return { ok: false, error: valid.error.toJSON() };
-    const problem = findUncloneable(valid.value);
+    // The person is shown these, and the session keeps them with the request: plain data, as a result is.
+    const uncloneable = findUncloneable(valid.value);
+    const notJson = uncloneable ? undefined : jsonProblem(valid.value, 'the arguments');
+    const problem = uncloneable
+      ? `${uncloneable.path || 'the value'} is ${uncloneable.what}`
+      : notJson && describeJsonProblem(notJson);
     if (problem) {
       const error = new AgentError(
         'invalid-tool',
-        `Tool "${name}": its schema turns the arguments into something that cannot be shown for approval (${problem.path || 'the value'} is ${problem.what}). Keep parsed arguments to plain data.`,
+        `Tool "${name}": its schema turns the arguments into something that cannot be shown for approval (${problem}). Keep parsed arguments to plain data.`,
       );
       return { ok: false, error: error.toJSON() };
     }

@@ -14,6 +14,7 @@ import { openCallsOf } from './open-calls';
 import { foldSessionState } from './state';
 import { sessionNotFound } from './append-rules';
 import { logRules } from './log-rules';
+import { writableEvent } from './writable-event';
 
 export const SESSION_FORMAT = 'inpage-agent/session@1';
 
@@ -39,7 +40,7 @@ export async function exportSession(store: SessionStore, id: string): Promise<st
     updatedAt: session.updatedAt,
     eventCount: events.length,
   };
-  return [header, ...events].map((line) => JSON.stringify(line)).join('\n') + '\n';
+  return [header, ...events.map(writableEvent)].map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
 
 export interface ImportOptions {
