@@ -12,7 +12,7 @@ import { subscribeSession } from '../session/broadcast';
 import type { AgentStats } from '../session/stats';
 import type { SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
-import { assertUniqueToolNames, type Tool } from '../tools/define-tool';
+import { asTool, assertUniqueToolNames, type Tool } from '../tools/define-tool';
 import { toDeclaration } from '../tools/to-declaration';
 import type {
   AgentHostApi,
@@ -153,7 +153,8 @@ export class Agent extends EventTarget {
     return this.call((remote) => remote.pendingApprovals());
   }
 
-  async registerTool(tool: Tool): Promise<void> {
+  async registerTool(given: Tool): Promise<void> {
+    const tool = asTool(given, 'registerTool');
     assertUniqueToolNames([...this.toolHost.tools.values(), tool]);
     const declaration = toDeclaration(tool);
     this.toolHost.tools.set(tool.name, tool);
