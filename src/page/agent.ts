@@ -23,6 +23,7 @@ import type {
   ImportProgress,
   SessionView,
 } from '../worker/protocol';
+import { checkMessageText } from '../flow/message-text';
 import { collectRun } from './collect-run';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import { pageApi } from './page-api';
@@ -211,6 +212,8 @@ export class Agent extends EventTarget {
    * sends an unstored message once more (by its id, so never twice).
    */
   private async *runMessage(message: SentMessage): AsyncGenerator<AgentEvent> {
+    // Here, where the page made the mistake: across the boundary it would be a DataCloneError.
+    checkMessageText(message.text);
     const runId = crypto.randomUUID();
     const { options } = message;
     let stored = false;

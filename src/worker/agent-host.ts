@@ -19,6 +19,7 @@ import type { ToolDeclaration } from '../tools/declaration';
 import { shownName, toolNameProblem } from '../tools/tool-name';
 import { openApproval } from '../flow/approval';
 import { nextStepUsage } from '../flow/context-usage';
+import { checkMessageText } from '../flow/message-text';
 import { record, standalone } from '../flow/record';
 import { decisionStart, messageStart, resolutionStart, type Started } from '../flow/resume';
 import { repairOpenCalls, startRun } from '../flow/start-run';
@@ -120,9 +121,7 @@ export class AgentHost implements AgentHostApi {
   }
 
   run(input: RunInput): Promise<ReadableStream<AgentEvent>> {
-    if (typeof input.text !== 'string' || !input.text.trim()) {
-      throw new AgentError('invalid-options', 'agent.run(text) needs a non-empty text.');
-    }
+    checkMessageText(input.text);
     return this.stream(
       input,
       (_session, history) => messageStart(history, input.text, input.messageId),
