@@ -119,8 +119,15 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
       collectToolOutput(tool.execute(valid.value, context), { onChunk, signal: controller.signal }))();
     // If a stop wins the race, the tool's late rejection must not go unhandled.
     work.catch(() => undefined);
-    const result = await Promise.race([work, stopped]);
-    return crossable(tool, withWritten(result, written), elapsed);
+    const result = withWritten(await Promise.race([work, stopped]), written);
+    // A tool that blocked the page's thread past its deadline kept the timer from firing; it still was not in time.
+    if (elapsed() > timeoutMs) {
+      const error = timeoutError(tool, timeoutMs);
+      controller.abort(error);
+      options.onLate?.(crossable(tool, result, elapsed));
+      return fail(error);
+    }
+    return crossable(tool, result, elapsed);
   } catch (error) {
     if (error instanceof Stop) {
       if (work && options.onLate) reportLate(tool, work, started, options.onLate);
