@@ -25,6 +25,7 @@ import type {
 } from '../worker/protocol';
 import { checkMessageText } from '../flow/message-text';
 import { collectRun } from './collect-run';
+import { closedDuringDecision } from './decision-outcome';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
@@ -198,12 +199,43 @@ export class Agent extends EventTarget {
     return this.supervisor.call(fn);
   }
 
-  private decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
+  /**
+   * A decision's run. If the agent closes meanwhile, the rejection says
+   * whether the decision was stored and whether the tool ran (decision-outcome.ts).
+   */
+  private async decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
     const runId = crypto.randomUUID();
     const ifBusy = options.ifBusy ?? 'wait';
-    return collectRun(
-      this.stream(runId, options.signal, (remote) => remote.decide({ runId, ifBusy, callId, granted, reason })),
+    const seen = { sawDecision: false, toolStarted: false };
+    this.toolHost.onStart.set(callId, () => (seen.toolStarted = true));
+    const events = this.stream(runId, options.signal, (remote) =>
+      remote.decide({ runId, ifBusy, callId, granted, reason }),
     );
+    try {
+      return await collectRun(
+        (async function* () {
+          for await (const event of events) {
+            if (event.actions?.approval?.callId === callId) seen.sawDecision = true;
+            yield event;
+          }
+        })(),
+      );
+    } catch (error) {
+      if (!(error instanceof AgentError) || error.code !== 'closed') throw error;
+      throw await closedDuringDecision(
+        {
+          callId,
+          granted,
+          ...seen,
+          storage: this.supervisor.info?.storage,
+          dbName: this.config.dbName,
+          sessionId: this.sessionId,
+        },
+        error,
+      ).catch(() => error);
+    } finally {
+      this.toolHost.onStart.delete(callId);
+    }
   }
 
   /**

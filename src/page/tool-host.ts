@@ -16,6 +16,8 @@ import type { PreparedCall, ToolCallRequest } from '../worker/protocol';
 
 export class ToolHost {
   readonly tools = new Map<string, Tool>();
+  /** Told when the worker asks to run a call, by call id (the agent watches the calls it decides). */
+  readonly onStart = new Map<string, () => void>();
   private readonly running = new Map<string, AbortController>();
 
   /** @param onLate receives what a stopped tool returned after all (see invokeTool). */
@@ -24,6 +26,7 @@ export class ToolHost {
   async callTool(request: ToolCallRequest, onChunk?: (chunk: unknown) => void): Promise<ToolOutcome> {
     const tool = this.tools.get(request.name);
     if (!tool) return { ok: false, error: unknownTool(request.name).toJSON(), ms: 0 };
+    this.onStart.get(request.callId)?.();
     const controller = new AbortController();
     this.running.set(request.callId, controller);
     const state = { ...request.state };
