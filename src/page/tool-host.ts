@@ -10,6 +10,7 @@ import { AgentError } from '../errors';
 import { findUncloneable } from '../tools/find-uncloneable';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 import { invokeTool, type ToolOutcome } from '../tools/invoke-tool';
+import { needsApproval } from '../tools/needs-approval';
 import type { Tool } from '../tools/define-tool';
 import { validateToolArgs } from '../tools/validate-args';
 import type { PreparedCall, ToolCallRequest } from '../worker/protocol';
@@ -76,18 +77,6 @@ export class ToolHost {
       return { ok: false, error: error.toJSON() };
     }
     return { ok: true, args: valid.value, needsApproval: needsApproval(tool, valid.value) };
-  }
-}
-
-function needsApproval(tool: Tool, args: unknown): boolean {
-  const rule = tool.needsApproval;
-  if (rule === undefined) return tool.annotations.destructive === true;
-  if (typeof rule !== 'function') return rule;
-  try {
-    return Boolean(rule(args));
-  } catch {
-    // A rule that cannot decide asks: the safe side for a tool that needs approval at all.
-    return true;
   }
 }
 
