@@ -69,7 +69,11 @@ export async function openAgentDatabase(
     async upgrade(db, oldVersion, _newVersion, tx) {
       // Another library's database of this name is left as it is (idb-foreign.ts); awaiting its requests keeps tx alive.
       if (oldVersion > 0) foreign = await foreignStores(db, tx);
-      if (foreign) return tx.abort();
+      if (foreign) {
+        // The open rejects, and says why (below); the upgrade's own done promise rejects with it.
+        tx.done.catch(() => undefined);
+        return tx.abort();
+      }
       // Every store of ours it lacks: all of them when new, three from version 1, and what a half-made one missed.
       for (const store of missingStores(db)) {
         const keyPath = STORE_KEYS[store];
