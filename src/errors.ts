@@ -22,6 +22,8 @@ export type AgentErrorCode =
   | 'tool-failed'
   | 'tool-timeout'
   | 'tool-result-not-cloneable'
+  | 'tool-result-too-large'
+  | 'tool-result-not-json'
   | 'tool-rejected'
   | 'callback-failed'
   // runs

@@ -12,7 +12,7 @@ import { subscribeSession } from '../session/broadcast';
 import type { AgentStats } from '../session/stats';
 import type { SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
-import { assertUniqueToolNames, type Tool } from '../tools/define-tool';
+import { asTool, assertUniqueToolNames, type Tool } from '../tools/define-tool';
 import { toDeclaration } from '../tools/to-declaration';
 import type {
   AgentHostApi,
@@ -23,7 +23,9 @@ import type {
   ImportProgress,
   SessionView,
 } from '../worker/protocol';
+import { checkMessageText } from '../flow/message-text';
 import { collectRun } from './collect-run';
+import { closedDuringDecision } from './decision-outcome';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
@@ -153,7 +155,8 @@ export class Agent extends EventTarget {
     return this.call((remote) => remote.pendingApprovals());
   }
 
-  async registerTool(tool: Tool): Promise<void> {
+  async registerTool(given: Tool): Promise<void> {
+    const tool = asTool(given, 'registerTool');
     assertUniqueToolNames([...this.toolHost.tools.values(), tool]);
     const declaration = toDeclaration(tool);
     this.toolHost.tools.set(tool.name, tool);
@@ -196,12 +199,43 @@ export class Agent extends EventTarget {
     return this.supervisor.call(fn);
   }
 
-  private decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
+  /**
+   * A decision's run. If the agent closes meanwhile, the rejection says
+   * whether the decision was stored and whether the tool ran (decision-outcome.ts).
+   */
+  private async decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
     const runId = crypto.randomUUID();
     const ifBusy = options.ifBusy ?? 'wait';
-    return collectRun(
-      this.stream(runId, options.signal, (remote) => remote.decide({ runId, ifBusy, callId, granted, reason })),
+    const seen = { sawDecision: false, toolStarted: false };
+    this.toolHost.onStart.set(callId, () => (seen.toolStarted = true));
+    const events = this.stream(runId, options.signal, (remote) =>
+      remote.decide({ runId, ifBusy, callId, granted, reason }),
     );
+    try {
+      return await collectRun(
+        (async function* () {
+          for await (const event of events) {
+            if (event.actions?.approval?.callId === callId) seen.sawDecision = true;
+            yield event;
+          }
+        })(),
+      );
+    } catch (error) {
+      if (!(error instanceof AgentError) || error.code !== 'closed') throw error;
+      throw await closedDuringDecision(
+        {
+          callId,
+          granted,
+          ...seen,
+          storage: this.supervisor.info?.storage,
+          dbName: this.config.dbName,
+          sessionId: this.sessionId,
+        },
+        error,
+      ).catch(() => error);
+    } finally {
+      this.toolHost.onStart.delete(callId);
+    }
   }
 
   /**
@@ -210,6 +244,8 @@ export class Agent extends EventTarget {
    * sends an unstored message once more (by its id, so never twice).
    */
   private async *runMessage(message: SentMessage): AsyncGenerator<AgentEvent> {
+    // Here, where the page made the mistake: across the boundary it would be a DataCloneError.
+    checkMessageText(message.text);
     const runId = crypto.randomUUID();
     const { options } = message;
     let stored = false;

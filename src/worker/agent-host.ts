@@ -16,8 +16,10 @@ import { recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
+import { shownName, toolNameProblem } from '../tools/tool-name';
 import { openApproval } from '../flow/approval';
 import { nextStepUsage } from '../flow/context-usage';
+import { checkMessageText } from '../flow/message-text';
 import { record, standalone } from '../flow/record';
 import { decisionStart, messageStart, resolutionStart, type Started } from '../flow/resume';
 import { repairOpenCalls, startRun } from '../flow/start-run';
@@ -75,7 +77,7 @@ export class AgentHost implements AgentHostApi {
     const session =
       (config.sessionId ? await store.get(config.sessionId) : undefined) ??
       (await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId }));
-    for (const tool of config.tools) this.tools.set(tool.name, tool);
+    for (const tool of config.tools) this.tools.set(tool.name, checkDeclaration(tool));
 
     page.status('loading-model');
     const { engine, release, reused } = await this.engines.acquire(
@@ -119,9 +121,7 @@ export class AgentHost implements AgentHostApi {
   }
 
   run(input: RunInput): Promise<ReadableStream<AgentEvent>> {
-    if (typeof input.text !== 'string' || !input.text.trim()) {
-      throw new AgentError('invalid-options', 'agent.run(text) needs a non-empty text.');
-    }
+    checkMessageText(input.text);
     return this.stream(
       input,
       (_session, history) => messageStart(history, input.text, input.messageId),
@@ -176,6 +176,7 @@ export class AgentHost implements AgentHostApi {
   }
 
   async registerTools(tools: ToolDeclaration[]): Promise<void> {
+    for (const tool of tools) checkDeclaration(tool);
     for (const tool of tools) this.tools.set(tool.name, tool);
   }
 
@@ -291,4 +292,20 @@ export class AgentHost implements AgentHostApi {
     await accepted;
     return Comlink.transfer(channel.readable, [channel.readable as unknown as Transferable]);
   }
+}
+
+/** The page checked its tools (asTool); the worker keeps the rule too, for any page that did not. */
+function checkDeclaration(tool: ToolDeclaration): ToolDeclaration {
+  const problem = typeof tool.name === 'string' ? toolNameProblem(tool.name) : 'must be a string';
+  if (problem)
+    throw new AgentError(
+      'invalid-tool',
+      `The worker refused a tool: its name ${shownName(String(tool.name))} ${problem}.`,
+    );
+  if (tool.source === 'builtin')
+    throw new AgentError(
+      'invalid-tool',
+      `The worker refused the tool "${tool.name}": only the runtime's own agent tools are built in.`,
+    );
+  return tool;
 }
