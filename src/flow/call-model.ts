@@ -3,10 +3,10 @@
  * the model streams (text arrives as partial events), after-model callbacks
  * may replace the answer.
  */
-import { AgentError, messageOf } from '../errors';
+import { AgentError, messageOf, runAbortedError } from '../errors';
 import type { FinishReason, ModelRequest, ModelResponse, ModelToolCall } from '../model/engine';
 import type { Usage } from '../session/event';
-import { abortError, raceAbort } from './abortable';
+import { raceAbort } from './abortable';
 import { emitPartial } from './record';
 import { runCallback } from './run-callback';
 import { plain } from './tool-callbacks';
@@ -86,12 +86,12 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
     }
   } catch (error) {
     void stream.return?.();
-    if (inv.signal.aborted) throw abortError();
+    if (inv.signal.aborted) throw runAbortedError();
     throw error instanceof AgentError
       ? error
       : new AgentError('model-failed', `The model failed: ${messageOf(error)}`, { cause: error });
   }
-  if (inv.signal.aborted || finishReason === 'abort') throw abortError();
+  if (inv.signal.aborted || finishReason === 'abort') throw runAbortedError();
 
   let response: ModelResponse = { text, toolCalls };
   let answeredBy: StepResponse['answeredBy'];

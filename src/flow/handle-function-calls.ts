@@ -4,7 +4,7 @@
  * calls at once, others in the model's order), and all answers recorded as
  * one event. See approval-gate.ts, answer-call.ts and merge-answers.ts.
  */
-import { AgentError } from '../errors';
+import { AgentError, runAbortedError } from '../errors';
 import type { EndReason, FunctionCall } from '../session/event';
 import { raceAbort } from './abortable';
 import { isBuiltin } from './agents';
@@ -154,7 +154,7 @@ async function recordAborted(
   await record(inv, {
     author: agentName,
     content: { role: 'tool', parts },
-    error: { code: 'aborted', message: 'The run was aborted.' },
+    error: { code: 'aborted', message: runAbortedError().message },
     endReason: 'aborted',
     timing,
   });

@@ -3,8 +3,8 @@
  * run's abort, and its failure ends the run with a clear error instead of
  * leaving it stuck. A dead worker's error passes through untouched.
  */
-import { AgentError, messageOf } from '../errors';
-import { abortError, raceAbort } from './abortable';
+import { AgentError, isAgentGone, messageOf, runAbortedError } from '../errors';
+import { raceAbort } from './abortable';
 import type { Invocation } from './types';
 
 export async function runCallback<T>(
@@ -15,8 +15,8 @@ export async function runCallback<T>(
   try {
     return await raceAbort(call(), inv.signal);
   } catch (error) {
-    if (inv.signal.aborted) throw abortError();
-    if (error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed')) throw error;
+    if (inv.signal.aborted) throw runAbortedError();
+    if (isAgentGone(error)) throw error;
     throw new AgentError(
       'callback-failed',
       `The ${name} callback threw: ${messageOf(error)}. Fix the callback; the run was stopped.`,

@@ -3,7 +3,7 @@
  * calls, a return-direct tool, a pause, maxSteps, abort or an error. Every
  * ending is an event with its reason.
  */
-import { AgentError, messageOf } from '../errors';
+import { AgentError, isAgentGone, messageOf, runAbortedError } from '../errors';
 import { newId, type EndReason, type FunctionCall, type Part } from '../session/event';
 import { isStorageFailure } from '../session/storage-failure';
 import { currentAgent } from './agents';
@@ -56,14 +56,14 @@ export async function runInvocation(inv: Invocation, start: InvocationStart): Pr
     const message = `The run stopped after ${inv.limits.maxSteps} model steps without a final answer (maxSteps). Raise createAgent({ maxSteps }) or simplify the request.`;
     return await end(inv, 'max-steps', new AgentError('max-steps', message));
   } catch (error) {
-    if (error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed')) throw error;
-    if (inv.signal.aborted) return end(inv, 'aborted', new AgentError('aborted', 'The run was aborted.'));
+    if (isAgentGone(error)) throw error;
+    if (inv.signal.aborted) return end(inv, 'aborted', runAbortedError());
     return end(inv, 'error', error);
   }
 }
 
 async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
-  if (inv.signal.aborted) throw new AgentError('aborted', 'The run was aborted.');
+  if (inv.signal.aborted) throw runAbortedError();
   const agentName = currentAgent(inv.history, inv.agents, inv.rootAgent);
   const agent = inv.agents.get(agentName)!;
   const { request, trimmed } = await buildRequest(inv, agent, inv.requestProcessors);

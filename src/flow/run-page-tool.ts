@@ -3,7 +3,7 @@
  * The call's timeout is the page's (invokeTool, where the call runs and where
  * ctx.signal must abort); here only the run's abort reaches the call.
  */
-import { AgentError, messageOf } from '../errors';
+import { isAgentGone, messageOf } from '../errors';
 import type { FunctionCall } from '../session/event';
 import type { ToolOutcome } from '../tools/invoke-tool';
 import { emitPartial } from './record';
@@ -38,7 +38,7 @@ export async function runPageTool(
       },
     );
   } catch (error) {
-    if (error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed')) throw error;
+    if (isAgentGone(error)) throw error;
     return {
       ok: false,
       ms: performance.now() - t0,

@@ -4,7 +4,7 @@
  * the lock), decide how the run starts (which may refuse, e.g. a decision for
  * a call that is not pending), then run the loop.
  */
-import { AgentError, messageOf } from '../errors';
+import { AgentError, isAgentGone, messageOf } from '../errors';
 import type { ToolChoice } from '../model/engine';
 import { newId, type AgentEvent, type EndReason } from '../session/event';
 import { recentEvents } from '../session/recent-events';
@@ -61,7 +61,7 @@ export function startRun(
     };
     return runInvocation(inv, start);
   }).catch((error: unknown) => {
-    if (error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed')) throw error;
+    if (isAgentGone(error)) throw error;
     // Before the loop (the lock, the first read): the run ends with an error event all the same.
     const agentError = error instanceof AgentError ? error : new AgentError('model-failed', messageOf(error));
     options.emit({
