@@ -18,7 +18,10 @@ import { readFunctionBody } from './qwen-xml';
 import { CUT_OFF, readJsonValues, readPythonicCalls } from './read-calls';
 import { sharedCallTags } from './shared-call-tag';
 import { triggeredTags } from './structural-tag';
-import type { GrammarStep, ToolFormat, ToolResultText } from './tool-format';
+import type { GrammarStep, ToolFormat } from './tool-format';
+import { writeToolResponses } from './tool-responses';
+
+export { writeToolResponses };
 
 export const hermes: ToolFormat = {
   name: 'hermes',
@@ -67,11 +70,6 @@ export function writeHermesTurn(text: string, calls: readonly ModelToolCall[]): 
       `<tool_call>\n{"name": ${JSON.stringify(call.name)}, "arguments": ${pythonJson(call.args ?? {})}}\n</tool_call>`,
   );
   return [text, ...written].filter(Boolean).join('\n');
-}
-
-/** Qwen's templates put each result in <tool_response> tags inside one user turn. */
-export function writeToolResponses(results: readonly ToolResultText[]): string {
-  return results.map((result) => `<tool_response>\n${result.content}\n</tool_response>`).join('\n');
 }
 
 /** `<tool_call>…</tool_call>` with JSON, a JSON list, XML parameters or a pythonic call inside. */
