@@ -6,7 +6,8 @@
  * counts only if it keeps the rule of session/approval-request-rule.ts.
  */
 import { approvalRequestProblem } from '../session/approval-request-rule';
-import type { AgentEvent, ApprovalRequest, FunctionCall } from '../session/event';
+import type { AgentEvent, ApprovalRequest } from '../session/event';
+import { answeredCallIds, functionCalls } from '../session/parts';
 
 export interface Decision {
   granted: boolean;
@@ -37,7 +38,7 @@ export function openApproval(history: readonly AgentEvent[]): OpenApproval | und
   const modelEvent = before.findLast((event) => event.content?.role === 'model');
   const asked = request.actions!.requestApproval!;
   // A request that breaks the rule (a forged or edited log) asks nothing: no decision on it can run anything.
-  const answered = answeredIds(before);
+  const answered = answeredCallIds(before);
   if (!modelEvent || approvalRequestProblem(asked, functionCalls(modelEvent), (id) => answered.has(id)))
     return undefined;
   const askedIds = new Set(asked.map((call) => call.callId));
@@ -50,19 +51,6 @@ export function openApproval(history: readonly AgentEvent[]): OpenApproval | und
   }
   const undecided = asked.map((call) => call.callId).filter((id) => !decided.has(id));
   return { request, modelEvent, asked, decided, undecided };
-}
-
-/** The calls the events answer (late answers do not count: they are recorded, never used). */
-function answeredIds(events: readonly AgentEvent[]): Set<string> {
-  const ids = new Set<string>();
-  for (const event of events)
-    if (event.content?.role === 'tool' && !event.late)
-      for (const part of event.content.parts) if ('functionResponse' in part) ids.add(part.functionResponse.id);
-  return ids;
-}
-
-export function functionCalls(event: AgentEvent): FunctionCall[] {
-  return (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
 }
 
 /** The message a model reads when a person said no. */

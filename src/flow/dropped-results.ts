@@ -6,6 +6,7 @@
  * a session still opens and runs, and says what it lost.
  */
 import type { AgentEvent } from '../session/event';
+import { functionResponses } from '../session/parts';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 import type { EventDraft } from './record';
 
@@ -16,9 +17,8 @@ export function droppedResultsNotice(history: readonly AgentEvent[]): EventDraft
   const notices: { code: string; message: string }[] = [];
   for (const event of history) {
     if (event.content?.role !== 'tool' || event.late) continue;
-    for (const part of event.content.parts) {
-      if (!('functionResponse' in part) || part.functionResponse.error) continue;
-      const { id, name, response } = part.functionResponse;
+    for (const { id, name, response, error } of functionResponses(event)) {
+      if (error) continue;
       if (typeof response === 'string' || told.some((notice) => notice.message.includes(`"${id}"`))) continue;
       const problem = jsonProblem(response, 'the result');
       if (!problem) continue;

@@ -6,6 +6,7 @@
  */
 import { AgentError, runAbortedError } from '../errors';
 import type { EndReason, FunctionCall } from '../session/event';
+import { functionResponses } from '../session/parts';
 import { raceAbort } from './abortable';
 import { isBuiltin } from './agents';
 import { answerCall, type Answer, type CallVerdicts } from './answer-call';
@@ -108,19 +109,9 @@ async function recordAnswers(inv: Invocation, draft: EventDraft): Promise<'store
     return 'stored';
   } catch (error) {
     if (!(error instanceof AgentError) || error.code !== 'quota-exceeded') throw error;
-    const parts = (draft.content?.parts ?? []).flatMap((part) =>
-      'functionResponse' in part
-        ? [
-            {
-              functionResponse: {
-                ...part.functionResponse,
-                response: null,
-                error: `The result could not be stored: ${error.message}`,
-              },
-            },
-          ]
-        : [],
-    );
+    const parts = functionResponses(draft).map((response) => ({
+      functionResponse: { ...response, response: null, error: `The result could not be stored: ${error.message}` },
+    }));
     try {
       await record(inv, {
         author: draft.author,

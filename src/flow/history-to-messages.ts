@@ -2,17 +2,13 @@
  * The session's events as the chat messages a model reads. Only what the
  * model should see: no partial or late events, no bare errors, no approvals.
  */
-import type { AgentEvent, FunctionResponse, Part } from '../session/event';
+import type { AgentEvent, FunctionResponse } from '../session/event';
+import { answeredCallIds, functionCalls, functionResponses, textOf } from '../session/parts';
 import type { ChatMessage, ModelToolCall } from '../model/engine';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 
 export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] {
-  const answered = new Set<string>();
-  for (const event of events) {
-    if (event.late) continue;
-    for (const part of event.content?.parts ?? [])
-      if ('functionResponse' in part) answered.add(part.functionResponse.id);
-  }
+  const answered = answeredCallIds(events);
   const messages: ChatMessage[] = [];
   for (const event of events) {
     if (event.partial || event.late || !event.content) continue;
@@ -47,8 +43,7 @@ function convert(event: AgentEvent): ChatMessage[] {
     return text ? [{ role: 'user', content: text }] : [];
   }
   if (role === 'model') {
-    const toolCalls: ModelToolCall[] = [];
-    for (const part of parts) if ('functionCall' in part) toolCalls.push({ ...part.functionCall });
+    const toolCalls: ModelToolCall[] = functionCalls(event).map((call) => ({ ...call }));
     const text = textOf(parts);
     if (!text && toolCalls.length === 0) return [];
     return [
@@ -60,22 +55,12 @@ function convert(event: AgentEvent): ChatMessage[] {
       },
     ];
   }
-  return parts.flatMap((part): ChatMessage[] =>
-    'functionResponse' in part
-      ? [
-          {
-            role: 'tool',
-            toolCallId: part.functionResponse.id,
-            name: part.functionResponse.name,
-            content: responseText(part.functionResponse),
-          },
-        ]
-      : [],
-  );
-}
-
-function textOf(parts: Part[]): string {
-  return parts.map((part) => ('text' in part ? part.text : '')).join('');
+  return functionResponses(event).map((response): ChatMessage => ({
+    role: 'tool',
+    toolCallId: response.id,
+    name: response.name,
+    content: responseText(response),
+  }));
 }
 
 /**

@@ -7,10 +7,11 @@
  */
 import { AgentError } from '../errors';
 import type { AgentEvent } from '../session/event';
+import { answeredCallIds, functionCalls } from '../session/parts';
 import type { Session } from '../session/store';
 import { resultError } from '../tools/bounded-result';
 import { jsonProblem } from '../tools/plain-json';
-import { functionCalls, openApproval } from './approval';
+import { openApproval } from './approval';
 import type { EventDraft } from './record';
 import type { InvocationStart } from './run-invocation';
 
@@ -68,17 +69,9 @@ export function resolutionStart(
   const open = session.openCalls?.[callId];
   const pending = session.openCalls
     ? open?.waiting === 'long-running'
-    : history.some((event) => event.longRunningToolIds?.includes(callId)) &&
-      !history.some(
-        (event) =>
-          !event.late && event.content?.parts.some((p) => 'functionResponse' in p && p.functionResponse.id === callId),
-      );
+    : history.some((event) => event.longRunningToolIds?.includes(callId)) && !answeredCallIds(history).has(callId);
   const maker = history.find((e) => e.content?.role === 'model' && functionCalls(e).some((c) => c.id === callId));
-  const name =
-    open?.name ??
-    maker?.content?.parts.flatMap((p) =>
-      'functionCall' in p && p.functionCall.id === callId ? [p.functionCall.name] : [],
-    )[0];
+  const name = open?.name ?? (maker && functionCalls(maker).find((call) => call.id === callId)?.name);
   if (!pending || !name) {
     throw new AgentError(
       'not-pending',
