@@ -62,7 +62,7 @@ export interface ToolSelector {
   /** Tool names the run's prompt describes, and a system-prompt section for the run; the same for every step. */
   describeRun(declared: string[]): { described: string[]; prompt?: string };
   /** Tool names this step allows (the grammar narrows; the prompt stays). */
-  select(declared: string[]): { offered: string[]; prompt?: string };
+  select(declared: string[]): { offered: string[] };
   /** After a successful call: the actions that call this tool become current. */
   afterCall(toolName: string): void;
 }

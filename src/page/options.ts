@@ -24,8 +24,7 @@ export interface AgentCallbacks {
 export interface AgentOptions {
   model: ModelOptions;
   instructions?: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  tools?: Tool<any>[];
+  tools?: Tool[];
   sessionId?: string;
   appName?: string;
   userId?: string;

@@ -276,12 +276,6 @@ export class IdbSessionStore implements SessionStore {
   }
 }
 
-/**
- * Requests a transaction issues without awaiting each one. When one fails the
- * browser aborts the transaction and rejects every request: keep those
- * rejections from surfacing as unhandled, and remember the first (the real
- * cause, e.g. ConstraintError or QuotaExceededError; the rest are AbortErrors).
- */
 /** How many events may follow a session's stored checkpoint before it is written again. */
 const CHECKPOINT_EVERY = 16;
 
@@ -307,6 +301,12 @@ function after(sessionId: string, seq: number): IDBKeyRange {
 /** The checkpoint a transaction was about to replace is not the one we knew. */
 class StaleHead extends Error {}
 
+/**
+ * Requests a transaction issues without awaiting each one. When one fails the
+ * browser aborts the transaction and rejects every request: keep those
+ * rejections from surfacing as unhandled, and remember the first (the real
+ * cause, e.g. ConstraintError or QuotaExceededError; the rest are AbortErrors).
+ */
 class UnawaitedWrites {
   first: unknown;
 
