@@ -2,25 +2,17 @@
  * The loop's vocabulary: what an invocation needs from the outside world.
  * The worker provides these; the loop never knows about comlink or pages.
  */
-import type { AgentErrorData } from '../errors';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { SessionStore } from '../session/store';
 import type { ModelEngine, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
-import type { ToolCallRequest } from '../tools/tool-call-request';
 import type { RequestProcessor } from './request-processors';
 import type { ResponseProcessor } from './response-processors';
 
-export type { ModelResponse, ToolCallRequest };
+import type { AgentSpec, PreparedCall, ToolCallRequest } from '../contract/protocol';
 
-export interface AgentSpec {
-  name: string;
-  instructions: string;
-  description?: string;
-  /** Tool names this agent may call; absent: every registered tool. */
-  tools?: string[];
-}
+export type { AgentSpec, ModelResponse, ToolCallRequest };
 
 /** Runs a page tool; resolves with an outcome, never rejects for a tool's own failure. */
 export interface ToolRunner {
@@ -29,9 +21,6 @@ export interface ToolRunner {
     options: { signal: AbortSignal; onChunk?: (chunk: unknown) => void },
   ): Promise<ToolOutcome>;
 }
-
-/** A call's arguments as the tool's own schema parses them, and whether the call needs a person's approval. */
-export type PreparedCall = { ok: true; args: unknown; needsApproval: boolean } | { ok: false; error: AgentErrorData };
 
 export interface ToolCallInfo {
   name: string;

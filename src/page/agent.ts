@@ -22,7 +22,7 @@ import type {
   HostInfo,
   ImportProgress,
   SessionView,
-} from '../worker/protocol';
+} from '../contract/protocol';
 import { checkMessageText } from '../flow/message-text';
 import { collectRun } from './collect-run';
 import { closedDuringDecision } from './decision-outcome';

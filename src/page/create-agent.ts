@@ -4,7 +4,7 @@
  */
 import { AgentError } from '../errors';
 import { asTool } from '../tools/define-tool';
-import type { HostConfig } from '../worker/protocol';
+import type { HostConfig } from '../contract/protocol';
 import { Agent, declarationsOf } from './agent';
 import type { AgentOptions } from './options';
 import { checkOptions } from './options-schema';

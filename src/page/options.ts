@@ -2,7 +2,7 @@
 import type { ModelOptions, ModelProgress, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Tool } from '../tools/define-tool';
-import type { AgentConfig } from '../worker/protocol';
+import type { AgentSpec } from '../contract/protocol';
 
 type OneOrMany<F> = F | F[];
 
@@ -34,7 +34,7 @@ export interface AgentOptions {
   maxToolCallsPerStep?: number;
   onApproval?: (call: ApprovalRequest) => boolean | Promise<boolean>;
   callbacks?: AgentCallbacks;
-  agents?: AgentConfig[];
+  agents?: AgentSpec[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
   /**

@@ -4,7 +4,7 @@
  * progress and status. Handed to the worker as a comlink proxy.
  */
 import type { ModelProgress } from '../model/engine';
-import type { AgentStatus, CallbackPayload, PageApi } from '../worker/protocol';
+import type { AgentStatus, CallbackPayload, PageApi } from '../contract/protocol';
 import type { AgentOptions } from './options';
 import { runCallbacks } from './run-callbacks';
 import type { ToolHost } from './tool-host';

@@ -7,7 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { AgentHostApi, AgentStatus, HostConfig, HostInfo, PageApi } from '../worker/protocol';
+import type { AgentHostApi, AgentStatus, HostConfig, HostInfo, PageApi } from '../contract/protocol';
 import type { AgentOptions } from './options';
 import { WorkerConnection } from './worker-connection';
 

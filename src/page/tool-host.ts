@@ -13,7 +13,7 @@ import { invokeTool, type ToolOutcome } from '../tools/invoke-tool';
 import { needsApproval } from '../tools/needs-approval';
 import type { Tool } from '../tools/define-tool';
 import { validateToolArgs } from '../tools/validate-args';
-import type { PreparedCall, ToolCallRequest } from '../worker/protocol';
+import type { PreparedCall, ToolCallRequest } from '../contract/protocol';
 
 export class ToolHost {
   readonly tools = new Map<string, Tool>();

@@ -4,8 +4,9 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError, isAgentError, messageOf } from '../errors';
-import type { AgentHostApi } from '../worker/protocol';
-import { installErrorTransfer } from '../worker/error-transfer';
+import type { AgentHostApi } from '../contract/protocol';
+import { installErrorTransfer } from '../contract/error-transfer';
+import { lifelineEnded } from '../contract/lifeline';
 import { startDefaultSharedWorker, startDefaultWorker } from './worker-url';
 import { startModuleSharedWorker, startModuleWorker } from './worker-url.any-origin';
 
@@ -108,8 +109,7 @@ export class WorkerConnection {
     } catch {
       return;
     }
-    // Granted only once the worker holding the lock is gone.
-    await navigator.locks.request(name, async () => undefined);
+    await lifelineEnded(name);
     if (this.closing) return;
     this.die(
       new AgentError(

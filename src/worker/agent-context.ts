@@ -9,7 +9,7 @@ import type { SessionStore } from '../session/store';
 import type { ToolDeclaration } from '../tools/declaration';
 import { DEFAULT_AGENT_NAME } from '../flow/agents';
 import type { AgentContext, AgentSpec, FlowHooks, ToolRunner, ToolSelector } from '../flow/types';
-import type { HostConfig, PageApi } from './protocol';
+import type { HostConfig, PageApi } from '../contract/protocol';
 
 export function agentContext(parts: {
   config: HostConfig;

@@ -28,7 +28,7 @@ import type { Session } from '../session/store';
 import { agentContext } from './agent-context';
 import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
-import { holdLifeline } from './lifeline';
+import { holdLifeline } from '../contract/lifeline';
 import type {
   AgentHostApi,
   DecisionInput,
@@ -40,7 +40,7 @@ import type {
   RunInput,
   SessionView,
   ToolCallRequest,
-} from './protocol';
+} from '../contract/protocol';
 import { bindToolkit, type ToolkitBinding } from './toolkit-binding';
 
 interface Ready {

@@ -1,8 +1,10 @@
 /**
  * The page ↔ worker contract, and nothing else: what the page asks of the
- * worker (AgentHostApi) and what the worker asks of the page (PageApi).
- * Every value here crosses a structured-clone boundary through comlink, so
- * these are plain data types; functions cross only as comlink proxies.
+ * worker (AgentHostApi) and what the worker asks of the page (PageApi), in
+ * types only. Every value here crosses a structured-clone boundary through
+ * comlink, so these are plain data types; functions cross only as comlink
+ * proxies. What comlink lacks sits beside it: lifeline.ts (a dead worker is
+ * noticed) and error-transfer.ts (an AgentError crosses whole).
  */
 import type { ProxyMarked } from 'comlink';
 import type { AgentErrorData } from '../errors';
@@ -22,9 +24,8 @@ import type { Session, SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
-import type { ToolCallRequest } from '../tools/tool-call-request';
 
-export type { AgentErrorData, AgentStats, ContextUsage, ToolCallRequest };
+export type { AgentErrorData, AgentStats, ContextUsage };
 
 /** The model options without the page-side progress callback, which cannot be cloned. */
 export type HostModelOptions = ModelOptions extends infer M
@@ -33,8 +34,8 @@ export type HostModelOptions = ModelOptions extends infer M
     : never
   : never;
 
-/** One agent of a page's team (createAgent({ agents })). */
-export interface AgentConfig {
+/** One agent of a page's team (createAgent({ agents })), as the page gives it and the loop runs it. */
+export interface AgentSpec {
   name: string;
   instructions: string;
   description?: string;
@@ -60,7 +61,7 @@ export interface HostConfig {
   callbacks: Partial<Record<CallbackKind, boolean>>;
   /** Whether the page decides approvals itself (onApproval given). */
   pageApproves: boolean;
-  agents: AgentConfig[];
+  agents: AgentSpec[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
   toolChoice?: ToolChoice;
@@ -158,6 +159,25 @@ export type CallbackPayload =
   | { kind: 'afterModel'; response: ModelResponse; agentName: string }
   | { kind: 'beforeTool'; name: string; args: unknown; callId: string }
   | { kind: 'afterTool'; name: string; args: unknown; callId: string; result: unknown; error?: string };
+
+/** One call of a page tool, as the loop asks the page to run it. */
+export interface ToolCallRequest {
+  /** The runtime's id of the call (never the model's). */
+  callId: string;
+  name: string;
+  /** The arguments as the model wrote them (or as a beforeTool callback replaced them). */
+  args: unknown;
+  /**
+   * Set when a person approved this call: the arguments the tool's own schema
+   * made of `args` then. The page runs the call only if `args` parse to
+   * exactly these, so what runs is what was approved.
+   */
+  approvedArgs?: unknown;
+  sessionId: string;
+  invocationId: string;
+  agentName: string;
+  state: Record<string, unknown>;
+}
 
 /** A call's arguments parsed with the tool's own schema, and whether the call needs approval. */
 export type PreparedCall = { ok: true; args: unknown; needsApproval: boolean } | { ok: false; error: AgentErrorData };
