@@ -31,16 +31,13 @@ import { AgentError } from '../src/errors';
 import type { ChatMessage } from '../src/model/engine';
 import { WebLLMEngine } from '../src/model/webllm-engine';
 import { agentTools, DEFAULT_AGENT_NAME } from '../src/flow/agents';
-import {
-  defaultRequestProcessors,
-  instructionsProcessor,
-  historyProcessor,
-  toolChoiceProcessor,
-  type RequestProcessor,
-} from '../src/flow/request-processors';
-import { messageStart } from '../src/flow/resume';
+import { defaultRequestProcessors } from '../src/flow/request-processors/build-request';
+import { historyProcessor } from '../src/flow/request-processors/history';
+import { instructionsProcessor } from '../src/flow/request-processors/instructions';
+import { toolChoiceProcessor } from '../src/flow/request-processors/tool-choice';
+import { messageStart } from '../src/flow/message-start';
 import { startRun } from '../src/flow/start-run';
-import type { AgentContext } from '../src/flow/types';
+import type { AgentContext, RequestProcessor } from '../src/flow/types';
 import { MemorySessionStore } from '../src/session/memory-store';
 import { ToolkitGraph } from '../src/toolkit/graph';
 import { recommendIds } from '../src/toolkit/recommend';

@@ -4,29 +4,13 @@
  * agent tool, or a page tool validated, passed through the before-tool
  * callback, run, and passed through the after-tool callback.
  */
-import type { AgentErrorData } from '../errors';
-import type { FunctionCall, FunctionResponse } from '../session/event';
+import type { FunctionCall } from '../session/event';
 import { validateWithJsonSchema } from '../tools/validate-args';
-import { builtinAnswer, isBuiltin } from './agents';
-import { rejectionMessage, type Decision } from './approval';
+import { builtinResponse, isBuiltin } from './agents';
+import { rejectionMessage } from './open-approval';
 import { runPageTool } from './run-page-tool';
 import { afterTool, beforeTool } from './tool-callbacks';
-import type { Invocation } from './types';
-
-export interface Answer {
-  response: FunctionResponse;
-  ms: number;
-  artifact?: unknown;
-  stateDelta?: Record<string, unknown>;
-  transferTo?: string;
-  escalate?: boolean;
-  final?: boolean;
-  longRunning?: boolean;
-  /** The tool said going on makes no sense: the run ends after recording the answers. */
-  fatal?: AgentErrorData;
-  /** What the tool event should say besides the answer (e.g. an artifact that was dropped). */
-  notices?: { code: string; message: string }[];
-}
+import type { CallResponse as Answer, Decision, Invocation } from './types';
 
 export interface CallVerdicts {
   /** Calls answered with a message instead of running (unreadable, unparsable, not allowed), by id. */
@@ -50,7 +34,7 @@ export async function answerCall(
   if (refusal !== undefined) return fail(refusal);
   const decision = verdicts.decided.get(call.id);
   if (decision && !decision.granted) return fail(rejectionMessage(decision), 'tool-rejected');
-  if (isBuiltin(call.name)) return builtinAnswer(inv, agentName, call, t0);
+  if (isBuiltin(call.name)) return builtinResponse(inv, agentName, call, t0);
 
   const declaration = inv.tools.get(call.name);
   if (!declaration) return fail(unknownToolMessage(inv, call.name), 'unknown-tool');

@@ -7,10 +7,9 @@
  * in the log, so agent.approve() works after a reload too.
  */
 import type { ApprovalRequest, FunctionCall } from '../session/event';
-import type { Decision } from './approval';
 import { runCallback } from './run-callback';
 import { record } from './record';
-import type { Invocation } from './types';
+import type { Decision, Invocation } from './types';
 
 export interface GateOutcome {
   /** Decisions for this turn's calls, by call id (made now, or recorded before a resume). */

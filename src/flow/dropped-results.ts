@@ -8,7 +8,7 @@
 import type { AgentEvent } from '../session/event';
 import { functionResponses } from '../session/parts';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
-import type { EventDraft } from './record';
+import type { EventDraft } from './types';
 
 export const RESULT_DROPPED = 'result-dropped';
 

@@ -5,18 +5,15 @@
  * one event. See approval-gate.ts, answer-call.ts and merge-answers.ts.
  */
 import { AgentError, runAbortedError } from '../errors';
-import type { EndReason, FunctionCall } from '../session/event';
+import type { FunctionCall } from '../session/event';
 import { functionResponses } from '../session/parts';
 import { raceAbort } from './abortable';
 import { isBuiltin } from './agents';
-import { answerCall, type Answer, type CallVerdicts } from './answer-call';
-import type { Decision } from './approval';
+import { answerCall, type CallVerdicts } from './answer-call';
 import { approvalGate } from './approval-gate';
 import { longRunningArtifacts, mergeAnswers } from './merge-answers';
-import { record, type EventDraft } from './record';
-import type { Invocation } from './types';
-
-export type CallsOutcome = { kind: 'continue' } | { kind: 'end'; reason: EndReason };
+import { record } from './record';
+import type { CallResponse as Answer, CallsOutcome, Decision, EventDraft, Invocation } from './types';
 
 export async function handleFunctionCalls(
   inv: Invocation,

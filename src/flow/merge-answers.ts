@@ -4,8 +4,7 @@
  * turn ends: on, return-direct, a fatal tool error, or long-running calls.
  */
 import type { EndReason } from '../session/event';
-import type { Answer } from './answer-call';
-import type { EventDraft } from './record';
+import type { CallResponse as Answer, EventDraft } from './types';
 
 export interface MergedAnswers {
   /** The event with every answer that arrived; undefined when all calls are long-running. */

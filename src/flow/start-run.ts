@@ -12,10 +12,9 @@ import { interruptedAnswers, interruptedCalls } from '../session/repair';
 import { withSessionLock } from '../session/session-lock';
 import type { Session } from '../session/store';
 import { droppedResultsNotice } from './dropped-results';
-import { record, type EventDraft } from './record';
-import type { Started } from './resume';
+import { record } from './record';
 import { runInvocation } from './run-invocation';
-import type { AgentContext, Invocation, RecordTarget } from './types';
+import type { AgentContext, EventDraft, Invocation, RecordTarget, RunStart } from './types';
 
 export interface StartOptions {
   ifBusy: 'wait' | 'fail';
@@ -25,7 +24,8 @@ export interface StartOptions {
   emit(event: AgentEvent): void;
 }
 
-export interface StartedRun {
+/** A run under way. */
+export interface RunHandle {
   /** Resolves once the run is under way (or has ended with an error event); rejects when the start was refused. */
   accepted: Promise<void>;
   /** Resolves when the run is over. */
@@ -34,15 +34,15 @@ export interface StartedRun {
 
 export function startRun(
   ctx: AgentContext,
-  prepare: (session: Session, history: readonly AgentEvent[]) => Started,
+  prepare: (session: Session, history: readonly AgentEvent[]) => RunStart,
   options: StartOptions,
-): StartedRun {
+): RunHandle {
   let accept!: () => void;
   let refuse!: (error: unknown) => void;
   const accepted = new Promise<void>((resolve, reject) => ((accept = resolve), (refuse = reject)));
   const done = withSessionLock(ctx.sessionId, options, async () => {
     const { session, history } = await readForRun(ctx, options.emit);
-    let start: Started;
+    let start: RunStart;
     try {
       start = prepare(session, history);
     } catch (error) {
@@ -58,6 +58,7 @@ export function startRun(
       signal: options.signal,
       emit: options.emit,
       toolChoice: options.toolChoice ?? ctx.toolChoice,
+      run: { descriptions: new Map() },
     };
     return runInvocation(inv, start);
   }).catch((error: unknown) => {

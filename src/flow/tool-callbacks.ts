@@ -2,10 +2,9 @@
  * The before- and after-tool callbacks of one call. Their values enter the
  * session and the model's next prompt, so they must be plain JSON data.
  */
-import { AgentError } from '../errors';
 import type { FunctionCall } from '../session/event';
 import type { ToolOutcome } from '../tools/invoke-tool';
-import { describeJsonProblem, jsonProblem, MAX_RESULT_CHARS } from '../tools/plain-json';
+import { plain } from './callback-value';
 import { runCallback } from './run-callback';
 import type { Invocation } from './types';
 
@@ -50,18 +49,4 @@ export async function afterTool(
   );
   if (replaced === undefined) return outcome;
   return { ok: true, result: { content: plain(replaced, 'afterTool', 'its value') }, ms: outcome.ms };
-}
-
-/** A callback's value that would poison every later prompt is refused where it enters, by the rule tool results keep. */
-export function plain<T>(value: T, callback: string, what: string): T {
-  const problem = jsonProblem(value);
-  if (problem) {
-    throw new AgentError(
-      'callback-failed',
-      problem.kind === 'too-large'
-        ? `The ${callback} callback returned ${what} that is too large: ${describeJsonProblem(problem)}, and a result may take at most ${MAX_RESULT_CHARS.toLocaleString('en')}. Return less.`
-        : `The ${callback} callback returned ${what} that is not plain JSON data: ${describeJsonProblem(problem)}. Return strings, numbers, booleans, null, arrays and plain objects without cycles.`,
-    );
-  }
-  return value;
 }

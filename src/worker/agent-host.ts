@@ -17,13 +17,15 @@ import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
 import { shownName, toolNameProblem } from '../tools/tool-name';
-import { openApproval } from '../flow/approval';
+import { pendingApprovals } from '../flow/open-approval';
 import { nextStepUsage } from '../flow/context-usage';
 import { checkMessageText } from '../flow/message-text';
 import { record, standalone } from '../flow/record';
-import { decisionStart, messageStart, resolutionStart, type Started } from '../flow/resume';
+import { decisionStart } from '../flow/decision-start';
+import { messageStart } from '../flow/message-start';
+import { resolutionStart } from '../flow/resolution-start';
 import { repairOpenCalls, startRun } from '../flow/start-run';
-import type { AgentContext } from '../flow/types';
+import type { AgentContext, RunStart } from '../flow/types';
 import type { Session } from '../session/store';
 import { agentContext } from './agent-context';
 import { EnginePool } from './engine-pool';
@@ -149,8 +151,7 @@ export class AgentHost implements AgentHostApi {
 
   async pendingApprovals() {
     const { store, context } = this.need();
-    const open = openApproval(await recentEvents(store, context.sessionId));
-    return open ? open.asked.filter((call) => open.undecided.includes(call.callId)) : [];
+    return pendingApprovals(await recentEvents(store, context.sessionId));
   }
 
   /** A tool that finished after its call was stopped: kept in the log as late, never used. */
@@ -265,7 +266,7 @@ export class AgentHost implements AgentHostApi {
   /** Runs one invocation under the session's lock, streaming its events to the page. */
   private async stream(
     input: { runId: string; ifBusy: 'wait' | 'fail' },
-    prepare: (session: Session, history: readonly AgentEvent[]) => Started,
+    prepare: (session: Session, history: readonly AgentEvent[]) => RunStart,
     toolChoice?: RunInput['toolChoice'],
   ): Promise<ReadableStream<AgentEvent>> {
     const { context, config, page } = this.need();

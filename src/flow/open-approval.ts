@@ -8,13 +8,7 @@
 import { approvalRequestProblem } from '../session/approval-request-rule';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import { answeredCallIds, functionCalls } from '../session/parts';
-
-export interface Decision {
-  granted: boolean;
-  reason?: string;
-  /** The arguments the person saw: the tool's own schema's output. */
-  args?: unknown;
-}
+import type { Decision } from './types';
 
 export interface OpenApproval {
   /** The event that asked. */
@@ -51,6 +45,12 @@ export function openApproval(history: readonly AgentEvent[]): OpenApproval | und
   }
   const undecided = asked.map((call) => call.callId).filter((id) => !decided.has(id));
   return { request, modelEvent, asked, decided, undecided };
+}
+
+/** The calls that wait for a person now, with the arguments they are shown (agent.pendingApprovals()). */
+export function pendingApprovals(history: readonly AgentEvent[]): ApprovalRequest[] {
+  const open = openApproval(history);
+  return open ? open.asked.filter((call) => open.undecided.includes(call.callId)) : [];
 }
 
 /** The message a model reads when a person said no. */
