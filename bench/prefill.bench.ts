@@ -250,7 +250,8 @@ async function run(
       afterModel: async () => undefined,
       beforeTool: async () => undefined,
       afterTool: async () => undefined,
-      prepareCall: async (_name, args) => ({ ok: true, args, needsApproval: false }),
+      prepareCalls: async (_invocationId, calls) =>
+        calls.map((call) => ({ ok: true, args: call.args, needsApproval: false })),
     },
     selector: long ? undefined : selectorOf(graph()),
     requestProcessors,

@@ -59,8 +59,6 @@ export interface HostConfig {
   maxToolCallsPerStep: number;
   /** Which page callbacks exist; the worker calls PageApi.callback only for these. */
   callbacks: Partial<Record<CallbackKind, boolean>>;
-  /** Whether the page decides approvals itself (onApproval given). */
-  pageApproves: boolean;
   agents: AgentSpec[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
@@ -153,12 +151,20 @@ export interface ImportProgress {
   linesTotal: number;
 }
 
+/** One function call as the page's callbacks and its approval step see it. */
+export interface CallInfo {
+  /** The runtime's id of the call (never the model's). */
+  callId: string;
+  name: string;
+  args: unknown;
+}
+
 /** What a page callback is asked (PageApi.callback). */
 export type CallbackPayload =
   | { kind: 'beforeModel'; request: ModelRequest; agentName: string }
   | { kind: 'afterModel'; response: ModelResponse; agentName: string }
-  | { kind: 'beforeTool'; name: string; args: unknown; callId: string }
-  | { kind: 'afterTool'; name: string; args: unknown; callId: string; result: unknown; error?: string };
+  | ({ kind: 'beforeTool' } & CallInfo)
+  | ({ kind: 'afterTool'; result: unknown; error?: string } & CallInfo);
 
 /** One call of a page tool, as the loop asks the page to run it. */
 export interface ToolCallRequest {
@@ -169,8 +175,8 @@ export interface ToolCallRequest {
   args: unknown;
   /**
    * Set when a person approved this call: the arguments the tool's own schema
-   * made of `args` then. The page runs the call only if `args` parse to
-   * exactly these, so what runs is what was approved.
+   * made of `args` then. The page runs the call only with exactly these, so
+   * what runs is what was approved.
    */
   approvedArgs?: unknown;
   sessionId: string;
@@ -179,18 +185,27 @@ export interface ToolCallRequest {
   state: Record<string, unknown>;
 }
 
-/** A call's arguments parsed with the tool's own schema, and whether the call needs approval. */
-export type PreparedCall = { ok: true; args: unknown; needsApproval: boolean } | { ok: false; error: AgentErrorData };
+/**
+ * A call's arguments parsed with the tool's own schema, and whether the call
+ * needs approval; `granted` when the page asked its person (onApproval).
+ * Refused (`ok: false`) when the arguments do not parse.
+ */
+export type PreparedCall =
+  { ok: true; args: unknown; needsApproval: boolean; granted?: boolean } | { ok: false; error: AgentErrorData };
 
 /** The page's side, handed to the worker as a comlink proxy. */
 export interface PageApi {
   /** Runs a page tool; streamed chunks come back through AgentHostApi.toolChunk. */
   callTool(request: ToolCallRequest): Promise<ToolOutcome>;
   abortTool(callId: string): void;
-  /** Parses a call's arguments with the tool's schema and applies its needsApproval rule to the result. */
-  prepareCall(name: string, args: unknown): Promise<PreparedCall>;
-  /** Only when the page gave onApproval. */
-  approve(call: ApprovalRequest): Promise<boolean>;
+  /**
+   * The calls of one model turn that may need approval, in one hop: each
+   * parsed with its tool's schema, the tool's needsApproval rule applied to
+   * what `execute` would get, and the person asked where the page decides
+   * approvals itself (onApproval). A call the page prepared runs later with
+   * exactly the arguments it parsed here (see ToolCallRequest.approvedArgs).
+   */
+  prepareCalls(invocationId: string, calls: CallInfo[]): Promise<PreparedCall[]>;
   callback(payload: CallbackPayload): Promise<unknown>;
   progress(progress: ModelProgress): void;
   status(status: AgentStatus, detail?: string): void;

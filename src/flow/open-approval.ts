@@ -52,8 +52,3 @@ export function pendingApprovals(history: readonly AgentEvent[]): ApprovalReques
   const open = openApproval(history);
   return open ? open.asked.filter((call) => open.undecided.includes(call.callId)) : [];
 }
-
-/** The message a model reads when a person said no. */
-export function rejectionMessage(decision: Decision): string {
-  return `The user rejected this call${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it; ask the user what to do instead.`;
-}

@@ -6,14 +6,14 @@
  * comlink or pages.
  */
 import type { AgentErrorData } from '../errors';
-import type { AgentSpec, PreparedCall, ToolCallRequest } from '../contract/protocol';
+import type { AgentSpec, CallInfo, PreparedCall, ToolCallRequest } from '../contract/protocol';
 import type { ChatMessage, FinishReason, ModelEngine, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { AgentEvent, EndReason, FunctionCall, FunctionResponse, NewEvent, Usage } from '../session/event';
 import type { SessionStore } from '../session/store';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
 
-export type { AgentSpec, ModelResponse, PreparedCall, ToolCallRequest };
+export type { AgentSpec, CallInfo, ModelResponse, PreparedCall, ToolCallRequest };
 
 // ---- What the worker gives the loop
 
@@ -25,28 +25,22 @@ export interface ToolRunner {
   ): Promise<ToolOutcome>;
 }
 
-export interface ToolCallInfo {
-  name: string;
-  args: unknown;
-  callId: string;
-}
-
 /** What the page contributes to the loop besides running tools. */
 export interface FlowHooks {
   /** Which callbacks the page has; the loop skips a round trip for the others. */
   has: { beforeModel?: boolean; afterModel?: boolean; beforeTool?: boolean; afterTool?: boolean };
   beforeModel(request: ModelRequest, agentName: string): Promise<unknown>;
   afterModel(response: ModelResponse, agentName: string): Promise<unknown>;
-  beforeTool(call: ToolCallInfo): Promise<unknown>;
-  afterTool(call: ToolCallInfo & { result: unknown; error?: string }): Promise<unknown>;
+  beforeTool(call: CallInfo): Promise<unknown>;
+  afterTool(call: CallInfo & { result: unknown; error?: string }): Promise<unknown>;
   /**
-   * For a call that may need approval: the page parses the arguments with
-   * the tool's own schema (defaults, transforms) and applies its rule to what
-   * `execute` would get. The person is shown, and approves, exactly that.
+   * The calls of one turn that may need approval, in one hop to the page:
+   * each call's arguments as the tool's own schema parses them (defaults,
+   * transforms), its rule applied to those, and the person's decision where
+   * the page decides approvals itself (onApproval). The person is shown, and
+   * approves, exactly the parsed arguments.
    */
-  prepareCall(name: string, args: unknown): Promise<PreparedCall>;
-  /** Present when the page decides approvals itself (onApproval). */
-  approve?(call: { callId: string; name: string; args: unknown }): Promise<boolean>;
+  prepareCalls(invocationId: string, calls: CallInfo[]): Promise<PreparedCall[]>;
 }
 
 /** The toolkit graph's say in which tools a run describes and a step allows. */
@@ -230,6 +224,36 @@ export interface CallResponse {
   /** What the tool event should say besides the response (e.g. an artifact that was dropped). */
   notices?: { code: string; message: string }[];
 }
+
+/** One call of a model turn as the call processors see it. */
+export interface TurnCall {
+  readonly call: FunctionCall;
+  /** The page tool's declaration; absent for the built-in agent tools and for names no tool has. */
+  readonly declaration?: ToolDeclaration;
+  /** The arguments the call runs with: the model's, or a beforeTool callback's. */
+  args: unknown;
+  /** A person's decision: made in this turn, or recorded before a resume. */
+  decision?: Decision;
+  /** Set by the step that answers the call; the steps after it leave the call alone. */
+  response?: CallResponse;
+  /** Set when the page tool ran: the after-tool callbacks see those only. */
+  ran?: boolean;
+}
+
+/** The calls of one model turn, in the model's order, on their way through the call processors. */
+export interface Turn {
+  readonly agentName: string;
+  readonly calls: readonly TurnCall[];
+  /** When handling the turn began (Date.now()), and the same on performance.now()'s clock. */
+  readonly startedAt: number;
+  readonly t0: number;
+}
+
+/** A step that sees the whole turn at once (validation, the approval gate); 'paused' ends the turn for a person. */
+export type TurnProcessor = (inv: Invocation, turn: Turn) => Promise<void | 'paused'> | void;
+
+/** A step of one call, taken for each call in turn (all at once when every call is read-only). */
+export type CallProcessor = (inv: Invocation, turn: Turn, call: TurnCall) => Promise<void>;
 
 /** How a turn's calls leave the run: going on to the next step, or ending it. */
 export type CallsOutcome = { kind: 'continue' } | { kind: 'end'; reason: EndReason };

@@ -70,7 +70,6 @@ function hostConfig(options: AgentOptions): HostConfig {
       beforeTool: Boolean(callbacks.beforeTool),
       afterTool: Boolean(callbacks.afterTool),
     },
-    pageApproves: typeof options.onApproval === 'function',
     agents: (options.agents ?? []).map(({ name, instructions, description, tools }) => ({
       name,
       instructions,

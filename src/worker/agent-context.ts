@@ -58,8 +58,7 @@ function pageHooks(config: HostConfig, page: PageApi): FlowHooks {
     afterModel: (response, agentName) => page.callback({ kind: 'afterModel', response, agentName }),
     beforeTool: (call) => page.callback({ kind: 'beforeTool', ...call }),
     afterTool: (call) => page.callback({ kind: 'afterTool', ...call }),
-    prepareCall: (name, args) => page.prepareCall(name, args),
-    approve: config.pageApproves ? (call) => page.approve(call) : undefined,
+    prepareCalls: (invocationId, calls) => page.prepareCalls(invocationId, calls),
   };
 }
 
