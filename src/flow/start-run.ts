@@ -8,11 +8,11 @@ import { AgentError, isAgentGone, messageOf } from '../errors';
 import type { ToolChoice } from '../model/engine';
 import { newId, type AgentEvent, type EndReason } from '../session/event';
 import { recentEvents } from '../session/recent-events';
-import { interruptedAnswers, interruptedCalls } from '../session/repair';
 import { withSessionLock } from '../session/session-lock';
 import type { Session } from '../session/store';
 import { droppedResultsNotice } from './dropped-results';
 import { record } from './record';
+import { repairOpenCalls } from './repair-open-calls';
 import { runInvocation } from './run-invocation';
 import type { AgentContext, EventDraft, Invocation, RecordTarget, RunStart } from './types';
 
@@ -102,12 +102,6 @@ async function readForRun(
   const dropped = droppedResultsNotice(history);
   if (dropped) await record(target, dropped);
   return { session, history };
-}
-
-/** Answers every call a crash left open, through the recorder, so the model reads a well-formed history. */
-export async function repairOpenCalls(target: RecordTarget, session: Session): Promise<void> {
-  const open = await interruptedCalls(target.store, session);
-  for (const draft of interruptedAnswers(target.sessionId, open)) await record(target, draft as EventDraft);
 }
 
 function sessionLostNotice(): EventDraft {

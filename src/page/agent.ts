@@ -12,21 +12,21 @@ import { subscribeSession } from '../session/broadcast';
 import type { AgentStats } from '../session/stats';
 import type { SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
-import { asTool, assertUniqueToolNames, type Tool } from '../tools/define-tool';
-import { toDeclaration } from '../tools/to-declaration';
+import { asTool, type Tool } from '../tools/define-tool';
 import type {
   AgentHostApi,
   AgentStatus,
   ContextUsage,
-  HostConfig,
   HostInfo,
   ImportProgress,
   SessionView,
 } from '../contract/protocol';
 import { checkMessageText } from '../flow/message-text';
+import { afterCrash } from '../flow/resend-after-crash';
 import { collectRun } from './collect-run';
 import { closedDuringDecision } from './decision-outcome';
 import type { AgentOptions, RunOptions, RunResult } from './options';
+import type { AgentSettings } from './supervisor';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
 import { runCallbacks } from './run-callbacks';
@@ -74,13 +74,14 @@ export class Agent extends EventTarget {
 
   constructor(
     private readonly options: AgentOptions,
-    private readonly config: HostConfig,
+    private readonly config: AgentSettings,
   ) {
     super();
-    for (const tool of options.tools ?? []) this.toolHost.tools.set(tool.name, tool);
+    for (const tool of options.tools ?? []) this.toolHost.register(tool);
     this.supervisor = new Supervisor(
       options,
       config,
+      () => this.toolHost.declared(),
       () =>
         pageApi({
           options,
@@ -156,17 +157,12 @@ export class Agent extends EventTarget {
   }
 
   async registerTool(given: Tool): Promise<void> {
-    const tool = asTool(given, 'registerTool');
-    assertUniqueToolNames([...this.toolHost.tools.values(), tool]);
-    const declaration = toDeclaration(tool);
-    this.toolHost.tools.set(tool.name, tool);
-    this.config.tools = [...this.config.tools, declaration];
+    const declaration = this.toolHost.register(asTool(given, 'registerTool'));
     await this.call((remote) => remote.registerTools([declaration]));
   }
 
   async unregisterTool(name: string): Promise<void> {
-    this.toolHost.tools.delete(name);
-    this.config.tools = this.config.tools.filter((tool) => tool.name !== name);
+    this.toolHost.unregister(name);
     await this.call((remote) => remote.unregisterTool(name));
   }
 
@@ -269,26 +265,23 @@ export class Agent extends EventTarget {
     }
   }
 
+  /** What the crash error says about the message, and the message sent again where flow/resend-after-crash.ts says so. */
   private async afterCrash(message: SentMessage, seen: boolean, error: AgentError): Promise<AgentError> {
-    const said = (messageStored: boolean | undefined, more = '') =>
-      new AgentError(error.code, `${error.message}${more}`, {
-        cause: error,
-        details: { ...(error.details as object), messageStored, messageId: message.id },
-      });
-    if (seen) return said(true, ' Your message was stored before the worker stopped.');
-    try {
-      await this.supervisor.restarted();
-      if (await this.call((remote) => remote.hasEvent(message.id)))
-        return said(true, ' Your message was stored before the worker stopped.');
-    } catch {
-      return said(undefined, ' Whether your message was stored is unknown: the worker did not come back.');
-    }
-    if (message.resent) return said(false, ' Your message had not been stored, and was not sent a third time.');
-    // Sent again once, with the same id: the worker stores a message id only once.
-    void collectRun(
-      this.runMessage({ ...message, resent: true, options: { ...message.options, signal: undefined } }),
-    ).catch(() => undefined);
-    return said(false, ' Your message had not been stored; it was sent again to the restarted worker.');
+    const verdict = await afterCrash(
+      { id: message.id, seenStored: seen, resent: message.resent === true },
+      {
+        restarted: () => this.supervisor.restarted(),
+        hasEvent: (id) => this.call((remote) => remote.hasEvent(id)),
+      },
+    );
+    if (verdict.resend)
+      void collectRun(
+        this.runMessage({ ...message, resent: true, options: { ...message.options, signal: undefined } }),
+      ).catch(() => undefined);
+    return new AgentError(error.code, `${error.message}${verdict.said}`, {
+      cause: error,
+      details: { ...(error.details as object), messageStored: verdict.messageStored, messageId: message.id },
+    });
   }
 
   private async *stream(
@@ -332,9 +325,4 @@ export class Agent extends EventTarget {
     this.statusDetail = detail;
     this.dispatchEvent(new CustomEvent('status', { detail: { status, detail } }));
   }
-}
-
-export function declarationsOf(tools: readonly Tool[]) {
-  assertUniqueToolNames(tools);
-  return tools.map(toDeclaration);
 }

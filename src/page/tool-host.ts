@@ -13,7 +13,9 @@ import { findUncloneable } from '../tools/find-uncloneable';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 import { invokeTool, type ToolOutcome } from '../tools/invoke-tool';
 import { needsApproval } from '../tools/needs-approval';
-import type { Tool } from '../tools/define-tool';
+import { assertUniqueToolNames, type Tool } from '../tools/define-tool';
+import type { ToolDeclaration } from '../tools/declaration';
+import { toDeclaration } from '../tools/to-declaration';
 import { validateToolArgs } from '../tools/validate-args';
 import type { CallInfo, PreparedCall, ToolCallRequest } from '../contract/protocol';
 import { sameData } from '../tools/same-data';
@@ -28,7 +30,9 @@ interface Prepared {
 }
 
 export class ToolHost {
+  /** The page's tools by name, and what the worker knows of each (toDeclaration, made once). */
   readonly tools = new Map<string, Tool>();
+  private readonly declarations = new Map<string, ToolDeclaration>();
   /** Told when the worker asks to run a call, by call id (the agent watches the calls it decides). */
   readonly onStart = new Map<string, () => void>();
   private readonly running = new Map<string, AbortController>();
@@ -36,6 +40,25 @@ export class ToolHost {
 
   /** @param onLate receives what a stopped tool returned after all (see invokeTool). */
   constructor(private readonly onLate?: (request: ToolCallRequest, outcome: ToolOutcome) => void) {}
+
+  /** Adds a tool (its name must be free) and gives its declaration for the worker. */
+  register(tool: Tool): ToolDeclaration {
+    assertUniqueToolNames([...this.tools.values(), tool]);
+    const declaration = toDeclaration(tool);
+    this.tools.set(tool.name, tool);
+    this.declarations.set(tool.name, declaration);
+    return declaration;
+  }
+
+  unregister(name: string): void {
+    this.tools.delete(name);
+    this.declarations.delete(name);
+  }
+
+  /** What a worker starting now is handed: every tool registered at this moment. */
+  declared(): ToolDeclaration[] {
+    return [...this.declarations.values()];
+  }
 
   async callTool(request: ToolCallRequest, onChunk?: (chunk: unknown) => void): Promise<ToolOutcome> {
     const tool = this.tools.get(request.name);

@@ -6,25 +6,25 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { AgentEvent, FunctionResponse } from '../session/event';
+import type { AgentEvent } from '../session/event';
 import type { ToolOutcome } from '../tools/invoke-tool';
 import type { SessionStore } from '../session/store';
 import { openSessionStore } from '../session/open-store';
-import { withSessionLockIfFree } from '../session/session-lock';
 import { publishEvent } from '../session/broadcast';
 import { recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
-import { shownName, toolNameProblem } from '../tools/tool-name';
+import { checkDeclaration } from '../tools/check-declaration';
 import { pendingApprovals } from '../flow/open-approval';
 import { nextStepUsage } from '../flow/context-usage';
 import { checkMessageText } from '../flow/message-text';
-import { record, standalone } from '../flow/record';
 import { decisionStart } from '../flow/decision-start';
 import { messageStart } from '../flow/message-start';
 import { resolutionStart } from '../flow/resolution-start';
-import { repairOpenCalls, startRun } from '../flow/start-run';
+import { openSession } from '../flow/open-session';
+import { recordLate } from '../flow/record-late';
+import { startRun } from '../flow/start-run';
 import type { AgentContext, RunStart } from '../flow/types';
 import type { Session } from '../session/store';
 import { agentContext } from './agent-context';
@@ -97,16 +97,10 @@ export class AgentHost implements AgentHostApi {
       selector: toolkit.selector,
       chunkSinks: this.chunkSinks,
     });
-    engine.resume?.(await recentEvents(store, session.id, session));
-    const publish = (event: AgentEvent) => publishEvent(config.dbName, event);
-    if (notice) {
-      // storage: 'auto' fell back to memory: say so in the session itself, where every UI looks.
-      await record(standalone({ ...context, emit: publish }, 'storage'), {
-        author: 'system',
-        error: { code: 'storage-unavailable', message: notice },
-      });
-    }
-    await this.repairIfIdle(context, session, publish);
+    await openSession(context, session, {
+      storageNotice: notice,
+      emit: (event) => publishEvent(config.dbName, event),
+    });
     const info: HostInfo = {
       sessionId: session.id,
       model: engine.info,
@@ -154,22 +148,9 @@ export class AgentHost implements AgentHostApi {
     return pendingApprovals(await recentEvents(store, context.sessionId));
   }
 
-  /** A tool that finished after its call was stopped: kept in the log as late, never used. */
-  async recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void> {
+  recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void> {
     const { context, config } = this.need();
-    const response: FunctionResponse = outcome.ok
-      ? { id: request.callId, name: request.name, response: outcome.result.content }
-      : { id: request.callId, name: request.name, response: null, error: outcome.error.message };
-    const target = standalone(
-      { ...context, emit: (event) => publishEvent(config.dbName, event) },
-      request.invocationId,
-    );
-    await record(target, {
-      author: request.agentName,
-      late: true,
-      content: { role: 'tool', parts: [{ functionResponse: response }] },
-      toolTimings: { [request.callId]: outcome.ms },
-    });
+    return recordLate({ ...context, emit: (event) => publishEvent(config.dbName, event) }, request, outcome);
   }
 
   toolChunk(callId: string, chunk: unknown): void {
@@ -251,18 +232,6 @@ export class AgentHost implements AgentHostApi {
     return this.ready;
   }
 
-  /**
-   * A session opened while no run holds it answers its interrupted calls at
-   * once, so every view shows them so. Best effort: a run repairs them under
-   * its lock anyway, and a full disk must not stop an agent from starting
-   * (it is how a person reaches agent.sessions.delete).
-   */
-  private async repairIfIdle(context: AgentContext, session: Session, emit: (event: AgentEvent) => void) {
-    await withSessionLockIfFree(context.sessionId, () =>
-      repairOpenCalls(standalone({ ...context, emit }, 'repair'), session),
-    ).catch(() => undefined);
-  }
-
   /** Runs one invocation under the session's lock, streaming its events to the page. */
   private async stream(
     input: { runId: string; ifBusy: 'wait' | 'fail' },
@@ -293,20 +262,4 @@ export class AgentHost implements AgentHostApi {
     await accepted;
     return Comlink.transfer(channel.readable, [channel.readable as unknown as Transferable]);
   }
-}
-
-/** The page checked its tools (asTool); the worker keeps the rule too, for any page that did not. */
-function checkDeclaration(tool: ToolDeclaration): ToolDeclaration {
-  const problem = typeof tool.name === 'string' ? toolNameProblem(tool.name) : 'must be a string';
-  if (problem)
-    throw new AgentError(
-      'invalid-tool',
-      `The worker refused a tool: its name ${shownName(String(tool.name))} ${problem}.`,
-    );
-  if (tool.source === 'builtin')
-    throw new AgentError(
-      'invalid-tool',
-      `The worker refused the tool "${tool.name}": only the runtime's own agent tools are built in.`,
-    );
-  return tool;
 }

@@ -119,6 +119,43 @@ describe('a worker that dies', () => {
     expect(calls).toBe(2);
   });
 
+  test('the restarted worker gets the tools registered and unregistered since the start, as they are now', async () => {
+    const worker = killableWorker();
+    const tool = (name: string) =>
+      defineTool({
+        name,
+        description: `The ${name} tool.`,
+        parameters: z.object({}),
+        execute: () => `${name} ran`,
+      });
+    const agent = await createAgent({
+      workerUrl: worker.workerUrl,
+      model: {
+        engine: 'scripted',
+        turns: [
+          {
+            toolCalls: [
+              { name: 'added', args: {} },
+              { name: 'removed', args: {} },
+            ],
+          },
+          { text: 'done' },
+        ],
+      },
+      tools: [tool('removed')],
+      dbName: uniqueDb('crash-registry'),
+    });
+    agents.push(agent);
+    const seen = statuses(agent);
+    await agent.registerTool(tool('added'));
+    await agent.unregisterTool('removed');
+    worker.kill();
+    await expect.poll(() => seen.includes('crashed')).toBe(true);
+    await expect.poll(() => seen.at(-1)).toBe('ready');
+    const { events } = await agent.send('use them');
+    expect(responses(events).map((r) => r.response ?? r.code)).toEqual(['added ran', 'unknown-tool']);
+  });
+
   test("with restart: 'never' the agent stays crashed and says so", async () => {
     const release = gate();
     const worker = killableWorker();

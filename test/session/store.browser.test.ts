@@ -6,7 +6,7 @@ import { DB_VERSION, openAgentDatabase, storageError } from '../../src/session/i
 import { exportSession, importSession } from '../../src/session/jsonl';
 import { openSessionStore } from '../../src/session/open-store';
 import { interruptedCalls } from '../../src/session/repair';
-import { repairOpenCalls } from '../../src/flow/start-run';
+import { repairOpenCalls } from '../../src/flow/repair-open-calls';
 import type { RecordTarget } from '../../src/flow/types';
 import { foldSessionState } from '../../src/session/state';
 import { withSessionLock } from '../../src/session/session-lock';
