@@ -104,8 +104,8 @@ export class Agent extends EventTarget {
         ),
       subscribe: (id, onEvent) => subscribeSession(this.config.dbName, id, onEvent),
     };
-    this.toolkit = remoteService(() => this.call((remote) => remote.toolkit()));
-    this.model = remoteService(() => this.call((remote) => remote.model()));
+    this.toolkit = remoteService(() => this.supervisor.service('toolkit', (remote) => remote.toolkit()));
+    this.model = remoteService(() => this.supervisor.service('model', (remote) => remote.model()));
   }
 
   /** Set when the agent started; the same across worker restarts. */

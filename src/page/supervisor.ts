@@ -59,6 +59,11 @@ export class Supervisor {
     return (await this.current()).call(fn);
   }
 
+  /** A service the worker holds, as the current connection opened it (once per connection). */
+  async service<T extends object>(name: string, open: (remote: Remote) => Promise<T>): Promise<T> {
+    return (await this.current()).service(name, open);
+  }
+
   /** Resolves once the worker that replaced a dead one has opened the session; rejects if none will. */
   async restarted(): Promise<void> {
     await Promise.resolve();

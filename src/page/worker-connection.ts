@@ -35,6 +35,8 @@ export class WorkerConnection {
   readonly dead: Promise<never>;
   private closing = false;
   private die!: (error: AgentError) => void;
+  /** The worker's services (agent.toolkit, agent.model) this connection opened, by name. */
+  private readonly services = new Map<string, Promise<object>>();
 
   constructor(options: ConnectionOptions = {}) {
     installErrorTransfer();
@@ -78,6 +80,32 @@ export class WorkerConnection {
     // A released proxy throws at once; the connection's end (closed or crashed) is the answer instead.
     if (this.closing) return this.dead;
     return Promise.race([fn(this.remote), this.dead]);
+  }
+
+  /**
+   * A service the worker holds, opened once per connection (each opening
+   * costs a MessageChannel), whose calls reject with worker-crashed as soon as
+   * the worker is gone, like every other call.
+   */
+  service<T extends object>(name: string, open: (remote: Comlink.Remote<WorkerApi>) => Promise<T>): Promise<T> {
+    let opened = this.services.get(name) as Promise<T> | undefined;
+    if (!opened) {
+      opened = this.call(open).then((service) => this.raced(service));
+      this.services.set(name, opened);
+      opened.catch(() => this.services.delete(name));
+    }
+    return opened;
+  }
+
+  private raced<T extends object>(service: T): T {
+    return new Proxy(service, {
+      get: (target, property) => {
+        const member = Reflect.get(target, property) as unknown;
+        if (typeof property !== 'string' || property === 'then' || typeof member !== 'function') return member;
+        // Called as is: on a comlink proxy, `.apply` would be one more remote property.
+        return (...args: unknown[]) => this.call(() => (member as (...a: unknown[]) => Promise<unknown>)(...args));
+      },
+    });
   }
 
   /** Reads a stream from the worker, ending with worker-crashed if the worker dies mid-stream. */

@@ -156,6 +156,29 @@ describe('a worker that dies', () => {
     expect(responses(events).map((r) => r.response ?? r.code)).toEqual(['added ran', 'unknown-tool']);
   });
 
+  test('agent.toolkit reaches the restarted worker, and a call the dead worker never answered rejects instead of hanging', async () => {
+    const worker = killableWorker();
+    const agent = await createAgent({
+      workerUrl: worker.workerUrl,
+      model: { engine: 'scripted', turns: [] },
+      dbName: uniqueDb('crash-toolkit'),
+    });
+    agents.push(agent);
+    const seen = statuses(agent);
+    await agent.toolkit.addAction({ id: 'plan', name: 'Plan', description: 'decide' });
+    expect(await agent.toolkit.toMermaid()).toMatch(/Plan/);
+    worker.kill();
+    const during = agent.toolkit.toMermaid().then(
+      () => 'answered',
+      (error: { code?: string }) => error.code,
+    );
+    expect(await settlesWithin(during, 3000)).toMatch(/^(answered|worker-crashed)$/);
+    await expect.poll(() => seen.includes('crashed')).toBe(true);
+    await expect.poll(() => seen.at(-1)).toBe('ready');
+    // The graph was saved; the new worker loaded it, and the handle reaches that worker.
+    expect((await agent.toolkit.toJSON()).vertices.map((vertex) => vertex.id)).toEqual(['plan']);
+  });
+
   test("with restart: 'never' the agent stays crashed and says so", async () => {
     const release = gate();
     const worker = killableWorker();
