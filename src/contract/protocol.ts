@@ -25,7 +25,7 @@ import type { ToolkitApi } from '../toolkit/toolkit-api';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
 
-export type { AgentErrorData, AgentStats, ContextUsage };
+export type { AgentStats, ContextUsage };
 
 /** The model options without the page-side progress callback, which cannot be cloned. */
 export type HostModelOptions = ModelOptions extends infer M

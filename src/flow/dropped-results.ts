@@ -10,7 +10,7 @@ import { functionResponses } from '../session/parts';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 import type { EventDraft } from './types';
 
-export const RESULT_DROPPED = 'result-dropped';
+const RESULT_DROPPED = 'result-dropped';
 
 export function droppedResultsNotice(history: readonly AgentEvent[]): EventDraft | undefined {
   const told = history.flatMap((event) => (event.notices ?? []).filter((notice) => notice.code === RESULT_DROPPED));

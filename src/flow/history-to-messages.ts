@@ -69,7 +69,7 @@ function convert(event: AgentEvent): ChatMessage[] {
  * earlier version) is never written: the model reads that it was dropped
  * (start-run.ts tells the person).
  */
-export function responseText(response: FunctionResponse): string {
+function responseText(response: FunctionResponse): string {
   if (response.error) return `Error: ${response.error}`;
   const value = response.response;
   if (typeof value === 'string') return value;

@@ -13,7 +13,7 @@ import type { SessionStore } from '../session/store';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
 
-export type { AgentSpec, CallInfo, ModelResponse, PreparedCall, ToolCallRequest };
+export type { AgentSpec, CallInfo, ToolCallRequest };
 
 // ---- What the worker gives the loop
 

@@ -1,5 +1,5 @@
 /** createAgent's options: the public contract (DESIGN.md, "Public API"). */
-import type { ModelOptions, ModelProgress, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
+import type { ModelOptions, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Tool } from '../tools/define-tool';
 import type { AgentSpec } from '../contract/protocol';
@@ -73,5 +73,3 @@ export interface RunResult {
   endReason?: AgentEvent['endReason'];
   error?: AgentEvent['error'];
 }
-
-export type { ModelProgress, ToolChoice };

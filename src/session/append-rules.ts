@@ -79,7 +79,7 @@ export function summaries(
 
 const TITLE_LENGTH = 60;
 
-export function titleFrom(event: AgentEvent): string | undefined {
+function titleFrom(event: AgentEvent): string | undefined {
   if (event.author !== 'user' || event.content?.role !== 'user') return undefined;
   const text = textOf(event.content.parts, ' ').replace(/\s+/g, ' ').trim();
   if (!text) return undefined;

@@ -24,7 +24,7 @@ export const STORE_KEYS: Readonly<Record<string, string | string[]>> = {
  * mark it as ours all the same, and an upgrade deletes them. `toolkit` held
  * the toolkit graph (version 2) until the graph got a database of its own.
  */
-export const FORMER_STORE_KEYS: Readonly<Record<string, string | string[] | null>> = {
+const FORMER_STORE_KEYS: Readonly<Record<string, string | string[] | null>> = {
   toolkit: null,
 };
 

@@ -29,7 +29,7 @@ export async function openIdbSessionStore(options: { dbName: string }): Promise<
   return store;
 }
 
-export class IdbSessionStore implements SessionStore {
+class IdbSessionStore implements SessionStore {
   readonly kind = 'indexeddb' as const;
   private current?: AgentDatabase;
   /** Set when the connection was closed under us; a deleted database is opened again on the next call. */

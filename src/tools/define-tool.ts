@@ -95,8 +95,6 @@ export interface Tool<Args = unknown> {
   execute(args: Args, ctx: ToolContext): unknown;
 }
 
-export { TOOL_NAME_PATTERN } from './tool-name';
-
 /** The longest timer a browser keeps; longer ones fire at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 

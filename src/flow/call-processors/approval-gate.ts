@@ -60,6 +60,6 @@ function rejected(turn: Turn, call: TurnCall): void {
 }
 
 /** The message a model reads when a person said no. */
-export function rejectionMessage(decision: Decision): string {
+function rejectionMessage(decision: Decision): string {
   return `The user rejected this call${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it; ask the user what to do instead.`;
 }

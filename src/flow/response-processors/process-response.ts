@@ -10,7 +10,7 @@ import { holdToAllowedTools } from './hold-to-allowed-tools';
 import { holdToToolChoice } from './hold-to-tool-choice';
 import { refuseUnreadableCalls } from './refuse-unreadable-calls';
 
-export const defaultResponseProcessors: readonly ResponseProcessor[] = [
+const defaultResponseProcessors: readonly ResponseProcessor[] = [
   assignCallIds,
   refuseUnreadableCalls,
   holdToToolChoice,
