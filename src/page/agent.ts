@@ -68,6 +68,8 @@ export class Agent extends EventTarget {
   readonly model: Comlink.Remote<ModelHandle>;
 
   private readonly supervisor: Supervisor;
+  /** Runs whose events this page is reading now. */
+  private runs = 0;
   private readonly toolHost = new ToolHost((request, outcome) => {
     void this.call((remote) => remote.recordLate(request, outcome)).catch(() => undefined);
   });
@@ -294,6 +296,8 @@ export class Agent extends EventTarget {
     const onAbort = () => void connection.call((remote) => remote.abort(runId)).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     let ended = false;
+    // The page knows its runs: 'running' from the first until the last ends, without a hop to the worker.
+    if (this.runs++ === 0) this.setStatus('running');
     try {
       const events = await connection.call(open);
       for await (const event of connection.read(events)) {
@@ -309,6 +313,7 @@ export class Agent extends EventTarget {
       signal?.removeEventListener('abort', onAbort);
       // Leaving the loop early stops the run.
       if (!ended) onAbort();
+      if (--this.runs === 0 && this.status === 'running') this.setStatus('ready');
     }
     if (this.supervisor.isClosed) throw closedError();
   }

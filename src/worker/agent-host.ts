@@ -238,11 +238,10 @@ export class AgentHost implements AgentHostApi {
     prepare: (session: Session, history: readonly AgentEvent[]) => RunStart,
     toolChoice?: RunInput['toolChoice'],
   ): Promise<ReadableStream<AgentEvent>> {
-    const { context, config, page } = this.need();
+    const { context, config } = this.need();
     const controller = new AbortController();
     this.runs.set(input.runId, controller);
     const channel = eventChannel();
-    page.status('running');
     const { accepted, done } = startRun(context, prepare, {
       ifBusy: input.ifBusy,
       signal: controller.signal,
@@ -257,7 +256,6 @@ export class AgentHost implements AgentHostApi {
       .finally(() => {
         this.runs.delete(input.runId);
         channel.close();
-        if (this.ready) page.status('ready');
       });
     await accepted;
     return Comlink.transfer(channel.readable, [channel.readable as unknown as Transferable]);
