@@ -5,7 +5,7 @@
  * looks, and calls a crash left open are answered if no run holds the
  * session.
  */
-import { recentEvents } from '../session/recent-events';
+import type { AgentEvent } from '../session/event';
 import type { Session } from '../session/store';
 import { record, standalone } from './record';
 import { repairIfIdle } from './repair-open-calls';
@@ -13,11 +13,12 @@ import type { AgentContext, RecordTarget } from './types';
 
 export async function openSession(
   ctx: AgentContext,
-  session: Session,
+  opened: { session: Session; events: readonly AgentEvent[] },
   options: Pick<RecordTarget, 'emit'> & { storageNotice?: string },
 ): Promise<void> {
+  const { session } = opened;
   const base = { sessionId: session.id, store: ctx.store, emit: options.emit };
-  ctx.engine.resume?.(await recentEvents(ctx.store, session.id, session));
+  ctx.engine.resume?.(opened.events);
   if (options.storageNotice) {
     await record(standalone(base, 'storage'), {
       author: 'system',

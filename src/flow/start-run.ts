@@ -7,7 +7,7 @@
 import { AgentError, isAgentGone, messageOf } from '../errors';
 import type { ToolChoice } from '../model/engine';
 import { newId, type AgentEvent, type EndReason } from '../session/event';
-import { recentEvents } from '../session/recent-events';
+import { readRecent } from '../session/recent-events';
 import { withSessionLock } from '../session/session-lock';
 import type { Session } from '../session/store';
 import { droppedResultsNotice } from './dropped-results';
@@ -91,8 +91,9 @@ async function readForRun(
   ctx: AgentContext,
   emit: (event: AgentEvent) => void,
 ): Promise<{ session: Session; history: AgentEvent[] }> {
-  let session = await ctx.store.get(ctx.sessionId);
-  const history = session ? await recentEvents(ctx.store, ctx.sessionId, session) : [];
+  const recent = await readRecent(ctx.store, ctx.sessionId);
+  let session = recent?.session;
+  const history = recent?.events ?? [];
   const target: RecordTarget = { ...ctx, invocationId: 'storage', history, state: {}, emit };
   if (!session) {
     session = await ctx.store.create({ id: ctx.sessionId, appName: ctx.appName, userId: ctx.userId });

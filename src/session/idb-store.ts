@@ -100,6 +100,31 @@ class IdbSessionStore implements SessionStore {
     }
   }
 
+  async recent(id: string, count: number): Promise<{ session: Session; events: AgentEvent[] } | undefined> {
+    // One read transaction, one read of the log: the latest events hold the ones after the checkpoint, which fold into it.
+    try {
+      const tx = (await this.connection()).transaction(['sessions', 'events', 'appState', 'userState'], 'readonly');
+      const record = await tx.objectStore('sessions').get(id);
+      if (!record) return undefined;
+      const [latest, app, user] = await Promise.all([
+        tx.objectStore('events').getAll(after(id, Math.max(0, record.lastSeq - count))),
+        tx.objectStore('appState').get(record.appName),
+        tx.objectStore('userState').get([record.appName, record.userId]),
+      ]);
+      const head = fold(
+        record,
+        latest.filter((event) => event.seq > record.lastSeq),
+      );
+      this.heads.set(id, { head, checkpointSeq: record.lastSeq });
+      return {
+        session: { ...head, state: mergedState(app?.state ?? {}, user?.state ?? {}, head.state) },
+        events: latest.slice(-count),
+      };
+    } catch (error) {
+      throw this.storageError(error, 'reading a session');
+    }
+  }
+
   async events(id: string, options: { afterSeq?: number } = {}): Promise<AgentEvent[]> {
     const range = IDBKeyRange.bound([id, (options.afterSeq ?? 0) + 1], [id, Number.MAX_SAFE_INTEGER]);
     try {

@@ -11,7 +11,7 @@ import type { ToolOutcome } from '../tools/invoke-tool';
 import type { SessionStore } from '../session/store';
 import { openSessionStore } from '../session/open-store';
 import { publishEvent } from '../session/broadcast';
-import { recentEvents } from '../session/recent-events';
+import { readRecent, recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
@@ -76,9 +76,11 @@ export class AgentHost implements AgentHostApi {
       dbName: config.dbName,
       appName: config.appName,
     });
-    const session =
-      (config.sessionId ? await store.get(config.sessionId) : undefined) ??
-      (await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId }));
+    const opened = (config.sessionId ? await readRecent(store, config.sessionId) : undefined) ?? {
+      session: await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId }),
+      events: [],
+    };
+    const { session } = opened;
     for (const tool of config.tools) this.tools.set(tool.name, checkDeclaration(tool));
 
     page.status('loading-model');
@@ -97,7 +99,7 @@ export class AgentHost implements AgentHostApi {
       selector: toolkit.selector,
       chunkSinks: this.chunkSinks,
     });
-    await openSession(context, session, {
+    await openSession(context, opened, {
       storageNotice: notice,
       emit: (event) => publishEvent(config.dbName, event),
     });
@@ -211,8 +213,7 @@ export class AgentHost implements AgentHostApi {
 
   async contextUsage() {
     const { store, context } = this.need();
-    const session = await store.get(context.sessionId);
-    return nextStepUsage(context, session ? await recentEvents(store, context.sessionId, session) : []);
+    return nextStepUsage(context, await recentEvents(store, context.sessionId));
   }
 
   async close(): Promise<void> {

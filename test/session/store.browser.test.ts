@@ -102,6 +102,18 @@ describe.each(stores)('%s store', (_name, open) => {
     store.close();
   });
 
+  test('recent() gives the session and its latest events in one read, the events after the last checkpoint folded in', async () => {
+    const store = await open();
+    const session = await store.create({ appName: 'app', userId: 'u' });
+    for (let i = 1; i <= 20; i++)
+      await store.append(session.id, event(session.id, { ...say(`m${i}`), actions: { stateDelta: { n: i } } }));
+    const recent = (await store.recent(session.id, 5))!;
+    expect(recent.events.map((e) => e.seq)).toEqual([16, 17, 18, 19, 20]);
+    expect(recent.session).toMatchObject({ lastSeq: 20, state: { n: 20 }, title: 'm1' });
+    expect((await store.recent(session.id, 100))!.events).toHaveLength(20);
+    expect(await store.recent('no-such-session', 5)).toBeUndefined();
+  });
+
   test('get() of a missing id is undefined; list() is newest first; delete removes the session and its events', async () => {
     const store = await open();
     expect(await store.get('no-such-session')).toBeUndefined();
