@@ -9,6 +9,7 @@ import { newId, type AgentEvent } from '../session/event';
 import { currentAgent } from './agents';
 import { buildStep, defaultRequestProcessors } from './request-processors/build-request';
 import { contextWindowProcessor, fitStep } from './request-processors/context-window';
+import { newRunState } from './run-state';
 import type { AgentContext, Invocation } from './types';
 
 export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEvent[]): Promise<ContextUsage> {
@@ -19,7 +20,7 @@ export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEv
     state: {},
     signal: new AbortController().signal,
     emit: () => undefined,
-    run: { descriptions: new Map() },
+    run: newRunState(),
   };
   const agent = inv.agents.get(currentAgent(inv.history, inv.agents, inv.rootAgent))!;
   // The window guard would refuse a step that cannot fit; here it is measured as it stands.

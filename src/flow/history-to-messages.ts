@@ -1,24 +1,51 @@
 /**
  * The session's events as the chat messages a model reads. Only what the
  * model should see: no partial or late events, no bare errors, no approvals.
+ * A run's history only grows, so a run keeps what it converted
+ * (ConvertedHistory) and each step converts the events added since.
  */
 import type { AgentEvent, FunctionResponse } from '../session/event';
-import { answeredCallIds, functionCalls, functionResponses, textOf } from '../session/parts';
+import { functionCalls, functionResponses, textOf } from '../session/parts';
 import type { ChatMessage, ModelToolCall } from '../model/engine';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
+import type { ConvertedHistory } from './types';
 
-export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] {
-  const answered = answeredCallIds(events);
-  const messages: ChatMessage[] = [];
-  for (const event of events) {
-    if (event.partial || event.late || !event.content) continue;
+export function convertedHistory(): ConvertedHistory {
+  return { events: 0, messages: [], answered: new Set(), unanswered: new Map() };
+}
+
+export function historyToMessages(
+  events: readonly AgentEvent[],
+  converted: ConvertedHistory = convertedHistory(),
+): readonly ChatMessage[] {
+  for (let i = converted.events; i < events.length; i++) {
+    const event = events[i]!;
+    if (event.late) continue;
+    for (const { id } of functionResponses(event)) {
+      converted.answered.add(id);
+      converted.unanswered.delete(id);
+    }
+    if (event.partial || !event.content) continue;
     const own = messagesOf(event);
-    messages.push(...own);
-    // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
+    converted.messages.push(...own);
     if (event.content.role === 'model')
       for (const call of own[0]?.role === 'assistant' ? (own[0].toolCalls ?? []) : [])
-        if (!answered.has(call.id!))
-          messages.push({ role: 'tool', toolCallId: call.id!, name: call.name, content: 'Pending: no result yet.' });
+        if (!converted.answered.has(call.id!))
+          converted.unanswered.set(call.id!, { name: call.name, after: converted.messages.length });
+  }
+  converted.events = events.length;
+  if (converted.unanswered.size === 0) return converted.messages;
+  // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
+  // In the order the calls were made, which is the order of their places.
+  const pending = [...converted.unanswered];
+  const messages: ChatMessage[] = [];
+  let next = 0;
+  for (let i = 0; i <= converted.messages.length; i++) {
+    for (; next < pending.length && pending[next]![1].after === i; next++) {
+      const [id, { name }] = pending[next]!;
+      messages.push({ role: 'tool', toolCallId: id, name, content: 'Pending: no result yet.' });
+    }
+    if (i < converted.messages.length) messages.push(converted.messages[i]!);
   }
   return messages;
 }

@@ -14,6 +14,7 @@ import { droppedResultsNotice } from './dropped-results';
 import { record } from './record';
 import { repairOpenCalls } from './repair-open-calls';
 import { runInvocation } from './run-invocation';
+import { newRunState } from './run-state';
 import type { AgentContext, EventDraft, Invocation, RecordTarget, RunStart } from './types';
 
 export interface StartOptions {
@@ -58,7 +59,7 @@ export function startRun(
       signal: options.signal,
       emit: options.emit,
       toolChoice: options.toolChoice ?? ctx.toolChoice,
-      run: { descriptions: new Map() },
+      run: newRunState(),
     };
     return runInvocation(inv, start);
   }).catch((error: unknown) => {

@@ -133,6 +133,21 @@ export type RunStart = (
 export interface RunState {
   /** What the run's prompt describes, per agent (see request-processors/tools.ts). */
   descriptions: Map<string, RunDescription>;
+  /** The history as messages so far (history-to-messages.ts). */
+  converted: ConvertedHistory;
+  /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */
+  fixedTokens?: { modelId: string; system: string; tools: readonly ToolDeclaration[]; tokens: number };
+}
+
+/** A run's history as the messages a model reads, converted up to `events`. */
+export interface ConvertedHistory {
+  /** How many events of the history are converted. */
+  events: number;
+  /** Their messages, without the answers that calls still lack. */
+  messages: ChatMessage[];
+  answered: Set<string>;
+  /** Calls without an answer yet, in the order made, each with the place of its missing answer in `messages`. */
+  unanswered: Map<string, { name: string; after: number }>;
 }
 
 /** One run: the agent's context, the session as read under its lock, and where events go. */

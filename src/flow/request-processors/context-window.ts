@@ -8,11 +8,11 @@ import { AgentError } from '../../errors';
 import type { ModelEngine } from '../../model/engine';
 import { measureContext } from '../../model/context-usage';
 import { fitToContextWindow, type FitResult } from '../../model/context-window';
-import type { RequestProcessor, StepRequest } from '../types';
+import type { RequestProcessor, RunState, StepRequest } from '../types';
 
 export const contextWindowProcessor: RequestProcessor = (inv, request) => {
   const { contextWindow } = inv.engine.info;
-  const fitted = fitStep(inv.engine, request);
+  const fitted = fitStep(inv.engine, request, inv.run);
   if (!fitted.fits) {
     throw new AgentError(
       'context-overflow',
@@ -23,12 +23,23 @@ export const contextWindowProcessor: RequestProcessor = (inv, request) => {
   request.trimmed = fitted.dropped;
 };
 
-/** The step's messages as the window guard keeps them; `fits` is false when even what must stay is too long. */
-export function fitStep(engine: ModelEngine, request: StepRequest): FitResult {
+/**
+ * The step's messages as the window guard keeps them; `fits` is false when
+ * even what must stay is too long. The system prompt and the tools are the
+ * same for every step of a run: `run` keeps their count while they stay so.
+ */
+export function fitStep(engine: ModelEngine, request: StepRequest, run?: Pick<RunState, 'fixedTokens'>): FitResult {
   const { contextWindow } = engine.info;
-  const fixed = measureContext(engine, { system: request.system.join('\n\n'), tools: request.tools, messages: [] });
+  const system = request.system.join('\n\n');
+  let fixed = run?.fixedTokens;
+  const { modelId } = engine.info;
+  if (!fixed || fixed.modelId !== modelId || fixed.system !== system || !sameItems(fixed.tools, request.tools)) {
+    const usage = measureContext(engine, { system, tools: request.tools, messages: [] });
+    fixed = { modelId, system, tools: [...request.tools], tokens: usage.instructions + usage.tools };
+    if (run) run.fixedTokens = fixed;
+  }
   return fitToContextWindow(request.messages, {
-    contextWindow: Math.max(0, contextWindow - fixed.instructions - fixed.tools),
+    contextWindow: Math.max(0, contextWindow - fixed.tokens),
     countTokens: counterOf(engine),
     reserveForAnswer: reserveForAnswer(contextWindow),
   });
@@ -47,6 +58,10 @@ function counterOf(engine: ModelEngine): (text: string) => number {
   if (counter?.modelId !== modelId)
     counters.set(engine, (counter = { modelId, count: (text) => engine.countTokens(text) }));
   return counter.count;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** Tokens of the window kept for the model's answer. */

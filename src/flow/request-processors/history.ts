@@ -3,5 +3,5 @@ import { historyToMessages } from '../history-to-messages';
 import type { RequestProcessor } from '../types';
 
 export const historyProcessor: RequestProcessor = (inv, request) => {
-  request.messages.push(...historyToMessages(inv.history));
+  request.messages.push(...historyToMessages(inv.history, inv.run.converted));
 };

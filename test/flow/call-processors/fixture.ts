@@ -6,6 +6,7 @@
 import type { PreparedCall } from '../../../src/contract/protocol';
 import { DEFAULT_AGENT_NAME } from '../../../src/flow/agents';
 import { newTurn } from '../../../src/flow/handle-function-calls';
+import { newRunState } from '../../../src/flow/run-state';
 import type { CallInfo, Decision, FlowHooks, Invocation, Turn } from '../../../src/flow/types';
 import { ScriptedEngine } from '../../../src/model/scripted-engine';
 import { genericJson } from '../../../src/model/formats/generic-json';
@@ -98,7 +99,7 @@ export async function invocation(tools: ToolDeclaration[], page: PageScript = {}
     emit: (event) => {
       if (!event.partial) events.push(event);
     },
-    run: { descriptions: new Map() },
+    run: newRunState(),
   };
   return { inv, hops, events };
 }
