@@ -79,6 +79,13 @@ export interface HostInfo {
   host: 'shared-worker' | 'worker';
 }
 
+/**
+ * Where a run's events arrive: a MessagePort (transferred) whose messages
+ * are the run's events in order, as AgentEvent objects, then `null`: the run
+ * is over. The page closes it to stop listening.
+ */
+export type EventPort = MessagePort;
+
 interface RunControl {
   /** Chosen by the page, so it can stop the run (AgentHostApi.abort). */
   runId: string;
@@ -109,12 +116,12 @@ export interface AgentHostApi {
   /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
   holdLifeline(name: string): Promise<void>;
   init(config: HostConfig, page: PageApi): Promise<HostInfo>;
-  /** Starts an invocation; its events stream back, the last one carries an endReason. */
-  run(input: RunInput): Promise<ReadableStream<AgentEvent>>;
+  /** Starts an invocation; its events come back on the port, the last one carries an endReason. */
+  run(input: RunInput): Promise<EventPort>;
   /** A person's decision on a call that waits for approval; rejects with approval-not-pending for any other id. */
-  decide(input: DecisionInput): Promise<ReadableStream<AgentEvent>>;
+  decide(input: DecisionInput): Promise<EventPort>;
   /** A long-running call's result; rejects with not-pending unless the call waits for one. */
-  resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>>;
+  resolveTool(input: ResolutionInput): Promise<EventPort>;
   abort(runId: string): void;
   /** Whether the session holds an event with this id (a message the page is not sure was stored). */
   hasEvent(id: string): Promise<boolean>;

@@ -17,6 +17,7 @@ import type {
   AgentHostApi,
   AgentStatus,
   ContextUsage,
+  EventPort,
   HostInfo,
   ImportProgress,
   SessionView,
@@ -289,7 +290,7 @@ export class Agent extends EventTarget {
   private async *stream(
     runId: string,
     signal: AbortSignal | undefined,
-    open: (remote: Remote) => Promise<ReadableStream<AgentEvent>>,
+    open: (remote: Remote) => Promise<EventPort>,
   ): AsyncGenerator<AgentEvent> {
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
     const connection = await this.supervisor.current();

@@ -4,7 +4,8 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError, isAgentError, messageOf } from '../errors';
-import type { AgentHostApi } from '../contract/protocol';
+import type { AgentHostApi, EventPort } from '../contract/protocol';
+import type { AgentEvent } from '../session/event';
 import { installErrorTransfer } from '../contract/error-transfer';
 import { lifelineEnded } from '../contract/lifeline';
 import { startDefaultSharedWorker, startDefaultWorker } from './worker-url';
@@ -108,17 +109,23 @@ export class WorkerConnection {
     });
   }
 
-  /** Reads a stream from the worker, ending with worker-crashed if the worker dies mid-stream. */
-  async *read<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-    const reader = stream.getReader();
+  /** Reads a run's events (contract: EventPort), ending with worker-crashed if the worker dies before the last. */
+  async *read(port: EventPort): AsyncGenerator<AgentEvent> {
+    const arrived: (AgentEvent | null)[] = [];
+    let wake: (() => void) | undefined;
+    port.onmessage = (message: MessageEvent<AgentEvent | null>) => {
+      arrived.push(message.data);
+      wake?.();
+    };
     try {
       for (;;) {
-        const { done, value } = await Promise.race([reader.read(), this.dead]);
-        if (done) return;
-        yield value;
+        while (arrived.length === 0) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), this.dead]);
+        const event = arrived.shift()!;
+        if (event === null) return;
+        yield event;
       }
     } finally {
-      reader.releaseLock();
+      port.close();
     }
   }
 

@@ -34,6 +34,7 @@ import { holdLifeline } from '../contract/lifeline';
 import type {
   AgentHostApi,
   DecisionInput,
+  EventPort,
   HostConfig,
   HostInfo,
   ImportProgress,
@@ -118,7 +119,7 @@ export class AgentHost implements AgentHostApi {
     return info;
   }
 
-  run(input: RunInput): Promise<ReadableStream<AgentEvent>> {
+  run(input: RunInput): Promise<EventPort> {
     checkMessageText(input.text);
     return this.stream(
       input,
@@ -127,12 +128,12 @@ export class AgentHost implements AgentHostApi {
     );
   }
 
-  decide(input: DecisionInput): Promise<ReadableStream<AgentEvent>> {
+  decide(input: DecisionInput): Promise<EventPort> {
     const { sessionId } = this.need().context;
     return this.stream(input, (_session, history) => decisionStart(history, sessionId, input));
   }
 
-  resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>> {
+  resolveTool(input: ResolutionInput): Promise<EventPort> {
     return this.stream(input, (session, history) => resolutionStart(session, history, input.callId, input.result));
   }
 
@@ -238,7 +239,7 @@ export class AgentHost implements AgentHostApi {
     input: { runId: string; ifBusy: 'wait' | 'fail' },
     prepare: (session: Session, history: readonly AgentEvent[]) => RunStart,
     toolChoice?: RunInput['toolChoice'],
-  ): Promise<ReadableStream<AgentEvent>> {
+  ): Promise<EventPort> {
     const { context, config } = this.need();
     const controller = new AbortController();
     this.runs.set(input.runId, controller);
@@ -259,6 +260,6 @@ export class AgentHost implements AgentHostApi {
         channel.close();
       });
     await accepted;
-    return Comlink.transfer(channel.readable, [channel.readable as unknown as Transferable]);
+    return Comlink.transfer(channel.port, [channel.port]);
   }
 }
