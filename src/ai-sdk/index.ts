@@ -5,3 +5,6 @@
  * only through the package's public entry, so an app holds one copy of it.
  */
 export { inpageModel, InpageLanguageModel, type InpageModelSettings } from './language-model';
+export { inpageChatTransport, type InpageChatTransportOptions } from './chat-transport';
+export { loadUIMessages, toUIMessages } from './ui-messages';
+export { approvalsDecided } from './approvals';
