@@ -10,6 +10,19 @@
  */
 let key: Promise<CryptoKey> | undefined;
 
+/**
+ * Seals this page made or checked, with their raw: every step's prompt holds
+ * every earlier turn again, and checking a seal costs a crypto.subtle round
+ * trip. A seal is an HMAC of its raw, so an equal pair needs no second check.
+ */
+const known = new Map<string, string>();
+const KNOWN_LIMIT = 4096;
+
+function remember(seal: string, raw: string): void {
+  if (known.size >= KNOWN_LIMIT) known.delete(known.keys().next().value!);
+  known.set(seal, raw);
+}
+
 /** Made on first use. Outside a secure context there is no crypto.subtle: nothing is sealed, so nothing is replayed. */
 function pageKey(): Promise<CryptoKey> | undefined {
   if (!globalThis.crypto?.subtle) return undefined;
@@ -25,7 +38,9 @@ export async function sealRaw(raw: string): Promise<SealedRaw | undefined> {
   const secret = pageKey();
   if (!secret) return undefined;
   const signature = await crypto.subtle.sign('HMAC', await secret, new TextEncoder().encode(raw));
-  return { raw, seal: toBase64(new Uint8Array(signature)) };
+  const seal = toBase64(new Uint8Array(signature));
+  remember(seal, raw);
+  return { raw, seal };
 }
 
 /** The raw output, if `value` is one this page sealed; undefined otherwise. */
@@ -33,11 +48,14 @@ export async function openRaw(value: unknown): Promise<string | undefined> {
   if (!value || typeof value !== 'object') return undefined;
   const { raw, seal } = value as Partial<SealedRaw>;
   if (typeof raw !== 'string' || typeof seal !== 'string') return undefined;
+  if (known.get(seal) === raw) return raw;
   const secret = pageKey();
   const signature = fromBase64(seal);
   if (!secret || !signature) return undefined;
   const valid = await crypto.subtle.verify('HMAC', await secret, signature, new TextEncoder().encode(raw));
-  return valid ? raw : undefined;
+  if (!valid) return undefined;
+  remember(seal, raw);
+  return raw;
 }
 
 function toBase64(bytes: Uint8Array): string {
