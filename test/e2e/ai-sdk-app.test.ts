@@ -167,7 +167,12 @@ async function open(path: string, origin = server.url) {
   });
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`${error.name}: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
+  page.on('requestfailed', (request) => {
+    // Chromium reports every HEAD fetch as aborted once its headers are in (there is no body to read); its status
+    // is checked below like any response's. (The wllama engine asks for llama.cpp's wasm with a HEAD first.)
+    if (request.method() === 'HEAD' && request.failure()?.errorText === 'net::ERR_ABORTED') return;
+    problems.push(`${request.url()}: ${request.failure()?.errorText}`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 400 && !response.url().endsWith('/favicon.ico'))
       problems.push(`${response.url()}: ${response.status()}`);
