@@ -38,18 +38,20 @@ export function toolCallIds(message: UIMessage): string[] {
 }
 
 /**
- * For useChat's `sendAutomaticallyWhen`: the last message is the assistant's,
- * a person answered at least one of its approval requests, and none is left
- * unanswered. Unlike the AI SDK's lastAssistantMessageIsCompleteWithApprovalResponses,
- * it does not wait for the turn's other calls: an agent's turn waits whole, so
- * those run only after the decisions are sent.
+ * For useChat's `sendAutomaticallyWhen`: an assistant message holds an answered
+ * approval request and none left unanswered. Unlike the AI SDK's
+ * lastAssistantMessageIsCompleteWithApprovalResponses it does not wait for the
+ * turn's other calls (an agent's turn waits whole: they run after the
+ * decision), and it looks past the last message: a request that a newer
+ * message left behind was refused by then, and sending the answer shows so.
  */
 export function approvalsDecided({ messages }: { messages: UIMessage[] }): boolean {
-  const last = messages.at(-1);
-  if (last?.role !== 'assistant') return false;
-  const parts = toolParts(last);
-  return (
-    parts.some((part) => part.state === 'approval-responded') &&
-    !parts.some((part) => part.state === 'approval-requested')
-  );
+  return messages.some((message) => {
+    if (message.role !== 'assistant') return false;
+    const parts = toolParts(message);
+    return (
+      parts.some((part) => part.state === 'approval-responded') &&
+      !parts.some((part) => part.state === 'approval-requested')
+    );
+  });
 }

@@ -76,18 +76,19 @@ export function inpageChatTransport(
   };
 }
 
-/** A new message's run: its events from the stored user message on (earlier ones answer older messages). */
+/**
+ * A new message's run. The message starts with the stored user message: what
+ * comes before it answers older messages (a superseded approval, an interrupted
+ * call), which the mapper leaves out, but an ending before it (a refused start) still counts.
+ */
 async function* runChunks(events: AsyncGenerator<AgentEvent>): AsyncGenerator<UIMessageChunk> {
   const chunks = new EventChunks();
   let started = false;
   for await (const event of events) {
-    if (!started) {
-      if (event.content?.role !== 'user') continue;
+    if (!started && event.content?.role === 'user') {
       started = true;
       yield { type: 'start', messageId: event.invocationId };
-      continue;
-    }
-    yield* chunks.push(event);
+    } else yield* chunks.push(event);
   }
   yield* ending(chunks);
 }

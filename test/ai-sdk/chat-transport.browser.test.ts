@@ -173,6 +173,32 @@ describe('useChat over an agent', () => {
     expect(toolParts(chat.lastMessage).map((part) => part.state)).toEqual(['output-available', 'output-available']);
     expect(page.dropped).toEqual(['bread']);
   });
+
+  test('a new message instead of a decision refuses the waiting call; an Approve clicked on it afterwards shows it was refused', async () => {
+    const page = pageTools();
+    page.list.push('milk');
+    const agent = await start({
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'clear_list', args: {} }] }, { text: 'Something else, then.' }],
+      },
+      tools: page.tools,
+      dbName: uniqueDb('chat-supersede'),
+    });
+    const chat = chatFor(agent);
+    await chat.sendMessage({ text: 'Clear my list.' });
+    const asking = chat.lastMessage!;
+    const [asked] = toolParts(asking);
+    await chat.sendMessage({ text: 'Actually, tell me something else.' });
+    expect(textOf(chat.lastMessage)).toBe('Something else, then.');
+    expect(chat.error).toBeUndefined();
+
+    await chat.addToolApprovalResponse({ id: asked.approval!.id, approved: true });
+    await chat.until((c) => ready(c) && toolParts(c.messages[1])[0].state === 'output-denied');
+    expect(page.dropped).toEqual([]);
+    expect(page.list).toEqual(['milk']);
+    expect(chat.error).toBeUndefined();
+  });
 });
 
 describe('a page that opens again', () => {
@@ -291,6 +317,25 @@ describe('Stop and errors', () => {
     await chat.sendMessage({ text: 'Hello?' });
     expect(chat.status).toBe('error');
     expect(chat.error).toMatchObject({ name: 'AgentError', code: 'script-exhausted' });
+  });
+
+  test('a run refused at its start (the session busy, with ifBusy: fail) leaves the chat in error with session-busy', async () => {
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ text: 'Slowly.', delayMs: 600_000 }] },
+      dbName: uniqueDb('chat-busy'),
+    });
+    const holder = new AbortController();
+    const holding = agent.run('Hold the session.', { signal: holder.signal });
+    // The other run holds the session once its message is stored.
+    for await (const event of holding) if (event.author === 'user') break;
+    const chat = new TestChat({
+      id: agent.sessionId,
+      transport: inpageChatTransport(agent, { runOptions: { ifBusy: 'fail' } }),
+    });
+    await chat.sendMessage({ text: 'Me too.' });
+    expect(chat.status).toBe('error');
+    expect(chat.error).toMatchObject({ code: 'session-busy' });
+    holder.abort();
   });
 
   test('a chat id that is not the session, regenerate, and an edited message are refused, saying what to do', async () => {
