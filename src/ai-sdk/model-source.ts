@@ -6,7 +6,7 @@
  * keeps nothing (storage 'memory') and is restarted like any agent's worker.
  */
 import type { ModelDelta, ModelOptions, ModelRequest } from '../model/engine';
-import { createAgent, type Agent } from '../index';
+import { AgentError, createAgent, type Agent } from '../index';
 
 export interface ModelSource {
   generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta>;
@@ -28,27 +28,45 @@ export function agentSource(agent: Agent): ModelSource {
 
 export function ownAgentSource(model: ModelOptions, settings: OwnAgentSettings): ModelSource {
   let agent: Promise<Agent> | undefined;
-  const started = () =>
-    (agent ??= createAgent({
+  let starting: AbortController | undefined;
+  const started = () => {
+    if (agent) return agent;
+    starting = new AbortController();
+    agent = createAgent({
       model,
       storage: 'memory',
       appName: 'inpage-agent/ai-sdk',
+      signal: starting.signal,
       ...(settings.workerUrl !== undefined && { workerUrl: settings.workerUrl }),
     }).catch((error: unknown) => {
       // A start that failed (a download, a missing worker) is tried again at the next step.
       agent = undefined;
       throw error;
-    }));
+    });
+    return agent;
+  };
   return {
     async *generate(request, signal) {
-      yield* (await started()).generate(request, { signal });
+      // A step aborted while the model loads ends at once; the load goes on for the next step.
+      yield* (await untilAborted(started(), signal)).generate(request, { signal });
     },
     async close() {
       const made = agent;
       agent = undefined;
+      starting?.abort();
       await (await made?.catch(() => undefined))?.close();
     },
   };
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new AgentError('aborted', 'The generation was aborted.'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AgentError('aborted', 'The generation was aborted.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The name the AI SDK shows for a model given by its options. */

@@ -312,6 +312,26 @@ describe('failures and aborts', () => {
     expect((await generateText({ model: scripted, prompt: 'Quick.' })).text).toBe('Right away.');
   });
 
+  test('a step aborted while the model loads ends at once; the load goes on, and the next step runs on the loaded model', async () => {
+    const channel = `slow-${crypto.randomUUID()}`;
+    const line = new BroadcastChannel(channel);
+    const loading = new Promise((resolve) => (line.onmessage = ({ data }) => data === 'loading' && resolve(data)));
+    const slow = model({
+      engine: 'module',
+      url: new URL('fixtures/slow-load-engine.js', here).href,
+      options: { channel },
+    });
+    const controller = new AbortController();
+    const step = generateText({ model: slow, prompt: 'Hi.', abortSignal: controller.signal, maxRetries: 0 });
+    step.catch(() => undefined);
+    await loading;
+    controller.abort();
+    await expect(step).rejects.toMatchObject({ name: 'AbortError' });
+    line.postMessage('go');
+    expect((await generateText({ model: slow, prompt: 'Again.' })).text).toBe('Loaded and ready.');
+    line.close();
+  });
+
   test('a worker that dies mid-step ends the step with worker-crashed', async () => {
     const held = heldEngine();
     const step = generateText({ model: model(held.model), prompt: 'Hi.', maxRetries: 0 });
