@@ -16,16 +16,19 @@ import { recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
+import type { ModelDelta, ModelRequest } from '../model/engine';
 import { shownName, toolNameProblem } from '../tools/tool-name';
 import { openApproval } from '../flow/approval';
 import { nextStepUsage } from '../flow/context-usage';
 import { checkMessageText } from '../flow/message-text';
 import { record, standalone } from '../flow/record';
+import { continuationStart } from '../flow/continuation-start';
 import { decisionStart, messageStart, resolutionStart, type Started } from '../flow/resume';
 import { repairOpenCalls, startRun } from '../flow/start-run';
 import type { AgentContext } from '../flow/types';
 import type { Session } from '../session/store';
 import { agentContext } from './agent-context';
+import { deltaStream } from './delta-stream';
 import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
 import { holdLifeline } from './lifeline';
@@ -37,6 +40,7 @@ import type {
   ImportProgress,
   PageApi,
   ResolutionInput,
+  ResumeInput,
   RunInput,
   SessionView,
   ToolCallRequest,
@@ -136,6 +140,15 @@ export class AgentHost implements AgentHostApi {
 
   resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>> {
     return this.stream(input, (session, history) => resolutionStart(session, history, input.callId, input.result));
+  }
+
+  resume(input: ResumeInput): Promise<ReadableStream<AgentEvent>> {
+    return this.stream(input, (_session, history) => continuationStart(history));
+  }
+
+  async generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>> {
+    const stream = deltaStream(this.need().context.engine, request);
+    return Comlink.transfer(stream, [stream as unknown as Transferable]);
   }
 
   abort(runId: string): void {
