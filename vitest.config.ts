@@ -26,7 +26,7 @@ function browserProject(name: string, include: string[], extraArgs: string[] = [
 export default defineConfig({
   // Workers and engine fixtures import these at run time, where Vite's scan of the tests cannot see them;
   // found mid-run, Vite would bundle them then and reload the page under a running test.
-  optimizeDeps: { include: ['comlink', 'idb', 'zod', '@mlc-ai/web-llm', '@lenml/tokenizers'] },
+  optimizeDeps: { include: ['comlink', 'idb', 'zod', '@mlc-ai/web-llm', '@lenml/tokenizers', 'ai'] },
   // Browser tests read the public data outside the repository through the test server.
   server: { fs: { allow: ['.', sharedDataDir] } },
   test: {

@@ -4,6 +4,9 @@
 // - flow imports none of worker, page, extension;
 // - only model/webllm* imports @mlc-ai/web-llm; only session/idb-*.ts and
 //   toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
+// - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
+//   index.ts (its build imports that as the package 'inpage-agent', so an app holds one runtime);
+//   nothing else in src imports ai-sdk;
 // - nothing in src imports demo, test, bench or eval;
 // - eval (npm run eval, eval.html's engine) imports src, never demo or test.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -25,9 +28,19 @@ const files = tsFiles(src);
 const IMPORTS =
   /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s*['"]([^'"]+)['"]/g;
 const modules = (code) => [...code.matchAll(IMPORTS)].map((match) => match[1] ?? match[2] ?? match[3]);
+// `import type …` and `export type …` vanish from the output; every other import stays (verbatimModuleSyntax).
+const TYPE_ONLY = /(?:import|export)\s+type\s[^'"]*?from\s*['"]([^'"]+)['"]/g;
+/** The modules a file imports at run time: all but those it names only in `import type` / `export type`. */
+const valueModules = (code) => {
+  const count = new Map();
+  for (const spec of modules(code)) count.set(spec, (count.get(spec) ?? 0) + 1);
+  for (const [, spec] of code.matchAll(TYPE_ONLY)) count.set(spec, count.get(spec) - 1);
+  return new Set([...count].filter(([, n]) => n > 0).map(([spec]) => spec));
+};
 
 const folderOf = (path) => relative(src, path).split('/')[0];
 const lower = ['tools', 'toolkit', 'session', 'model'];
+const isAiSdkPackage = (spec) => spec === 'ai' || spec.startsWith('ai/') || spec.startsWith('@ai-sdk/');
 const upper = ['contract', 'flow', 'worker', 'page', 'extension'];
 const hosts = ['worker', 'page', 'extension'];
 const problems = [];
@@ -35,9 +48,17 @@ for (const file of files) {
   const code = readFileSync(file, 'utf8');
   const from = folderOf(file);
   const name = relative(src, file);
+  const values = valueModules(code);
   for (const spec of modules(code)) {
+    if (isAiSdkPackage(spec) && from !== 'ai-sdk') problems.push(`${name} imports ${spec}: only src/ai-sdk may`);
     if (spec.startsWith('.')) {
       const target = relative(src, resolve(dirname(file), spec));
+      if (from !== 'ai-sdk' && target.split('/')[0] === 'ai-sdk')
+        problems.push(`${name} imports ${spec}: nothing in src imports ai-sdk (it is an entry of its own)`);
+      if (from === 'ai-sdk' && values.has(spec) && target !== 'index' && !target.startsWith('ai-sdk/'))
+        problems.push(
+          `${name} imports ${spec}: ai-sdk reaches the runtime only through ../index (type-only imports may come from anywhere)`,
+        );
       if (target.startsWith('..')) {
         if (/^(\.\.\/)*(demo|test|bench|eval)\b/.test(target))
           problems.push(`${name} imports ${spec}: src never imports demo, test, bench or eval`);

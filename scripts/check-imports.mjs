@@ -17,6 +17,7 @@ const src = join(root, 'src');
 const ENTRIES = [
   'index.ts',
   'embed.ts',
+  'ai-sdk/index.ts',
   'extension/index.ts',
   'extension/content-entry.ts',
   'worker/worker-entry.ts',

@@ -46,7 +46,9 @@ export type AgentErrorCode =
   | 'worker-failed'
   | 'closed'
   | 'port-refused'
-  | 'invalid-options';
+  | 'invalid-options'
+  // what an interface offers that the runtime cannot do (e.g. an AI SDK file input)
+  | 'unsupported';
 
 export interface AgentErrorData {
   code: AgentErrorCode;

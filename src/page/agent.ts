@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { ModelHandle } from '../model/engine';
+import type { ModelDelta, ModelHandle, ModelRequest } from '../model/engine';
 import { newId, type AgentEvent, type ApprovalRequest } from '../session/event';
 import { subscribeSession } from '../session/broadcast';
 import type { AgentStats } from '../session/stats';
@@ -28,6 +28,7 @@ import { collectRun } from './collect-run';
 import { closedDuringDecision } from './decision-outcome';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import type { AgentSettings } from './supervisor';
+import { modelDeltas } from './model-deltas';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
 import { runCallbacks } from './run-callbacks';
@@ -152,6 +153,27 @@ export class Agent extends EventTarget {
     return collectRun(
       this.stream(runId, options.signal, (remote) => remote.resolveTool({ runId, ifBusy, callId, result })),
     );
+  }
+
+  /**
+   * Goes on with the session's last run if a reload or a crash cut it off: its
+   * next model step reads the history as stored (calls left open answered
+   * 'interrupted', never run again). Yields nothing when that run had ended.
+   */
+  resume(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+    const runId = crypto.randomUUID();
+    const ifBusy = options.ifBusy ?? 'wait';
+    return this.stream(runId, options.signal, (remote) => remote.resume({ runId, ifBusy }));
+  }
+
+  /**
+   * One step of the agent's model, outside the loop and the session: the
+   * family's format and grammar and the engine's KV cache, nothing recorded,
+   * no tool run (the deltas say what the model called). It takes its turn with
+   * the agent's runs. inpage-agent/ai-sdk's inpageModel runs on it.
+   */
+  async *generate(request: ModelRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelta> {
+    yield* modelDeltas(await this.supervisor.current(), request, options.signal);
   }
 
   /** The calls that wait for approval now (also after a reload), with their arguments as the tools' schemas parse them. */

@@ -21,13 +21,16 @@ import { nextStepUsage } from '../flow/context-usage';
 import { checkMessageText } from '../flow/message-text';
 import { decisionStart } from '../flow/decision-start';
 import { messageStart } from '../flow/message-start';
+import { continuationStart } from '../flow/continuation-start';
 import { resolutionStart } from '../flow/resolution-start';
 import { openSession } from '../flow/open-session';
 import { recordLate } from '../flow/record-late';
 import { startRun } from '../flow/start-run';
 import type { AgentContext, RunStart } from '../flow/types';
+import type { ModelDelta, ModelRequest } from '../model/engine';
 import type { Session } from '../session/store';
 import { agentContext } from './agent-context';
+import { deltaStream } from './delta-stream';
 import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
 import { holdLifeline } from '../contract/lifeline';
@@ -40,6 +43,7 @@ import type {
   ImportProgress,
   PageApi,
   ResolutionInput,
+  ResumeInput,
   RunInput,
   SessionView,
   ToolCallRequest,
@@ -135,6 +139,15 @@ export class AgentHost implements AgentHostApi {
 
   resolveTool(input: ResolutionInput): Promise<EventPort> {
     return this.stream(input, (session, history) => resolutionStart(session, history, input.callId, input.result));
+  }
+
+  resume(input: ResumeInput): Promise<EventPort> {
+    return this.stream(input, (_session, history) => continuationStart(history));
+  }
+
+  async generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>> {
+    const stream = deltaStream(this.need().context.engine, request);
+    return Comlink.transfer(stream, [stream as unknown as Transferable]);
   }
 
   abort(runId: string): void {

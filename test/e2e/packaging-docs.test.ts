@@ -73,9 +73,15 @@ describe('the docs stand alone', () => {
     );
   }
 
-  test('the API reference names every export of inpage-agent and inpage-agent/extension', () => {
+  test('the API reference names every export of inpage-agent, inpage-agent/extension and inpage-agent/ai-sdk', () => {
     const api = read('docs/api.md');
-    const names = [...new Set([...exportsOf('src/index.ts'), ...exportsOf('src/extension/index.ts')])];
+    const names = [
+      ...new Set([
+        ...exportsOf('src/index.ts'),
+        ...exportsOf('src/extension/index.ts'),
+        ...exportsOf('src/ai-sdk/index.ts'),
+      ]),
+    ];
     expect(names.length).toBeGreaterThan(30);
     expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(api))).toEqual([]);
   });
