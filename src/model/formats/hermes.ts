@@ -10,7 +10,7 @@
  */
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
-import { DECIDE_WITHIN, type CallReader, type Found, type FoundError } from './call-reader';
+import { DECIDE_WITHIN, type CallReader, type Found, type FoundError, type ReadContext } from './call-reader';
 import { functionEntry } from './grammar-schema';
 import { skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
@@ -116,7 +116,9 @@ function readInTag(
   if (ch === '{' || ch === '[') {
     const read = readJsonValues(text, i, close);
     if (!read.closed && read.errors.length === 0 && skipWhitespace(text, read.end) >= text.length)
-      return cutOff(text, start); // the tag never closed: the call may be incomplete
+      // The tag never closed. After complete JSON at a turn the model ended, it only left out the
+      // closing tag (vLLM runs such a call too); at the token limit, or unknown, the call may be incomplete.
+      return endedAfterCalls(read, context) ? read : cutOff(text, start);
     return read;
   }
   if (text.startsWith('<function=', i) || text.startsWith('<function name=', i)) {
@@ -139,6 +141,12 @@ function readInTag(
     return pythonic;
   }
   return { end: bodyStart, prose: true };
+}
+
+/** The model ended its turn (not cut at the token limit) right after calls written out whole, arguments included. */
+function endedAfterCalls(read: { calls: readonly { args: unknown }[] }, context: ReadContext): boolean {
+  const ended = context.finishReason === 'stop' || context.finishReason === 'tool-calls';
+  return ended && read.calls.length > 0 && read.calls.every((call) => call.args !== undefined);
 }
 
 function readFunctionHead(
