@@ -38,19 +38,17 @@ import { AgentError } from '../src/errors';
 import type { ChatMessage } from '../src/model/engine';
 import { WebLLMEngine } from '../src/model/webllm-engine';
 import { agentTools, DEFAULT_AGENT_NAME } from '../src/flow/agents';
-import {
-  defaultRequestProcessors,
-  instructionsProcessor,
-  historyProcessor,
-  toolChoiceProcessor,
-  type RequestProcessor,
-} from '../src/flow/request-processors';
-import { messageStart } from '../src/flow/resume';
+import { defaultRequestProcessors } from '../src/flow/request-processors/build-request';
+import { historyProcessor } from '../src/flow/request-processors/history';
+import { instructionsProcessor } from '../src/flow/request-processors/instructions';
+import { toolChoiceProcessor } from '../src/flow/request-processors/tool-choice';
+import { messageStart } from '../src/flow/message-start';
 import { startRun } from '../src/flow/start-run';
-import type { AgentContext } from '../src/flow/types';
+import type { AgentContext, RequestProcessor } from '../src/flow/types';
 import { MemorySessionStore } from '../src/session/memory-store';
 import { ToolkitGraph } from '../src/toolkit/graph';
-import { createToolSelector } from '../src/toolkit/selector';
+import { recommendIds } from '../src/toolkit/recommend';
+import { createToolSelector, type StepSelector } from '../src/toolkit/selector';
 import type { ToolDeclaration } from '../src/tools/declaration';
 import {
   hermes3ChatConfig,
@@ -124,10 +122,35 @@ const toolsProcessorBefore: RequestProcessor = (inv, request) => {
     const selection = inv.selector.select(own.map((tool) => tool.name));
     const names = new Set(selection.offered);
     offered = own.filter((tool) => names.has(tool.name));
-    if (selection.prompt) request.system.push(selection.prompt);
+    const line = nextStepsLine(inv.selector as StepSelector);
+    if (line) request.system.push(line);
   }
   request.tools.push(...offered, ...agentTools(request.agent, inv.agents, inv.rootAgent));
 };
+
+/** The graph behind each run's selector: the line below reads it. */
+const graphs = new WeakMap<object, ToolkitGraph>();
+
+/** The "Possible next steps" line a step's prompt had before #13 (the selector computed it then). */
+function nextStepsLine(selector: StepSelector): string | undefined {
+  const g = graphs.get(selector);
+  if (!g || selector.current.length === 0) return undefined;
+  const { actions } = recommendIds(g, selector.current, { threshold: 0.5, hops: 1 });
+  const next = new Set(
+    actions.flatMap((id) =>
+      g
+        .out(id, 'next')
+        .filter((edge) => edge.score >= 0.5)
+        .map((edge) => edge.to),
+    ),
+  );
+  const described = [...next]
+    .map((id) => g.vertex(id))
+    .flatMap((vertex) =>
+      vertex?.kind === 'action' ? [`${vertex.name}${vertex.description ? ` (${vertex.description})` : ''}`] : [],
+    );
+  return described.length ? `Possible next steps: ${described.join('; ')}.` : undefined;
+}
 
 /** Oldest turns dropped one unit at a time until the step fits. */
 const contextWindowProcessorBefore: RequestProcessor = (inv, request) => {
@@ -167,6 +190,12 @@ const processorsBefore = [
 ];
 
 // ---- One run through the loop.
+
+function selectorOf(g: ToolkitGraph): StepSelector {
+  const selector = createToolSelector(g, { startActions: ['plan'], hops: 1 });
+  graphs.set(selector, g);
+  return selector;
+}
 
 /** A longer run in a small window: 15 pages of a guide read one by one, in 2,048 tokens. */
 const LONG_CALLS: [string, object][] = Array.from({ length: 15 }, (_, i) => ['read_page', { query: `page ${i + 1}` }]);
@@ -229,9 +258,10 @@ async function run(
       afterModel: async () => undefined,
       beforeTool: async () => undefined,
       afterTool: async () => undefined,
-      prepareCall: async (_name, args) => ({ ok: true, args, needsApproval: false }),
+      prepareCalls: async (_invocationId, calls) =>
+        calls.map((call) => ({ ok: true, args: call.args, needsApproval: false })),
     },
-    selector: long ? undefined : createToolSelector(graph(), { startActions: ['plan'], hops: 1 }),
+    selector: long ? undefined : selectorOf(graph()),
     requestProcessors,
     limits: { maxSteps: 20, maxToolCallsPerStep: 8 },
   };

@@ -7,7 +7,7 @@
 import { openDB } from 'idb';
 import { openIdbSessionStore } from '../src/session/idb-store';
 import { interruptedCalls } from '../src/session/repair';
-import { HISTORY_WINDOW, recentEvents } from '../src/session/recent-events';
+import { HISTORY_WINDOW, readRecent } from '../src/session/recent-events';
 import type { NewEvent } from '../src/session/event';
 import { measure, summarize, type BenchRow, type BenchSuite } from './harness';
 
@@ -55,9 +55,8 @@ const suite: BenchSuite = async () => {
   for (let i = 0; i < 15; i++) {
     const start = performance.now();
     const reopened = await openIdbSessionStore({ dbName });
-    // What createAgent({ sessionId }) reads before the first run: the session and its recent events.
-    const session = (await reopened.get(big.id))!;
-    await recentEvents(reopened, big.id, session);
+    // What createAgent({ sessionId }) reads before the first run: the session and its recent events, in one read.
+    const { session } = (await readRecent(reopened, big.id))!;
     await interruptedCalls(reopened, session);
     opens.push(performance.now() - start);
     reopened.close();

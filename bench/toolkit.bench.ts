@@ -71,7 +71,7 @@ const suite: BenchSuite = async () => {
   });
   const selection = createToolSelector(page, { startActions: ['step3'] }).select(tools.map((tool) => tool.name));
   const offered = tools.filter((tool) => selection.offered.includes(tool.name));
-  const withGraph = estimateTokens(describeTools(offered) + (selection.prompt ?? ''));
+  const withGraph = estimateTokens(describeTools(offered));
   const without = estimateTokens(describeTools(tools));
 
   const rows: BenchRow[] = [

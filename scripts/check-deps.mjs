@@ -1,8 +1,9 @@
 // Checks DESIGN.md's dependency rules on src/, so that each folder can be read alone:
-// - tools, toolkit, session, model never import flow, worker, page, extension;
+// - tools, toolkit, session, model never import contract, flow, worker, page, extension;
+// - contract (the page ↔ worker contract) imports none of flow, worker, page, extension;
 // - flow imports none of worker, page, extension;
 // - only model/webllm* imports @mlc-ai/web-llm; only session/idb-*.ts and
-//   toolkit/idb-*.ts import idb; only worker, page, extension import comlink;
+//   toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
 // - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
 //   index.ts (its build imports that as the package 'inpage-agent', so an app holds one runtime);
 //   nothing else in src imports ai-sdk;
@@ -40,7 +41,8 @@ const valueModules = (code) => {
 const folderOf = (path) => relative(src, path).split('/')[0];
 const lower = ['tools', 'toolkit', 'session', 'model'];
 const isAiSdkPackage = (spec) => spec === 'ai' || spec.startsWith('ai/') || spec.startsWith('@ai-sdk/');
-const upper = ['flow', 'worker', 'page', 'extension'];
+const upper = ['contract', 'flow', 'worker', 'page', 'extension'];
+const hosts = ['worker', 'page', 'extension'];
 const problems = [];
 for (const file of files) {
   const code = readFileSync(file, 'utf8');
@@ -65,14 +67,14 @@ for (const file of files) {
       const to = target.split('/')[0];
       if (lower.includes(from) && upper.includes(to))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
-      if (from === 'flow' && ['worker', 'page', 'extension'].includes(to))
-        problems.push(`${name} imports ${spec}: flow never imports ${to}`);
+      if ((from === 'flow' || from === 'contract') && (hosts.includes(to) || (from === 'contract' && to === 'flow')))
+        problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
     } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {
       problems.push(`${name} imports web-llm: only src/model/webllm* may`);
     } else if (spec === 'idb' && !/^(session|toolkit)\/idb-[\w-]+\.ts$/.test(name)) {
       problems.push(`${name} imports idb: only the IndexedDB files of session/ and toolkit/ (named idb-*.ts) may`);
-    } else if (spec === 'comlink' && !['worker', 'page', 'extension'].includes(from)) {
-      problems.push(`${name} imports comlink: only worker, page and extension may`);
+    } else if (spec === 'comlink' && !['contract', ...hosts].includes(from)) {
+      problems.push(`${name} imports comlink: only contract, worker, page and extension may`);
     }
   }
 }

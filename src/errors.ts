@@ -83,6 +83,20 @@ export function isAgentError(value: unknown): value is AgentError {
   return value instanceof AgentError;
 }
 
+/**
+ * The agent's line is gone: its worker crashed, or the agent was closed.
+ * Nothing a run does can be answered any more, so every layer lets this
+ * error through untouched instead of turning it into a run's error.
+ */
+export function isAgentGone(error: unknown): error is AgentError {
+  return error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed');
+}
+
+/** What a stopped run says, wherever it notices the stop (the loop, a callback, a tool, the scripted engine). */
+export function runAbortedError(): AgentError {
+  return new AgentError('aborted', 'The run was aborted.');
+}
+
 /** The message of anything thrown, without assuming it is an Error. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -17,4 +17,4 @@ export type { AgentErrorCode } from './errors';
 export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason, ApprovalRequest } from './session/event';
 export type { Session, SessionSummary } from './session/store';
 export type { ModelProgress, ScriptedTurn, ModelOptions, ModelRequest, ChatMessage, ToolChoice } from './model/engine';
-export type { AgentStatus, AgentStats, ContextUsage } from './worker/protocol';
+export type { AgentStatus, AgentStats, ContextUsage } from './contract/protocol';

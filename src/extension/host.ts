@@ -15,6 +15,7 @@ import * as Comlink from 'comlink';
 import { AgentError, messageOf } from '../errors';
 import { buildTool, type Tool, type ToolContext } from '../tools/define-tool';
 import type { ToolDeclaration } from '../tools/declaration';
+import { mayNeedApproval } from '../tools/needs-approval';
 import { chromeRuntime, type ChromePort, type ChromeRuntime } from './chrome-types';
 import { portEndpoint } from './port-endpoint';
 import { READY_MESSAGE, TOOLS_PORT, type ContentToolsApi } from './bridge-protocol';
@@ -170,7 +171,8 @@ function remoteTool(declaration: ToolDeclaration, owner: () => Offer | undefined
       whenToUse: declaration.whenToUse,
       displayName: declaration.displayName,
       annotations: declaration.annotations,
-      needsApproval: declaration.needsApproval === 'dynamic' ? true : declaration.needsApproval,
+      // The content script's own rule cannot cross the port: every call its declaration may ask about asks.
+      needsApproval: mayNeedApproval(declaration.needsApproval),
       returnDirect: declaration.returnDirect,
       timeoutMs: declaration.timeoutMs,
       execute: async (args: unknown, ctx: ToolContext) => {

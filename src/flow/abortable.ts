@@ -1,15 +1,11 @@
 /** Promise helpers for a loop that must end promptly on abort. */
-import { AgentError } from '../errors';
-
-export function abortError(): AgentError {
-  return new AgentError('aborted', 'The run was aborted.');
-}
+import { runAbortedError } from '../errors';
 
 /** Settles with `promise`, or rejects with 'aborted' as soon as `signal` aborts; the promise is left to finish on its own. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError());
+  if (signal.aborted) return Promise.reject(runAbortedError());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
+    const onAbort = () => reject(runAbortedError());
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {

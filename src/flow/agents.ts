@@ -5,8 +5,7 @@
  */
 import type { AgentEvent, FunctionCall } from '../session/event';
 import type { ToolDeclaration } from '../tools/declaration';
-import type { Answer } from './answer-call';
-import type { AgentSpec, Invocation } from './types';
+import type { AgentSpec, CallResponse, Invocation } from './types';
 
 export const TRANSFER_TOOL = 'transfer_to_agent';
 export const ESCALATE_TOOL = 'escalate';
@@ -72,8 +71,8 @@ export function isBuiltin(name: string): boolean {
   return name === TRANSFER_TOOL || name === ESCALATE_TOOL;
 }
 
-/** The answer of transfer_to_agent or escalate: a move to another agent, or why not. */
-export function builtinAnswer(inv: Invocation, agentName: string, call: FunctionCall, t0: number): Answer {
+/** The response of transfer_to_agent or escalate: a move to another agent, or why not. */
+export function builtinResponse(inv: Invocation, agentName: string, call: FunctionCall, t0: number): CallResponse {
   const ms = () => performance.now() - t0;
   if (call.name === ESCALATE_TOOL) {
     return {

@@ -3,36 +3,14 @@
  * the model streams (text arrives as partial events), after-model callbacks
  * may replace the answer.
  */
-import { AgentError, messageOf } from '../errors';
+import { AgentError, messageOf, runAbortedError } from '../errors';
 import type { FinishReason, ModelRequest, ModelResponse, ModelToolCall } from '../model/engine';
 import type { Usage } from '../session/event';
-import { abortError, raceAbort } from './abortable';
+import { raceAbort } from './abortable';
+import { plain } from './callback-value';
 import { emitPartial } from './record';
 import { runCallback } from './run-callback';
-import { plain } from './tool-callbacks';
-import type { Invocation } from './types';
-
-export interface CallError {
-  id?: string;
-  name?: string;
-  raw: string;
-  message: string;
-}
-
-export interface StepResponse extends ModelResponse {
-  callErrors: CallError[];
-  /** What the model reasoned before answering (e.g. `<think>`); never run, never fed back. */
-  reasoning?: string;
-  /** The model's output as generated; absent when a callback answered. */
-  raw?: string;
-  notices?: { code: string; message: string }[];
-  usage?: Usage;
-  finishReason: FinishReason;
-  startedAt: number;
-  ms: number;
-  /** Set when a callback answered instead of the model. */
-  answeredBy?: 'beforeModel' | 'afterModel';
-}
+import type { CallError, Invocation, StepResponse } from './types';
 
 export async function callModel(inv: Invocation, agentName: string, request: ModelRequest): Promise<StepResponse> {
   const startedAt = Date.now();
@@ -86,12 +64,12 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
     }
   } catch (error) {
     void stream.return?.();
-    if (inv.signal.aborted) throw abortError();
+    if (inv.signal.aborted) throw runAbortedError();
     throw error instanceof AgentError
       ? error
       : new AgentError('model-failed', `The model failed: ${messageOf(error)}`, { cause: error });
   }
-  if (inv.signal.aborted || finishReason === 'abort') throw abortError();
+  if (inv.signal.aborted || finishReason === 'abort') throw runAbortedError();
 
   let response: ModelResponse = { text, toolCalls };
   let answeredBy: StepResponse['answeredBy'];

@@ -7,7 +7,9 @@ import type { ContextUsage } from '../model/context-usage';
 import { measureContext } from '../model/context-usage';
 import { newId, type AgentEvent } from '../session/event';
 import { currentAgent } from './agents';
-import { buildStep, contextWindowProcessor, defaultRequestProcessors, fitStep } from './request-processors';
+import { buildStep, defaultRequestProcessors } from './request-processors/build-request';
+import { contextWindowProcessor, fitStep } from './request-processors/context-window';
+import { newRunState } from './run-state';
 import type { AgentContext, Invocation } from './types';
 
 export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEvent[]): Promise<ContextUsage> {
@@ -18,6 +20,7 @@ export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEv
     state: {},
     signal: new AbortController().signal,
     emit: () => undefined,
+    run: newRunState(),
   };
   const agent = inv.agents.get(currentAgent(inv.history, inv.agents, inv.rootAgent))!;
   // The window guard would refuse a step that cannot fit; here it is measured as it stands.

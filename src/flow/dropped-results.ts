@@ -6,19 +6,19 @@
  * a session still opens and runs, and says what it lost.
  */
 import type { AgentEvent } from '../session/event';
+import { functionResponses } from '../session/parts';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
-import type { EventDraft } from './record';
+import type { EventDraft } from './types';
 
-export const RESULT_DROPPED = 'result-dropped';
+const RESULT_DROPPED = 'result-dropped';
 
 export function droppedResultsNotice(history: readonly AgentEvent[]): EventDraft | undefined {
   const told = history.flatMap((event) => (event.notices ?? []).filter((notice) => notice.code === RESULT_DROPPED));
   const notices: { code: string; message: string }[] = [];
   for (const event of history) {
     if (event.content?.role !== 'tool' || event.late) continue;
-    for (const part of event.content.parts) {
-      if (!('functionResponse' in part) || part.functionResponse.error) continue;
-      const { id, name, response } = part.functionResponse;
+    for (const { id, name, response, error } of functionResponses(event)) {
+      if (error) continue;
       if (typeof response === 'string' || told.some((notice) => notice.message.includes(`"${id}"`))) continue;
       const problem = jsonProblem(response, 'the result');
       if (!problem) continue;

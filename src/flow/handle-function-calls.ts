@@ -1,162 +1,121 @@
 /**
- * The function calls of one model turn, after ADK's handleFunctionCalls: the
- * per-step limit, the approval gate, then each call answered (read-only
- * calls at once, others in the model's order), and all answers recorded as
- * one event. See approval-gate.ts, answer-call.ts and merge-answers.ts.
+ * The function calls of one model turn, after ADK's handleFunctionCalls: an
+ * ordered list of call processors, each a file of call-processors/.
+ *
+ *   validate → approval gate → before-tool → run → after-tool → merge
+ *
+ * The first two see the whole turn: every call is checked against its
+ * tool's JSON Schema before anyone is asked, and the calls that may need a
+ * person go to the page in one hop. The next three are taken for each call
+ * in the model's order (all at once when every call is read-only). The turn
+ * ends in one merged event. A step that answers a call (a refusal, a
+ * person's no, a callback's result) sets its response; the steps after it
+ * leave that call alone.
  */
-import { AgentError } from '../errors';
-import type { EndReason, FunctionCall } from '../session/event';
+import { runAbortedError } from '../errors';
+import type { FunctionCall } from '../session/event';
 import { raceAbort } from './abortable';
 import { isBuiltin } from './agents';
-import { answerCall, type Answer, type CallVerdicts } from './answer-call';
-import type { Decision } from './approval';
-import { approvalGate } from './approval-gate';
-import { longRunningArtifacts, mergeAnswers } from './merge-answers';
-import { record, type EventDraft } from './record';
-import type { Invocation } from './types';
+import { afterTool } from './call-processors/after-tool';
+import { approvalGate } from './call-processors/approval-gate';
+import { beforeTool } from './call-processors/before-tool';
+import { recordTurn, timingOf } from './call-processors/merge-responses';
+import { refusal } from './call-processors/refusal';
+import { runTool } from './call-processors/run-tool';
+import { validateCalls } from './call-processors/validate-call';
+import { record } from './record';
+import type { CallProcessor, CallsOutcome, Decision, Invocation, Turn, TurnCall, TurnProcessor } from './types';
 
-export type CallsOutcome = { kind: 'continue' } | { kind: 'end'; reason: EndReason };
+export const turnProcessors: readonly TurnProcessor[] = [validateCalls, approvalGate];
+export const callProcessors: readonly CallProcessor[] = [beforeTool, runTool, afterTool];
 
 export async function handleFunctionCalls(
   inv: Invocation,
   agentName: string,
-  calls: FunctionCall[],
+  calls: readonly FunctionCall[],
   known: { refused?: ReadonlyMap<string, string>; decided?: ReadonlyMap<string, Decision> } = {},
 ): Promise<CallsOutcome> {
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  const timing = () => ({ startedAt, ms: performance.now() - t0 });
-
-  if (calls.length > inv.limits.maxToolCallsPerStep) {
-    const message = `Not run: the model asked for ${calls.length} tool calls in one step and the limit is ${inv.limits.maxToolCallsPerStep} (createAgent({ maxToolCallsPerStep })).`;
-    await record(inv, {
-      author: agentName,
-      content: {
-        role: 'tool',
-        parts: calls.map((call) => ({
-          functionResponse: { id: call.id, name: call.name, response: null, error: message },
-        })),
-      },
-      error: { code: 'max-tool-calls', message },
-      endReason: 'max-tool-calls',
-      timing: timing(),
-    });
-    return { kind: 'end', reason: 'max-tool-calls' };
-  }
-
-  const refusedBefore = known.refused ?? new Map<string, string>();
-  const gate = await approvalGate(inv, agentName, calls, {
-    skip: new Set(refusedBefore.keys()),
-    decided: known.decided,
-  });
-  if (gate.paused) return { kind: 'end', reason: 'awaiting-approval' };
-  const verdicts: CallVerdicts = { refused: new Map([...refusedBefore, ...gate.refused]), decided: gate.decided };
-
-  const allReadOnly = calls.every((call) => inv.tools.get(call.name)?.annotations.readOnly || isBuiltin(call.name));
-  const settled = new Map<string, Answer>();
-  const answer = (call: FunctionCall) =>
-    answerCall(inv, agentName, call, verdicts).then((a) => {
-      settled.set(call.id, a);
-      return a;
-    });
-  let answers: Answer[];
+  const turn = newTurn(inv, agentName, calls, known);
+  if (calls.length > inv.limits.maxToolCallsPerStep) return refuseTooMany(inv, turn);
+  for (const processor of turnProcessors)
+    if ((await processor(inv, turn)) === 'paused') return { kind: 'end', reason: 'awaiting-approval' };
+  // Calls answered before their own steps (refused, rejected) are settled; the others once their last step is done.
+  const settled = new Set(turn.calls.filter((call) => call.response));
+  const handle = async (call: TurnCall) => {
+    for (const processor of callProcessors) await processor(inv, turn, call);
+    settled.add(call);
+  };
   try {
-    answers = allReadOnly
-      ? await raceAbort(Promise.all(calls.map(answer)), inv.signal)
-      : await inSequence(inv, calls, answer);
+    if (turn.calls.every((call) => call.declaration?.annotations.readOnly || isBuiltin(call.call.name)))
+      await raceAbort(Promise.all(turn.calls.map(handle)), inv.signal);
+    else for (const call of turn.calls) await raceAbort(handle(call), inv.signal);
   } catch (error) {
     if (!inv.signal.aborted) throw error;
-    return recordAborted(inv, agentName, calls, settled, timing());
+    return recordAborted(inv, turn, settled);
   }
-
-  const merged = mergeAnswers(answers, agentName, timing());
-  if (merged.answered) {
-    const stored = await recordAnswers(inv, merged.answered);
-    if (stored === 'quota-exceeded') return { kind: 'end', reason: 'error' };
-  }
-  if (merged.endReason === 'error') return { kind: 'end', reason: 'error' };
-  for (const a of answers)
-    if (!a.response.error && !isBuiltin(a.response.name)) inv.selector?.afterCall(a.response.name);
-  if (merged.longRunning.length) {
-    await record(inv, {
-      author: agentName,
-      longRunningToolIds: merged.longRunning,
-      endReason: 'long-running',
-      artifacts: longRunningArtifacts(answers, merged.longRunning),
-    });
-  }
-  return merged.endReason ? { kind: 'end', reason: merged.endReason } : { kind: 'continue' };
+  return recordTurn(inv, turn);
 }
 
-async function inSequence(
+/** A model turn's calls as the processors first see them: refusals made earlier and decisions recorded before a resume included. */
+export function newTurn(
   inv: Invocation,
-  calls: FunctionCall[],
-  answer: (call: FunctionCall) => Promise<Answer>,
-): Promise<Answer[]> {
-  const answers: Answer[] = [];
-  for (const call of calls) answers.push(await raceAbort(answer(call), inv.signal));
-  return answers;
+  agentName: string,
+  calls: readonly FunctionCall[],
+  known: { refused?: ReadonlyMap<string, string>; decided?: ReadonlyMap<string, Decision> },
+): Turn {
+  const turn: Turn = {
+    agentName,
+    startedAt: Date.now(),
+    t0: performance.now(),
+    calls: calls.map((call) => ({
+      call,
+      // inv.tools holds the page's tools only (the worker refuses one that claims to be built in).
+      declaration: isBuiltin(call.name) ? undefined : inv.tools.get(call.name),
+      args: call.args,
+      decision: known.decided?.get(call.id),
+    })),
+  };
+  for (const call of turn.calls) {
+    const refused = known.refused?.get(call.call.id);
+    if (refused !== undefined) call.response = refusal(turn, call, refused);
+  }
+  return turn;
 }
 
-/**
- * When the answers do not fit the storage quota, every call is still answered
- * (with that error, in a small event) so none is left open, and the run ends.
- */
-async function recordAnswers(inv: Invocation, draft: EventDraft): Promise<'stored' | 'quota-exceeded'> {
-  try {
-    await record(inv, draft);
-    return 'stored';
-  } catch (error) {
-    if (!(error instanceof AgentError) || error.code !== 'quota-exceeded') throw error;
-    const parts = (draft.content?.parts ?? []).flatMap((part) =>
-      'functionResponse' in part
-        ? [
-            {
-              functionResponse: {
-                ...part.functionResponse,
-                response: null,
-                error: `The result could not be stored: ${error.message}`,
-              },
-            },
-          ]
-        : [],
-    );
-    try {
-      await record(inv, {
-        author: draft.author,
-        content: { role: 'tool', parts },
-        error: { code: error.code, message: error.message },
-        endReason: 'error',
-      });
-    } catch {
-      throw error;
-    }
-    return 'quota-exceeded';
-  }
+/** More calls in one step than the page allows: none runs, each is answered why, and the run ends. */
+async function refuseTooMany(inv: Invocation, turn: Turn): Promise<CallsOutcome> {
+  const message = `Not run: the model asked for ${turn.calls.length} tool calls in one step and the limit is ${inv.limits.maxToolCallsPerStep} (createAgent({ maxToolCallsPerStep })).`;
+  await record(inv, {
+    author: turn.agentName,
+    content: {
+      role: 'tool',
+      parts: turn.calls.map(({ call }) => ({
+        functionResponse: { id: call.id, name: call.name, response: null, error: message },
+      })),
+    },
+    error: { code: 'max-tool-calls', message },
+    endReason: 'max-tool-calls',
+    timing: timingOf(turn),
+  });
+  return { kind: 'end', reason: 'max-tool-calls' };
 }
 
 /** On abort: every unfinished call is answered 'aborted' so the history stays well formed. */
-async function recordAborted(
-  inv: Invocation,
-  agentName: string,
-  calls: FunctionCall[],
-  settled: ReadonlyMap<string, Answer>,
-  timing: { startedAt: number; ms: number },
-): Promise<CallsOutcome> {
-  const parts = calls.map((call) => ({
-    functionResponse: settled.get(call.id)?.response ?? {
-      id: call.id,
-      name: call.name,
+async function recordAborted(inv: Invocation, turn: Turn, settled: ReadonlySet<TurnCall>): Promise<CallsOutcome> {
+  const parts = turn.calls.map((call) => ({
+    functionResponse: (settled.has(call) && call.response?.response) || {
+      id: call.call.id,
+      name: call.call.name,
       response: null,
       error: 'aborted: the run was stopped before this call finished.',
     },
   }));
   await record(inv, {
-    author: agentName,
+    author: turn.agentName,
     content: { role: 'tool', parts },
-    error: { code: 'aborted', message: 'The run was aborted.' },
+    error: { code: 'aborted', message: runAbortedError().message },
     endReason: 'aborted',
-    timing,
+    timing: timingOf(turn),
   });
   return { kind: 'end', reason: 'aborted' };
 }

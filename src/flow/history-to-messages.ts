@@ -1,28 +1,51 @@
 /**
  * The session's events as the chat messages a model reads. Only what the
  * model should see: no partial or late events, no bare errors, no approvals.
+ * A run's history only grows, so a run keeps what it converted
+ * (ConvertedHistory) and each step converts the events added since.
  */
-import type { AgentEvent, FunctionResponse, Part } from '../session/event';
+import type { AgentEvent, FunctionResponse } from '../session/event';
+import { functionCalls, functionResponses, textOf } from '../session/parts';
 import type { ChatMessage, ModelToolCall } from '../model/engine';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
+import type { ConvertedHistory } from './types';
 
-export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] {
-  const answered = new Set<string>();
-  for (const event of events) {
+export function convertedHistory(): ConvertedHistory {
+  return { events: 0, messages: [], answered: new Set(), unanswered: new Map() };
+}
+
+export function historyToMessages(
+  events: readonly AgentEvent[],
+  converted: ConvertedHistory = convertedHistory(),
+): readonly ChatMessage[] {
+  for (let i = converted.events; i < events.length; i++) {
+    const event = events[i]!;
     if (event.late) continue;
-    for (const part of event.content?.parts ?? [])
-      if ('functionResponse' in part) answered.add(part.functionResponse.id);
-  }
-  const messages: ChatMessage[] = [];
-  for (const event of events) {
-    if (event.partial || event.late || !event.content) continue;
+    for (const { id } of functionResponses(event)) {
+      converted.answered.add(id);
+      converted.unanswered.delete(id);
+    }
+    if (event.partial || !event.content) continue;
     const own = messagesOf(event);
-    messages.push(...own);
-    // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
+    converted.messages.push(...own);
     if (event.content.role === 'model')
       for (const call of own[0]?.role === 'assistant' ? (own[0].toolCalls ?? []) : [])
-        if (!answered.has(call.id!))
-          messages.push({ role: 'tool', toolCallId: call.id!, name: call.name, content: 'Pending: no result yet.' });
+        if (!converted.answered.has(call.id!))
+          converted.unanswered.set(call.id!, { name: call.name, after: converted.messages.length });
+  }
+  converted.events = events.length;
+  if (converted.unanswered.size === 0) return converted.messages;
+  // A call with no answer anywhere (long-running, or waiting for approval) still needs one for the model to read the turn.
+  // In the order the calls were made, which is the order of their places.
+  const pending = [...converted.unanswered];
+  const messages: ChatMessage[] = [];
+  let next = 0;
+  for (let i = 0; i <= converted.messages.length; i++) {
+    for (; next < pending.length && pending[next]![1].after === i; next++) {
+      const [id, { name }] = pending[next]!;
+      messages.push({ role: 'tool', toolCallId: id, name, content: 'Pending: no result yet.' });
+    }
+    if (i < converted.messages.length) messages.push(converted.messages[i]!);
   }
   return messages;
 }
@@ -47,8 +70,7 @@ function convert(event: AgentEvent): ChatMessage[] {
     return text ? [{ role: 'user', content: text }] : [];
   }
   if (role === 'model') {
-    const toolCalls: ModelToolCall[] = [];
-    for (const part of parts) if ('functionCall' in part) toolCalls.push({ ...part.functionCall });
+    const toolCalls: ModelToolCall[] = functionCalls(event).map((call) => ({ ...call }));
     const text = textOf(parts);
     if (!text && toolCalls.length === 0) return [];
     return [
@@ -60,22 +82,12 @@ function convert(event: AgentEvent): ChatMessage[] {
       },
     ];
   }
-  return parts.flatMap((part): ChatMessage[] =>
-    'functionResponse' in part
-      ? [
-          {
-            role: 'tool',
-            toolCallId: part.functionResponse.id,
-            name: part.functionResponse.name,
-            content: responseText(part.functionResponse),
-          },
-        ]
-      : [],
-  );
-}
-
-function textOf(parts: Part[]): string {
-  return parts.map((part) => ('text' in part ? part.text : '')).join('');
+  return functionResponses(event).map((response): ChatMessage => ({
+    role: 'tool',
+    toolCallId: response.id,
+    name: response.name,
+    content: responseText(response),
+  }));
 }
 
 /**
@@ -84,7 +96,7 @@ function textOf(parts: Part[]): string {
  * earlier version) is never written: the model reads that it was dropped
  * (start-run.ts tells the person).
  */
-export function responseText(response: FunctionResponse): string {
+function responseText(response: FunctionResponse): string {
   if (response.error) return `Error: ${response.error}`;
   const value = response.response;
   if (typeof value === 'string') return value;

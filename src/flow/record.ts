@@ -8,10 +8,7 @@
 import { AgentError } from '../errors';
 import { newId, type AgentEvent, type NewEvent } from '../session/event';
 import { isStorageFailure } from '../session/storage-failure';
-import type { RecordTarget } from './types';
-
-export type EventDraft = Omit<NewEvent, 'id' | 'sessionId' | 'invocationId' | 'timestamp'> &
-  Partial<Pick<NewEvent, 'id' | 'timestamp' | 'invocationId'>>;
+import type { EventDraft, RecordTarget } from './types';
 
 function complete(target: RecordTarget, draft: EventDraft): NewEvent {
   return {

@@ -3,37 +3,18 @@
  * calls, a return-direct tool, a pause, maxSteps, abort or an error. Every
  * ending is an event with its reason.
  */
-import { AgentError, messageOf } from '../errors';
-import { newId, type EndReason, type FunctionCall, type Part } from '../session/event';
+import { AgentError, isAgentGone, messageOf, runAbortedError } from '../errors';
+import { newId, type EndReason, type Part } from '../session/event';
 import { isStorageFailure } from '../session/storage-failure';
 import { currentAgent } from './agents';
-import type { Decision } from './approval';
 import { callModel } from './call-model';
-import { handleFunctionCalls, type CallsOutcome } from './handle-function-calls';
-import { record, type EventDraft } from './record';
-import { buildRequest } from './request-processors';
-import { processResponse } from './response-processors';
-import type { Invocation } from './types';
+import { handleFunctionCalls } from './handle-function-calls';
+import { record } from './record';
+import { buildRequest } from './request-processors/build-request';
+import { processResponse } from './response-processors/process-response';
+import type { CallsOutcome, Invocation, RunStart } from './types';
 
-export type InvocationStart =
-  /** A new user message (its id chosen by the page); `before` answers what the session still had open. */
-  | { kind: 'user'; text: string; messageId: string; before?: EventDraft[] }
-  /** Continue a turn whose calls waited for approval, once `before` (the last decision) is recorded. */
-  | {
-      kind: 'calls';
-      agentName: string;
-      calls: FunctionCall[];
-      decided: ReadonlyMap<string, Decision>;
-      before: EventDraft[];
-    }
-  /** Continue the conversation once `before` (e.g. a long-running call's answer) is recorded. */
-  | { kind: 'continue'; before: EventDraft[] }
-  /** Record `before` and stop there (e.g. one decision while other calls of the turn still wait). */
-  | { kind: 'record'; before: EventDraft[] }
-  /** Nothing to do (e.g. a message sent again that was stored after all). */
-  | { kind: 'nothing' };
-
-export async function runInvocation(inv: Invocation, start: InvocationStart): Promise<EndReason | undefined> {
+export async function runInvocation(inv: Invocation, start: RunStart): Promise<EndReason | undefined> {
   if (start.kind === 'nothing') return undefined;
   try {
     for (const draft of start.before ?? []) await record(inv, draft);
@@ -56,14 +37,14 @@ export async function runInvocation(inv: Invocation, start: InvocationStart): Pr
     const message = `The run stopped after ${inv.limits.maxSteps} model steps without a final answer (maxSteps). Raise createAgent({ maxSteps }) or simplify the request.`;
     return await end(inv, 'max-steps', new AgentError('max-steps', message));
   } catch (error) {
-    if (error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed')) throw error;
-    if (inv.signal.aborted) return end(inv, 'aborted', new AgentError('aborted', 'The run was aborted.'));
+    if (isAgentGone(error)) throw error;
+    if (inv.signal.aborted) return end(inv, 'aborted', runAbortedError());
     return end(inv, 'error', error);
   }
 }
 
 async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
-  if (inv.signal.aborted) throw new AgentError('aborted', 'The run was aborted.');
+  if (inv.signal.aborted) throw runAbortedError();
   const agentName = currentAgent(inv.history, inv.agents, inv.rootAgent);
   const agent = inv.agents.get(agentName)!;
   const { request, trimmed } = await buildRequest(inv, agent, inv.requestProcessors);

@@ -4,18 +4,18 @@
  * the lock), decide how the run starts (which may refuse, e.g. a decision for
  * a call that is not pending), then run the loop.
  */
-import { AgentError, messageOf } from '../errors';
+import { AgentError, isAgentGone, messageOf } from '../errors';
 import type { ToolChoice } from '../model/engine';
 import { newId, type AgentEvent, type EndReason } from '../session/event';
-import { recentEvents } from '../session/recent-events';
-import { interruptedAnswers, interruptedCalls } from '../session/repair';
+import { readRecent } from '../session/recent-events';
 import { withSessionLock } from '../session/session-lock';
 import type { Session } from '../session/store';
 import { droppedResultsNotice } from './dropped-results';
-import { record, type EventDraft } from './record';
-import type { Started } from './resume';
+import { record } from './record';
+import { repairOpenCalls } from './repair-open-calls';
 import { runInvocation } from './run-invocation';
-import type { AgentContext, Invocation, RecordTarget } from './types';
+import { newRunState } from './run-state';
+import type { AgentContext, EventDraft, Invocation, RecordTarget, RunStart } from './types';
 
 export interface StartOptions {
   ifBusy: 'wait' | 'fail';
@@ -25,7 +25,8 @@ export interface StartOptions {
   emit(event: AgentEvent): void;
 }
 
-export interface StartedRun {
+/** A run under way. */
+export interface RunHandle {
   /** Resolves once the run is under way (or has ended with an error event); rejects when the start was refused. */
   accepted: Promise<void>;
   /** Resolves when the run is over. */
@@ -34,15 +35,15 @@ export interface StartedRun {
 
 export function startRun(
   ctx: AgentContext,
-  prepare: (session: Session, history: readonly AgentEvent[]) => Started,
+  prepare: (session: Session, history: readonly AgentEvent[]) => RunStart,
   options: StartOptions,
-): StartedRun {
+): RunHandle {
   let accept!: () => void;
   let refuse!: (error: unknown) => void;
   const accepted = new Promise<void>((resolve, reject) => ((accept = resolve), (refuse = reject)));
   const done = withSessionLock(ctx.sessionId, options, async () => {
     const { session, history } = await readForRun(ctx, options.emit);
-    let start: Started;
+    let start: RunStart;
     try {
       start = prepare(session, history);
     } catch (error) {
@@ -58,10 +59,11 @@ export function startRun(
       signal: options.signal,
       emit: options.emit,
       toolChoice: options.toolChoice ?? ctx.toolChoice,
+      run: newRunState(),
     };
     return runInvocation(inv, start);
   }).catch((error: unknown) => {
-    if (error instanceof AgentError && (error.code === 'worker-crashed' || error.code === 'closed')) throw error;
+    if (isAgentGone(error)) throw error;
     // Before the loop (the lock, the first read): the run ends with an error event all the same.
     const agentError = error instanceof AgentError ? error : new AgentError('model-failed', messageOf(error));
     options.emit({
@@ -90,8 +92,9 @@ async function readForRun(
   ctx: AgentContext,
   emit: (event: AgentEvent) => void,
 ): Promise<{ session: Session; history: AgentEvent[] }> {
-  let session = await ctx.store.get(ctx.sessionId);
-  const history = session ? await recentEvents(ctx.store, ctx.sessionId, session) : [];
+  const recent = await readRecent(ctx.store, ctx.sessionId);
+  let session = recent?.session;
+  const history = recent?.events ?? [];
   const target: RecordTarget = { ...ctx, invocationId: 'storage', history, state: {}, emit };
   if (!session) {
     session = await ctx.store.create({ id: ctx.sessionId, appName: ctx.appName, userId: ctx.userId });
@@ -101,12 +104,6 @@ async function readForRun(
   const dropped = droppedResultsNotice(history);
   if (dropped) await record(target, dropped);
   return { session, history };
-}
-
-/** Answers every call a crash left open, through the recorder, so the model reads a well-formed history. */
-export async function repairOpenCalls(target: RecordTarget, session: Session): Promise<void> {
-  const open = await interruptedCalls(target.store, session);
-  for (const draft of interruptedAnswers(target.sessionId, open)) await record(target, draft as EventDraft);
 }
 
 function sessionLostNotice(): EventDraft {

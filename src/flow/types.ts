@@ -1,26 +1,21 @@
 /**
- * The loop's vocabulary: what an invocation needs from the outside world.
- * The worker provides these; the loop never knows about comlink or pages.
+ * The loop's vocabulary, in types only: what an invocation needs from the
+ * outside world, and the shapes its steps hand each other. Every file of
+ * the flow imports its words from here, and this file imports none of
+ * theirs. The worker provides the outside world; the loop never knows about
+ * comlink or pages.
  */
 import type { AgentErrorData } from '../errors';
-import type { AgentEvent, ApprovalRequest } from '../session/event';
+import type { AgentSpec, CallInfo, PreparedCall, ToolCallRequest } from '../contract/protocol';
+import type { ChatMessage, FinishReason, ModelEngine, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
+import type { AgentEvent, EndReason, FunctionCall, FunctionResponse, NewEvent, Usage } from '../session/event';
 import type { SessionStore } from '../session/store';
-import type { ModelEngine, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
-import type { ToolCallRequest } from '../tools/tool-call-request';
-import type { RequestProcessor } from './request-processors';
-import type { ResponseProcessor } from './response-processors';
 
-export type { ModelResponse, ToolCallRequest };
+export type { AgentSpec, CallInfo, ToolCallRequest };
 
-export interface AgentSpec {
-  name: string;
-  instructions: string;
-  description?: string;
-  /** Tool names this agent may call; absent: every registered tool. */
-  tools?: string[];
-}
+// ---- What the worker gives the loop
 
 /** Runs a page tool; resolves with an outcome, never rejects for a tool's own failure. */
 export interface ToolRunner {
@@ -30,59 +25,43 @@ export interface ToolRunner {
   ): Promise<ToolOutcome>;
 }
 
-/** A call's arguments as the tool's own schema parses them, and whether the call needs a person's approval. */
-export type PreparedCall = { ok: true; args: unknown; needsApproval: boolean } | { ok: false; error: AgentErrorData };
-
-export interface ToolCallInfo {
-  name: string;
-  args: unknown;
-  callId: string;
-}
-
 /** What the page contributes to the loop besides running tools. */
 export interface FlowHooks {
   /** Which callbacks the page has; the loop skips a round trip for the others. */
   has: { beforeModel?: boolean; afterModel?: boolean; beforeTool?: boolean; afterTool?: boolean };
   beforeModel(request: ModelRequest, agentName: string): Promise<unknown>;
   afterModel(response: ModelResponse, agentName: string): Promise<unknown>;
-  beforeTool(call: ToolCallInfo): Promise<unknown>;
-  afterTool(call: ToolCallInfo & { result: unknown; error?: string }): Promise<unknown>;
+  beforeTool(call: CallInfo): Promise<unknown>;
+  afterTool(call: CallInfo & { result: unknown; error?: string }): Promise<unknown>;
   /**
-   * For a call that may need approval: the page parses the arguments with
-   * the tool's own schema (defaults, transforms) and applies its rule to what
-   * `execute` would get. The person is shown, and approves, exactly that.
+   * The calls of one turn that may need approval, in one hop to the page:
+   * each call's arguments as the tool's own schema parses them (defaults,
+   * transforms), its rule applied to those, and the person's decision where
+   * the page decides approvals itself (onApproval). The person is shown, and
+   * approves, exactly the parsed arguments.
    */
-  prepareCall(name: string, args: unknown): Promise<PreparedCall>;
-  /** Present when the page decides approvals itself (onApproval). */
-  approve?(call: ApprovalRequest): Promise<boolean>;
+  prepareCalls(invocationId: string, calls: CallInfo[]): Promise<PreparedCall[]>;
 }
 
 /** The toolkit graph's say in which tools a run describes and a step allows. */
 export interface ToolSelector {
   /** Tool names the run's prompt describes, and a system-prompt section for the run; the same for every step. */
-  describeRun(declared: string[]): { described: string[]; prompt?: string };
+  describeRun(declared: string[]): RunDescription;
   /** Tool names this step allows (the grammar narrows; the prompt stays). */
-  select(declared: string[]): { offered: string[]; prompt?: string };
+  select(declared: string[]): { offered: string[] };
   /** After a successful call: the actions that call this tool become current. */
   afterCall(toolName: string): void;
+}
+
+/** What a run's prompt describes of the tools, fixed at the run's first step with an agent. */
+export interface RunDescription {
+  described: string[];
+  prompt?: string;
 }
 
 export interface FlowLimits {
   maxSteps: number;
   maxToolCallsPerStep: number;
-}
-
-/** Where an event goes: the session's store, then the run's history and stream. */
-export interface RecordTarget {
-  sessionId: string;
-  invocationId: string;
-  store: SessionStore;
-  /** The session's events as this run knows them; each recorded event is added. */
-  history: AgentEvent[];
-  /** Merged state view plus this invocation's temp: keys. */
-  state: Record<string, unknown>;
-  /** Receives every event: stored ones after they are stored, partial ones at once. */
-  emit(event: AgentEvent): void;
 }
 
 /** What stays the same for every run of one agent on one session. */
@@ -106,9 +85,190 @@ export interface AgentContext {
   toolChoice?: ToolChoice;
 }
 
+// ---- Events and where they go
+
+/** An event as a writer gives it: the recorder adds the id, the session, the invocation and the time. */
+export type EventDraft = Omit<NewEvent, 'id' | 'sessionId' | 'invocationId' | 'timestamp'> &
+  Partial<Pick<NewEvent, 'id' | 'timestamp' | 'invocationId'>>;
+
+/** Where an event goes: the session's store, then the run's history and stream. */
+export interface RecordTarget {
+  sessionId: string;
+  invocationId: string;
+  store: SessionStore;
+  /** The session's events as this run knows them; each recorded event is added. */
+  history: AgentEvent[];
+  /** Merged state view plus this invocation's temp: keys. */
+  state: Record<string, unknown>;
+  /** Receives every event: stored ones after they are stored, partial ones at once. */
+  emit(event: AgentEvent): void;
+}
+
+// ---- A run
+
+/** How a run starts, decided from the session as read under its lock. */
+export type RunStart = (
+  | /** A new user message (its id chosen by the page); `before` answers what the session still had open. */
+    { kind: 'user'; text: string; messageId: string; before?: EventDraft[] }
+    /** Continue a turn whose calls waited for approval, once `before` (the last decision) is recorded. */
+  | {
+      kind: 'calls';
+      agentName: string;
+      calls: FunctionCall[];
+      decided: ReadonlyMap<string, Decision>;
+      before: EventDraft[];
+    }
+  /** Continue the conversation once `before` (e.g. a long-running call's answer) is recorded. */
+  | { kind: 'continue'; before: EventDraft[] }
+  /** Record `before` and stop there (e.g. one decision while other calls of the turn still wait). */
+  | { kind: 'record'; before: EventDraft[] }
+  /** Nothing to do (e.g. a message sent again that was stored after all). */
+  | { kind: 'nothing' }
+) & {
+  /** The invocation to continue; absent: a new one. */
+  invocationId?: string;
+};
+
+/** What one run keeps for itself from step to step. */
+export interface RunState {
+  /** What the run's prompt describes, per agent (see request-processors/tools.ts). */
+  descriptions: Map<string, RunDescription>;
+  /** The history as messages so far (history-to-messages.ts). */
+  converted: ConvertedHistory;
+  /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */
+  fixedTokens?: { modelId: string; system: string; tools: readonly ToolDeclaration[]; tokens: number };
+}
+
+/** A run's history as the messages a model reads, converted up to `events`. */
+export interface ConvertedHistory {
+  /** How many events of the history are converted. */
+  events: number;
+  /** Their messages, without the answers that calls still lack. */
+  messages: ChatMessage[];
+  answered: Set<string>;
+  /** Calls without an answer yet, in the order made, each with the place of its missing answer in `messages`. */
+  unanswered: Map<string, { name: string; after: number }>;
+}
+
 /** One run: the agent's context, the session as read under its lock, and where events go. */
 export interface Invocation extends AgentContext, RecordTarget {
   /** The run's tool choice (see AgentOptions.toolChoice); absent: 'auto'. */
   toolChoice?: ToolChoice;
   signal: AbortSignal;
+  run: RunState;
 }
+
+/** A person's decision on a call that waited for approval. */
+export interface Decision {
+  granted: boolean;
+  reason?: string;
+  /** The arguments the person saw: the tool's own schema's output. */
+  args?: unknown;
+}
+
+// ---- One step: the request
+
+/** A step's model request as the request processors build it. */
+export interface StepRequest {
+  agent: AgentSpec;
+  /** Sections of the system prompt, joined in order. */
+  system: string[];
+  messages: ChatMessage[];
+  /** Described in the prompt; the same for every step of the run. */
+  tools: ToolDeclaration[];
+  /** What this step may call (a subset of `tools`); absent: all of them. */
+  allowedTools?: string[];
+  /** Messages the context-window guard dropped, said in the model event. */
+  trimmed: number;
+  toolChoice?: ToolChoice;
+}
+
+/** Adds one thing to a step's request (after ADK's request processors). */
+export type RequestProcessor = (inv: Invocation, request: StepRequest) => void | Promise<void>;
+
+// ---- One step: the model's answer
+
+export interface CallError {
+  id?: string;
+  name?: string;
+  raw: string;
+  message: string;
+}
+
+export interface StepResponse extends ModelResponse {
+  callErrors: CallError[];
+  /** What the model reasoned before answering (e.g. `<think>`); never run, never fed back. */
+  reasoning?: string;
+  /** The model's output as generated; absent when a callback answered. */
+  raw?: string;
+  notices?: { code: string; message: string }[];
+  usage?: Usage;
+  finishReason: FinishReason;
+  startedAt: number;
+  ms: number;
+  /** Set when a callback answered instead of the model. */
+  answeredBy?: 'beforeModel' | 'afterModel';
+}
+
+export interface ProcessedResponse {
+  /** What the model was asked, for processors that hold its answer to the request's rules. */
+  request: ModelRequest;
+  response: StepResponse;
+  calls: FunctionCall[];
+  /** Calls answered with a message instead of running (unreadable, not allowed this step), by id. */
+  refused: Map<string, string>;
+}
+
+/** Sees the calls as the loop will record and run them, and may change them (after ADK's response processors). */
+export type ResponseProcessor = (inv: Invocation, processed: ProcessedResponse) => void;
+
+// ---- One step: the calls
+
+/** What one call of a turn got: its function response and what the turn's event keeps beside it. */
+export interface CallResponse {
+  response: FunctionResponse;
+  ms: number;
+  artifact?: unknown;
+  stateDelta?: Record<string, unknown>;
+  transferTo?: string;
+  escalate?: boolean;
+  final?: boolean;
+  longRunning?: boolean;
+  /** The tool said going on makes no sense: the run ends after recording the responses. */
+  fatal?: AgentErrorData;
+  /** What the tool event should say besides the response (e.g. an artifact that was dropped). */
+  notices?: { code: string; message: string }[];
+}
+
+/** One call of a model turn as the call processors see it. */
+export interface TurnCall {
+  readonly call: FunctionCall;
+  /** The page tool's declaration; absent for the built-in agent tools and for names no tool has. */
+  readonly declaration?: ToolDeclaration;
+  /** The arguments the call runs with: the model's, or a beforeTool callback's. */
+  args: unknown;
+  /** A person's decision: made in this turn, or recorded before a resume. */
+  decision?: Decision;
+  /** Set by the step that answers the call; the steps after it leave the call alone. */
+  response?: CallResponse;
+  /** Set when the page tool ran: the after-tool callbacks see those only. */
+  ran?: boolean;
+}
+
+/** The calls of one model turn, in the model's order, on their way through the call processors. */
+export interface Turn {
+  readonly agentName: string;
+  readonly calls: readonly TurnCall[];
+  /** When handling the turn began (Date.now()), and the same on performance.now()'s clock. */
+  readonly startedAt: number;
+  readonly t0: number;
+}
+
+/** A step that sees the whole turn at once (validation, the approval gate); 'paused' ends the turn for a person. */
+export type TurnProcessor = (inv: Invocation, turn: Turn) => Promise<void | 'paused'> | void;
+
+/** A step of one call, taken for each call in turn (all at once when every call is read-only). */
+export type CallProcessor = (inv: Invocation, turn: Turn, call: TurnCall) => Promise<void>;
+
+/** How a turn's calls leave the run: going on to the next step, or ending it. */
+export type CallsOutcome = { kind: 'continue' } | { kind: 'end'; reason: EndReason };

@@ -20,6 +20,9 @@
  */
 import type { ChatMessage } from './engine';
 
+/** A model's window in tokens when neither the page nor the model's own config says: what web-llm's prebuilt models default to. */
+export const DEFAULT_CONTEXT_WINDOW = 4096;
+
 export interface FitOptions {
   /** Tokens available to these messages (the caller has taken out what it adds itself). */
   contextWindow: number;

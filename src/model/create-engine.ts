@@ -5,6 +5,7 @@
  */
 import { AgentError } from '../errors';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
+import { DEFAULT_CONTEXT_WINDOW } from './context-window';
 import { ModuleEngine } from './module-engine';
 import { toolFormatFor, toolFormatNamed } from './formats/registry';
 import { callsToolsNatively } from './native-models';
@@ -59,7 +60,7 @@ class LazyWebLLMEngine implements ModelEngine {
       engine: 'webllm',
       modelId: options.modelId,
       label: `${options.modelId} (web-llm, on this device)`,
-      contextWindow: options.contextWindow ?? 4096,
+      contextWindow: options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
       nativeToolCalls: callsToolsNatively(options.modelId, options.nativeToolCalls ?? true),
       toolFormat: toolFormatFor(options.modelId, options.toolFormat).name,
     };

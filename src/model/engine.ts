@@ -4,7 +4,7 @@
  */
 import type { ToolDeclaration } from '../tools/declaration';
 import type { AgentEvent, Usage } from '../session/event';
-import type { ToolFormatName } from './formats/tool-format';
+import type { ToolFormatName } from './formats/tool-format-name';
 
 export type { ToolFormatName };
 

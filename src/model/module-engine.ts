@@ -9,6 +9,7 @@
  * session, so code from elsewhere (or a data:/blob: URL) would read them all.
  */
 import { AgentError, messageOf } from '../errors';
+import { DEFAULT_CONTEXT_WINDOW } from './context-window';
 import type { EngineModuleEngine, ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest } from './engine';
 import { estimateTokens } from './token-estimate';
 
@@ -34,7 +35,7 @@ export class ModuleEngine implements ModelEngine {
       engine: 'module',
       modelId: this.url,
       label: `${file} (engine module)`,
-      contextWindow: 4096,
+      contextWindow: DEFAULT_CONTEXT_WINDOW,
       nativeToolCalls: true,
       // Its calls arrive as structured deltas; this names how a reader or a history would write them.
       toolFormat: 'generic-json',

@@ -14,6 +14,7 @@ import type { CallReader, FoundCall, FoundError, ReadContext } from './formats/c
 import { parseLiteral } from './formats/literal';
 import { isRecord } from './formats/read-calls';
 import { CALL_READERS, END_OF_TURN, REASONING_BLOCKS } from './formats/readers';
+import { codeSpanEnd, PROSE_START, proseAfter, type ProseState } from './prose-state';
 
 export interface ToolCallError {
   id?: string;
@@ -37,8 +38,15 @@ export interface ReadOptions {
   tools?: readonly ToolDeclaration[];
   /** Names that may be called in this step. Absent: every tool in `tools`. */
   allowed?: readonly string[];
-  /** 'length': the output was cut off, so none of its calls runs. */
+  /**
+   * How the output ended. 'length': it was cut off at the token limit, so none
+   * of its calls runs (the turn is incomplete, whatever its calls look like).
+   * 'stop' or 'tool-calls': the model ended its turn, so a call whose JSON is
+   * complete runs even if its closing tag is missing (formats/hermes.ts).
+   */
   finishReason?: FinishReason;
+  /** Where the prose stood before this output (the stream's text shown already); absent: at its start. */
+  prose?: ProseState;
   /** A call written in the model's format, shown to it when its call could not be read. */
   example?: string;
 }
@@ -46,7 +54,8 @@ export interface ReadOptions {
 export const DEFAULT_EXAMPLE = '<tool_call>{"name": "<tool name>", "arguments": {<arguments as JSON>}}</tool_call>';
 
 type Handler =
-  | { kind: 'reader'; reader: CallReader }
+  /** `bare`: matched by a pattern, without a marker of its own (JSON or a pythonic call in the prose). */
+  | { kind: 'reader'; reader: CallReader; bare: boolean }
   | { kind: 'reasoning'; close: string }
   | { kind: 'closes-reasoning' }
   | { kind: 'end' };
@@ -87,10 +96,10 @@ export function markerScanner(withCloses = false): Scanner {
   }
   for (const reader of CALL_READERS) {
     for (const marker of reader.markers ?? []) {
-      add(escapeRegExp(marker), { kind: 'reader', reader });
+      add(escapeRegExp(marker), { kind: 'reader', reader, bare: false });
       literals.push(marker);
     }
-    for (const source of reader.patterns ?? []) add(source, { kind: 'reader', reader });
+    for (const source of reader.patterns ?? []) add(source, { kind: 'reader', reader, bare: true });
   }
   const partials = CALL_READERS.flatMap((reader) => (reader.partial ? [reader.partial] : []));
   const scanner = { pattern: new RegExp(sources.join('|'), 'g'), handlers, literals, partials };
@@ -116,7 +125,22 @@ export function readModelOutput(whole: string, options: ReadOptions = {}): Model
   const scanner = markerScanner(true);
   const { pattern } = scanner;
   const found: { calls: FoundCall[]; errors: FoundError[] } = { calls: [], errors: [] };
+  let prose = options.prose ?? PROSE_START;
+  // Backtick runs found with no closing run after them (so later searches for them are skipped: linear).
+  const unclosedRuns = new Set<number>();
   let text = '';
+  const addText = (from: number, to: number) => {
+    const piece = output.slice(from, to);
+    text += piece;
+    prose = proseAfter(prose, piece);
+  };
+  /** Where the inline code span open at `at` closes, if it does. */
+  const quoteEnd = (at: number) => {
+    if (prose.codeTicks === 0 || unclosedRuns.has(prose.codeTicks)) return -1;
+    const close = codeSpanEnd(output, at, prose.codeTicks);
+    if (close === -1) unclosedRuns.add(prose.codeTicks);
+    return close;
+  };
   let reasoning = '';
   let pos = 0;
   const length = output.length;
@@ -126,10 +150,10 @@ export function readModelOutput(whole: string, options: ReadOptions = {}): Model
     pattern.lastIndex = pos;
     const match = pattern.exec(output);
     if (!match) {
-      text += output.slice(pos);
+      addText(pos, length);
       break;
     }
-    text += output.slice(pos, match.index);
+    addText(pos, match.index);
     const handler = matchedHandler(match, scanner);
     if (handler.kind === 'end') break; // the turn ended there; nothing after it is the model's answer
     if (handler.kind === 'closes-reasoning') {
@@ -140,7 +164,8 @@ export function readModelOutput(whole: string, options: ReadOptions = {}): Model
         text = '';
         found.calls = [];
         found.errors = [];
-      } else text += match[0];
+        prose = PROSE_START;
+      } else addText(match.index, match.index + match[0].length);
       reasoningSeen = true;
       pos = match.index + match[0].length;
       continue;
@@ -153,13 +178,31 @@ export function readModelOutput(whole: string, options: ReadOptions = {}): Model
       pos = close === -1 ? length : close + handler.close.length;
       continue;
     }
+    // A call quoted in inline code (a model showing the syntax) is text, never run. A marker made of
+    // backticks (a fence) is read first: as prose it counts among the backticks that pair up.
+    const fence = match[0].startsWith('`');
+    const quoted = fence ? -1 : quoteEnd(match.index);
+    if (quoted !== -1) {
+      addText(match.index, quoted);
+      pos = quoted;
+      continue;
+    }
     const read = handler.reader.read(output, match.index, match[0], context);
     const end = Math.max(read.end, match.index + 1);
-    if (read.prose) text += output.slice(match.index, end);
-    else {
-      found.calls.push(...(read.calls ?? []));
-      found.errors.push(...(read.errors ?? []));
+    // JSON in a tag the model left broken (`<tool_c fakeout {…}`) is the tag's text: it wrote no call markup.
+    if (read.prose || (handler.bare && prose.tagOpen)) {
+      addText(match.index, end);
+      pos = end;
+      continue;
     }
+    const quotedFence = fence ? quoteEnd(match.index) : -1;
+    if (quotedFence !== -1) {
+      addText(match.index, quotedFence);
+      pos = quotedFence;
+      continue;
+    }
+    found.calls.push(...(read.calls ?? []));
+    found.errors.push(...(read.errors ?? []));
     pos = end;
   }
   return { text: text.trim(), reasoning: reasoning.trim(), ...checkCalls(found, options) };

@@ -8,7 +8,7 @@
  * repair, unknown tools, errors the model can correct from) runs end to end
  * without weights.
  */
-import { AgentError } from '../errors';
+import { AgentError, runAbortedError } from '../errors';
 import type { AgentEvent } from '../session/event';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ScriptedTurn } from './engine';
 import { genericJson } from './formats/generic-json';
@@ -125,7 +125,7 @@ function* rawTurn(
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(new AgentError('aborted', 'The run was aborted.'));
+      reject(runAbortedError());
       return;
     }
     const timer = setTimeout(resolve, ms);
@@ -133,7 +133,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       'abort',
       () => {
         clearTimeout(timer);
-        reject(new AgentError('aborted', 'The run was aborted.'));
+        reject(runAbortedError());
       },
       { once: true },
     );

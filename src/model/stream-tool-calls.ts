@@ -20,6 +20,7 @@ import {
   type ModelOutput,
   type ReadOptions,
 } from './read-model-output';
+import { PROSE_START, proseAfter, type ProseState } from './prose-state';
 
 export type StreamPiece = { type: 'text'; text: string } | { type: 'reasoning'; text: string };
 
@@ -42,6 +43,8 @@ export class ToolCallStream {
   /** Some text other than whitespace has been shown, and whether it ended in whitespace. */
   private textShown = false;
   private shownEndsInSpace = true;
+  /** Where the shown text leaves the prose (in inline code, in a broken tag): the held markup is read from there. */
+  private prose: ProseState = PROSE_START;
 
   constructor(private readonly options: StreamOptions = {}) {
     this.mode = options.holdAll ? 'held' : 'text';
@@ -65,7 +68,7 @@ export class ToolCallStream {
     if (this.mode === 'reasoning') return { text: '', reasoning: this.take(), calls: [], errors: [] };
     if (this.mode === 'text') return { text: this.take(), reasoning: '', calls: [], errors: [] };
     const held = this.held.splice(0).join('');
-    const read = readModelOutput(held, { ...this.options, finishReason });
+    const read = readModelOutput(held, { ...this.options, finishReason, prose: this.prose });
     // Text that followed a call starts on its own line; prose that only looked like a marker joins what was shown.
     if (read.text && this.textShown && !this.shownEndsInSpace && !held.startsWith(read.text))
       read.text = `\n${read.text}`;
@@ -141,6 +144,7 @@ export class ToolCallStream {
     if (type === 'text') {
       if (!this.textShown && text.trim()) this.textShown = true;
       this.shownEndsInSpace = /\s$/.test(text);
+      this.prose = proseAfter(this.prose, text);
     }
     const last = pieces.at(-1);
     if (last?.type === type) last.text += text;

@@ -17,6 +17,7 @@ import {
   type ModelRecord,
 } from '@mlc-ai/web-llm';
 import { AgentError } from '../errors';
+import { DEFAULT_CONTEXT_WINDOW } from './context-window';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ToolFormatName } from './engine';
 import { toolFormatFor } from './formats/registry';
 import type { ToolFormat } from './formats/tool-format';
@@ -60,8 +61,6 @@ export interface WebLLMEngineOptions {
   /** Asks the server for a file again after a failure; default fetch. */
   probeUrl?: (url: string) => Promise<ProbeResult>;
 }
-
-const DEFAULT_CONTEXT_WINDOW = 4096;
 
 export class WebLLMEngine implements ModelEngine {
   readonly info: ModelInfo;

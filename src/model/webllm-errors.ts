@@ -175,7 +175,7 @@ export async function toAgentError(error: unknown, context: FailureContext): Pro
 }
 
 /** GET with no cache; only the status and size matter. */
-export async function probeUrl(url: string): Promise<ProbeResult> {
+async function probeUrl(url: string): Promise<ProbeResult> {
   try {
     const response = await fetch(url, { cache: 'no-store' });
     const bytes = response.ok ? (await response.arrayBuffer()).byteLength : undefined;
@@ -202,7 +202,7 @@ export function closestIds(id: string, ids: readonly string[], count: number): s
     .map((entry) => entry.candidate);
 }
 
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

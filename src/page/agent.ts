@@ -12,21 +12,22 @@ import { subscribeSession } from '../session/broadcast';
 import type { AgentStats } from '../session/stats';
 import type { SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
-import { asTool, assertUniqueToolNames, type Tool } from '../tools/define-tool';
-import { toDeclaration } from '../tools/to-declaration';
+import { asTool, type Tool } from '../tools/define-tool';
 import type {
   AgentHostApi,
   AgentStatus,
   ContextUsage,
-  HostConfig,
+  EventPort,
   HostInfo,
   ImportProgress,
   SessionView,
-} from '../worker/protocol';
+} from '../contract/protocol';
 import { checkMessageText } from '../flow/message-text';
+import { afterCrash } from '../flow/resend-after-crash';
 import { collectRun } from './collect-run';
 import { closedDuringDecision } from './decision-outcome';
 import type { AgentOptions, RunOptions, RunResult } from './options';
+import type { AgentSettings } from './supervisor';
 import { modelDeltas } from './model-deltas';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
@@ -69,19 +70,22 @@ export class Agent extends EventTarget {
   readonly model: Comlink.Remote<ModelHandle>;
 
   private readonly supervisor: Supervisor;
+  /** Runs whose events this page is reading now. */
+  private runs = 0;
   private readonly toolHost = new ToolHost((request, outcome) => {
     void this.call((remote) => remote.recordLate(request, outcome)).catch(() => undefined);
   });
 
   constructor(
     private readonly options: AgentOptions,
-    private readonly config: HostConfig,
+    private readonly config: AgentSettings,
   ) {
     super();
-    for (const tool of options.tools ?? []) this.toolHost.tools.set(tool.name, tool);
+    for (const tool of options.tools ?? []) this.toolHost.register(tool);
     this.supervisor = new Supervisor(
       options,
       config,
+      () => this.toolHost.declared(),
       () =>
         pageApi({
           options,
@@ -104,8 +108,8 @@ export class Agent extends EventTarget {
         ),
       subscribe: (id, onEvent) => subscribeSession(this.config.dbName, id, onEvent),
     };
-    this.toolkit = remoteService(() => this.call((remote) => remote.toolkit()));
-    this.model = remoteService(() => this.call((remote) => remote.model()));
+    this.toolkit = remoteService(() => this.supervisor.service('toolkit', (remote) => remote.toolkit()));
+    this.model = remoteService(() => this.supervisor.service('model', (remote) => remote.model()));
   }
 
   /** Set when the agent started; the same across worker restarts. */
@@ -178,17 +182,12 @@ export class Agent extends EventTarget {
   }
 
   async registerTool(given: Tool): Promise<void> {
-    const tool = asTool(given, 'registerTool');
-    assertUniqueToolNames([...this.toolHost.tools.values(), tool]);
-    const declaration = toDeclaration(tool);
-    this.toolHost.tools.set(tool.name, tool);
-    this.config.tools = [...this.config.tools, declaration];
+    const declaration = this.toolHost.register(asTool(given, 'registerTool'));
     await this.call((remote) => remote.registerTools([declaration]));
   }
 
   async unregisterTool(name: string): Promise<void> {
-    this.toolHost.tools.delete(name);
-    this.config.tools = this.config.tools.filter((tool) => tool.name !== name);
+    this.toolHost.unregister(name);
     await this.call((remote) => remote.unregisterTool(name));
   }
 
@@ -291,38 +290,37 @@ export class Agent extends EventTarget {
     }
   }
 
+  /** What the crash error says about the message, and the message sent again where flow/resend-after-crash.ts says so. */
   private async afterCrash(message: SentMessage, seen: boolean, error: AgentError): Promise<AgentError> {
-    const said = (messageStored: boolean | undefined, more = '') =>
-      new AgentError(error.code, `${error.message}${more}`, {
-        cause: error,
-        details: { ...(error.details as object), messageStored, messageId: message.id },
-      });
-    if (seen) return said(true, ' Your message was stored before the worker stopped.');
-    try {
-      await this.supervisor.restarted();
-      if (await this.call((remote) => remote.hasEvent(message.id)))
-        return said(true, ' Your message was stored before the worker stopped.');
-    } catch {
-      return said(undefined, ' Whether your message was stored is unknown: the worker did not come back.');
-    }
-    if (message.resent) return said(false, ' Your message had not been stored, and was not sent a third time.');
-    // Sent again once, with the same id: the worker stores a message id only once.
-    void collectRun(
-      this.runMessage({ ...message, resent: true, options: { ...message.options, signal: undefined } }),
-    ).catch(() => undefined);
-    return said(false, ' Your message had not been stored; it was sent again to the restarted worker.');
+    const verdict = await afterCrash(
+      { id: message.id, seenStored: seen, resent: message.resent === true },
+      {
+        restarted: () => this.supervisor.restarted(),
+        hasEvent: (id) => this.call((remote) => remote.hasEvent(id)),
+      },
+    );
+    if (verdict.resend)
+      void collectRun(
+        this.runMessage({ ...message, resent: true, options: { ...message.options, signal: undefined } }),
+      ).catch(() => undefined);
+    return new AgentError(error.code, `${error.message}${verdict.said}`, {
+      cause: error,
+      details: { ...(error.details as object), messageStored: verdict.messageStored, messageId: message.id },
+    });
   }
 
   private async *stream(
     runId: string,
     signal: AbortSignal | undefined,
-    open: (remote: Remote) => Promise<ReadableStream<AgentEvent>>,
+    open: (remote: Remote) => Promise<EventPort>,
   ): AsyncGenerator<AgentEvent> {
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
     const connection = await this.supervisor.current();
     const onAbort = () => void connection.call((remote) => remote.abort(runId)).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     let ended = false;
+    // The page knows its runs: 'running' from the first until the last ends, without a hop to the worker.
+    if (this.runs++ === 0) this.setStatus('running');
     try {
       const events = await connection.call(open);
       for await (const event of connection.read(events)) {
@@ -338,6 +336,7 @@ export class Agent extends EventTarget {
       signal?.removeEventListener('abort', onAbort);
       // Leaving the loop early stops the run.
       if (!ended) onAbort();
+      if (--this.runs === 0 && this.status === 'running') this.setStatus('ready');
     }
     if (this.supervisor.isClosed) throw closedError();
   }
@@ -354,9 +353,4 @@ export class Agent extends EventTarget {
     this.statusDetail = detail;
     this.dispatchEvent(new CustomEvent('status', { detail: { status, detail } }));
   }
-}
-
-export function declarationsOf(tools: readonly Tool[]) {
-  assertUniqueToolNames(tools);
-  return tools.map(toDeclaration);
 }

@@ -1,5 +1,6 @@
 /** A run's events to the end: the answer is the last model text, or a return-direct tool's output. */
 import type { AgentEvent } from '../session/event';
+import { functionResponses, textOf } from '../session/parts';
 import type { RunResult } from './options';
 
 export async function collectRun(events: AsyncIterable<AgentEvent>): Promise<RunResult> {
@@ -12,12 +13,11 @@ export async function collectRun(events: AsyncIterable<AgentEvent>): Promise<Run
     last = event;
     const parts = event.content?.parts ?? [];
     if (event.content?.role === 'model') {
-      const said = parts.map((part) => ('text' in part ? part.text : '')).join('');
+      const said = textOf(parts);
       if (said) text = said;
     }
     if (event.endReason === 'return-direct') {
-      const responses = parts.flatMap((part) => ('functionResponse' in part ? [part.functionResponse.response] : []));
-      const output = responses[responses.length - 1];
+      const output = functionResponses(event).at(-1)?.response;
       text = typeof output === 'string' ? output : JSON.stringify(output);
     }
   }

@@ -4,10 +4,11 @@
  */
 import { AgentError } from '../errors';
 import { asTool } from '../tools/define-tool';
-import type { HostConfig } from '../worker/protocol';
-import { Agent, declarationsOf } from './agent';
+import type { HostConfig } from '../contract/protocol';
+import { Agent } from './agent';
 import type { AgentOptions } from './options';
 import { checkOptions } from './options-schema';
+import type { AgentSettings } from './supervisor';
 
 export async function createAgent(given: AgentOptions): Promise<Agent> {
   checkOptions(given);
@@ -40,7 +41,7 @@ export async function createAgent(given: AgentOptions): Promise<Agent> {
 }
 
 /** The options as they cross to the worker: plain data, functions replaced by what they imply. */
-function hostConfig(options: AgentOptions): HostConfig {
+function hostConfig(options: AgentOptions): AgentSettings {
   const { onProgress: _onProgress, ...modelConfig } = options.model;
   // Relative model URLs in appConfig mean "from this page's origin"; the worker cannot know the page's base.
   if (modelConfig.engine === 'webllm' && !modelConfig.baseUrl && typeof document !== 'undefined')
@@ -61,7 +62,6 @@ function hostConfig(options: AgentOptions): HostConfig {
     sessionId: options.sessionId,
     instructions: options.instructions ?? '',
     model: modelConfig as HostConfig['model'],
-    tools: declarationsOf(options.tools ?? []),
     maxSteps: options.maxSteps ?? 10,
     maxToolCallsPerStep: options.maxToolCallsPerStep ?? 8,
     callbacks: {
@@ -70,7 +70,6 @@ function hostConfig(options: AgentOptions): HostConfig {
       beforeTool: Boolean(callbacks.beforeTool),
       afterTool: Boolean(callbacks.afterTool),
     },
-    pageApproves: typeof options.onApproval === 'function',
     agents: (options.agents ?? []).map(({ name, instructions, description, tools }) => ({
       name,
       instructions,

@@ -1,8 +1,8 @@
 /** createAgent's options: the public contract (DESIGN.md, "Public API"). */
-import type { ModelOptions, ModelProgress, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
+import type { ModelOptions, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Tool } from '../tools/define-tool';
-import type { AgentConfig } from '../worker/protocol';
+import type { AgentSpec } from '../contract/protocol';
 
 type OneOrMany<F> = F | F[];
 
@@ -24,8 +24,7 @@ export interface AgentCallbacks {
 export interface AgentOptions {
   model: ModelOptions;
   instructions?: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  tools?: Tool<any>[];
+  tools?: Tool[];
   sessionId?: string;
   appName?: string;
   userId?: string;
@@ -35,7 +34,7 @@ export interface AgentOptions {
   maxToolCallsPerStep?: number;
   onApproval?: (call: ApprovalRequest) => boolean | Promise<boolean>;
   callbacks?: AgentCallbacks;
-  agents?: AgentConfig[];
+  agents?: AgentSpec[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
   /**
@@ -74,5 +73,3 @@ export interface RunResult {
   endReason?: AgentEvent['endReason'];
   error?: AgentEvent['error'];
 }
-
-export type { ModelProgress, ToolChoice };

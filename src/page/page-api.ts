@@ -4,7 +4,9 @@
  * progress and status. Handed to the worker as a comlink proxy.
  */
 import type { ModelProgress } from '../model/engine';
-import type { AgentStatus, CallbackPayload, PageApi } from '../worker/protocol';
+import type { AgentStatus, CallbackPayload, PageApi, PreparedCall } from '../contract/protocol';
+import { AgentError, messageOf } from '../errors';
+import type { ApprovalRequest } from '../session/event';
 import type { AgentOptions } from './options';
 import { runCallbacks } from './run-callbacks';
 import type { ToolHost } from './tool-host';
@@ -21,8 +23,17 @@ export function pageApi(parts: {
   return {
     callTool: (request) => toolHost.callTool(request, (chunk) => parts.sendChunk(request.callId, chunk)),
     abortTool: (callId) => toolHost.abort(callId),
-    prepareCall: (name, args) => toolHost.prepareCall(name, args),
-    approve: async (call) => (await options.onApproval?.(call)) === true,
+    prepareCalls: async (invocationId, calls) => {
+      const prepared: PreparedCall[] = [];
+      for (const call of calls) prepared.push(await toolHost.prepare(invocationId, call));
+      const { onApproval } = options;
+      if (onApproval)
+        for (const [i, call] of calls.entries()) {
+          const one = prepared[i]!;
+          if (one.ok && one.needsApproval) one.granted = await ask(onApproval, { ...call, args: one.args });
+        }
+      return prepared;
+    },
     callback: (payload) => callback(options, payload),
     progress: (progress) => {
       options.model.onProgress?.(progress);
@@ -30,6 +41,19 @@ export function pageApi(parts: {
     },
     status: (status, detail) => parts.onStatus(status, detail),
   };
+}
+
+/** The person's decision; a copy of the arguments, so that a dialog cannot change what runs. */
+async function ask(onApproval: NonNullable<AgentOptions['onApproval']>, call: ApprovalRequest): Promise<boolean> {
+  try {
+    return (await onApproval({ ...call, args: structuredClone(call.args) })) === true;
+  } catch (error) {
+    throw new AgentError(
+      'callback-failed',
+      `The onApproval callback threw: ${messageOf(error)}. Fix the callback; the run was stopped.`,
+      { cause: error },
+    );
+  }
 }
 
 function callback(options: AgentOptions, payload: CallbackPayload): Promise<unknown> {

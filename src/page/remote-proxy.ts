@@ -1,7 +1,8 @@
 /**
  * A typed handle on a service the worker holds (agent.toolkit, agent.model)
  * that outlives the worker: each call asks for the current worker's comlink
- * proxy, so a call after a restart reaches the new worker.
+ * proxy (opened once per connection, see WorkerConnection.service), so a
+ * call after a restart reaches the new worker.
  */
 import type * as Comlink from 'comlink';
 

@@ -7,11 +7,15 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { AgentHostApi, AgentStatus, HostConfig, HostInfo, PageApi } from '../worker/protocol';
+import type { AgentHostApi, AgentStatus, HostConfig, HostInfo, PageApi } from '../contract/protocol';
+import type { ToolDeclaration } from '../tools/declaration';
 import type { AgentOptions } from './options';
 import { WorkerConnection } from './worker-connection';
 
 type Remote = Comlink.Remote<AgentHostApi>;
+
+/** createAgent's options as they cross to the worker, but the tools: a worker gets the tools registered when it starts. */
+export type AgentSettings = Omit<HostConfig, 'tools' | 'tabLock'>;
 
 export class Supervisor {
   info?: HostInfo;
@@ -26,7 +30,8 @@ export class Supervisor {
 
   constructor(
     private readonly options: AgentOptions,
-    private readonly config: HostConfig,
+    private readonly config: AgentSettings,
+    private readonly tools: () => ToolDeclaration[],
     private readonly pageApi: () => PageApi,
     private readonly onStatus: (status: AgentStatus, detail?: string) => void,
   ) {}
@@ -52,6 +57,11 @@ export class Supervisor {
   /** Any call to the worker, rejected at once if the worker dies or the agent is closed first. */
   async call<T>(fn: (remote: Remote) => Promise<T>): Promise<T> {
     return (await this.current()).call(fn);
+  }
+
+  /** A service the worker holds, as the current connection opened it (once per connection). */
+  async service<T extends object>(name: string, open: (remote: Remote) => Promise<T>): Promise<T> {
+    return (await this.current()).service(name, open);
   }
 
   /** Resolves once the worker that replaced a dead one has opened the session; rejects if none will. */
@@ -82,8 +92,9 @@ export class Supervisor {
     this.connection = connection;
     if (connection.notice) this.onStatus('starting', connection.notice);
     connection.dead.catch((error: AgentError) => this.onDeath(connection, error));
-    const config = {
+    const config: HostConfig = {
       ...this.config,
+      tools: this.tools(),
       ...(this.releaseTabLock && { tabLock: this.tabLock }),
       ...(this.sessionId && { sessionId: this.sessionId }),
     };

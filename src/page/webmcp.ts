@@ -23,7 +23,7 @@ import { fromMCPTool, toMCPTool, type MCPToolAnnotations, type MCPToolDefinition
 import { invokeTool } from '../tools/invoke-tool';
 
 /** The schema keyword that carries MCP's annotations past a registry that keeps only some of them. */
-export const ANNOTATIONS_KEYWORD = 'x-mcp-annotations';
+const ANNOTATIONS_KEYWORD = 'x-mcp-annotations';
 
 /** A tool as the page hands it to the registry. */
 export interface WebMCPTool {

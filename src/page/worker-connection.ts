@@ -4,8 +4,10 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError, isAgentError, messageOf } from '../errors';
-import type { AgentHostApi } from '../worker/protocol';
-import { installErrorTransfer } from '../worker/error-transfer';
+import type { AgentHostApi, EventPort } from '../contract/protocol';
+import type { AgentEvent } from '../session/event';
+import { installErrorTransfer } from '../contract/error-transfer';
+import { lifelineEnded } from '../contract/lifeline';
 import { startDefaultSharedWorker, startDefaultWorker } from './worker-url';
 import { startModuleSharedWorker, startModuleWorker } from './worker-url.any-origin';
 
@@ -34,6 +36,8 @@ export class WorkerConnection {
   readonly dead: Promise<never>;
   private closing = false;
   private die!: (error: AgentError) => void;
+  /** The worker's services (agent.toolkit, agent.model) this connection opened, by name. */
+  private readonly services = new Map<string, Promise<object>>();
 
   constructor(options: ConnectionOptions = {}) {
     installErrorTransfer();
@@ -79,17 +83,49 @@ export class WorkerConnection {
     return Promise.race([fn(this.remote), this.dead]);
   }
 
-  /** Reads a stream from the worker, ending with worker-crashed if the worker dies mid-stream. */
-  async *read<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-    const reader = stream.getReader();
+  /**
+   * A service the worker holds, opened once per connection (each opening
+   * costs a MessageChannel), whose calls reject with worker-crashed as soon as
+   * the worker is gone, like every other call.
+   */
+  service<T extends object>(name: string, open: (remote: Comlink.Remote<WorkerApi>) => Promise<T>): Promise<T> {
+    let opened = this.services.get(name) as Promise<T> | undefined;
+    if (!opened) {
+      opened = this.call(open).then((service) => this.raced(service));
+      this.services.set(name, opened);
+      opened.catch(() => this.services.delete(name));
+    }
+    return opened;
+  }
+
+  private raced<T extends object>(service: T): T {
+    return new Proxy(service, {
+      get: (target, property) => {
+        const member = Reflect.get(target, property) as unknown;
+        if (typeof property !== 'string' || property === 'then' || typeof member !== 'function') return member;
+        // Called as is: on a comlink proxy, `.apply` would be one more remote property.
+        return (...args: unknown[]) => this.call(() => (member as (...a: unknown[]) => Promise<unknown>)(...args));
+      },
+    });
+  }
+
+  /** Reads a run's events (contract: EventPort), ending with worker-crashed if the worker dies before the last. */
+  async *read(port: EventPort): AsyncGenerator<AgentEvent> {
+    const arrived: (AgentEvent | null)[] = [];
+    let wake: (() => void) | undefined;
+    port.onmessage = (message: MessageEvent<AgentEvent | null>) => {
+      arrived.push(message.data);
+      wake?.();
+    };
     try {
       for (;;) {
-        const { done, value } = await Promise.race([reader.read(), this.dead]);
-        if (done) return;
-        yield value;
+        while (arrived.length === 0) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), this.dead]);
+        const event = arrived.shift()!;
+        if (event === null) return;
+        yield event;
       }
     } finally {
-      reader.releaseLock();
+      port.close();
     }
   }
 
@@ -108,8 +144,7 @@ export class WorkerConnection {
     } catch {
       return;
     }
-    // Granted only once the worker holding the lock is gone.
-    await navigator.locks.request(name, async () => undefined);
+    await lifelineEnded(name);
     if (this.closing) return;
     this.die(
       new AgentError(

@@ -6,6 +6,7 @@
 import { AgentError, messageOf } from '../errors';
 import { newId, type AgentEvent, type NewEvent } from './event';
 import { trackOpenCalls } from './open-calls';
+import { textOf } from './parts';
 import { storableDelta } from './state';
 import type { Session, SessionInit, SessionSummary } from './store';
 
@@ -78,13 +79,9 @@ export function summaries(
 
 const TITLE_LENGTH = 60;
 
-export function titleFrom(event: AgentEvent): string | undefined {
+function titleFrom(event: AgentEvent): string | undefined {
   if (event.author !== 'user' || event.content?.role !== 'user') return undefined;
-  const text = event.content.parts
-    .map((part) => ('text' in part ? part.text : ''))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = textOf(event.content.parts, ' ').replace(/\s+/g, ' ').trim();
   if (!text) return undefined;
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
 }

@@ -1,19 +1,21 @@
 /**
  * The one IndexedDB database an app's agents share, typed once. Version 1
  * held sessions and events; version 2 added scoped state (app:, user:), the
- * toolkit graph and the sessions' indexes. An upgrade makes whatever of
- * ours is missing, so a database written by any earlier version (or left
- * half made) opens and keeps its data; a database of the same name that is
- * not ours is left as it is and reported (idb-foreign.ts).
+ * toolkit graph and the sessions' indexes; version 3 drops the toolkit store
+ * (the graph has its own database, toolkit/idb-toolkit-store.ts). An upgrade
+ * makes whatever of ours is missing and deletes what we no longer use, so a
+ * database written by any earlier version (or left half made) opens and
+ * keeps every session; a database of the same name that is not ours is left
+ * as it is and reported (idb-foreign.ts).
  */
 import { openDB, type DBSchema, type IDBPDatabase, type StoreNames } from 'idb';
 import { AgentError, messageOf } from '../errors';
 import type { AgentEvent } from './event';
 import type { Session } from './store';
 import { unstorableValue } from './append-rules';
-import { foreignDatabaseError, foreignStores, missingStores, STORE_KEYS } from './idb-foreign';
+import { foreignDatabaseError, foreignStores, formerStores, missingStores, STORE_KEYS } from './idb-foreign';
 
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** A session as stored: like Session, but `state` holds the session's own keys only (app: and user: keys live in their own stores). */
 export interface StoredSession extends Omit<Session, 'state'> {
@@ -26,8 +28,6 @@ export interface AgentDB extends DBSchema {
   events: { key: [string, number]; value: AgentEvent };
   appState: { key: string; value: { appName: string; state: Record<string, unknown> } };
   userState: { key: [string, string]; value: { appName: string; userId: string; state: Record<string, unknown> } };
-  /** Toolkit graphs by name, as plain versioned JSON (src/toolkit persistence). */
-  toolkit: { key: string; value: unknown };
 }
 
 export type AgentDatabase = IDBPDatabase<AgentDB>;
@@ -74,11 +74,11 @@ export async function openAgentDatabase(
         tx.done.catch(() => undefined);
         return tx.abort();
       }
-      // Every store of ours it lacks: all of them when new, three from version 1, and what a half-made one missed.
-      for (const store of missingStores(db)) {
-        const keyPath = STORE_KEYS[store];
-        db.createObjectStore(store as StoreNames<AgentDB>, keyPath === null ? {} : { keyPath });
-      }
+      // Every store of ours it lacks: all of them when new, two from version 1, and what a half-made one missed.
+      for (const store of missingStores(db))
+        db.createObjectStore(store as StoreNames<AgentDB>, { keyPath: STORE_KEYS[store] });
+      // What an earlier version kept here and nothing reads any more; the sessions and their events stay.
+      for (const store of formerStores(db)) db.deleteObjectStore(store as StoreNames<AgentDB>);
       const sessions = tx.objectStore('sessions');
       if (!sessions.indexNames.contains('byUpdated')) sessions.createIndex('byUpdated', 'updatedAt');
       if (!sessions.indexNames.contains('byOwner')) sessions.createIndex('byOwner', ['appName', 'userId']);

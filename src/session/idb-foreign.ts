@@ -10,12 +10,21 @@
  */
 import { AgentError } from '../errors';
 
-/** Our stores and their keys (null: keys given with each put). */
-export const STORE_KEYS: Readonly<Record<string, string | string[] | null>> = {
+/** Our stores and their keys. */
+export const STORE_KEYS: Readonly<Record<string, string | string[]>> = {
   sessions: 'id',
   events: ['sessionId', 'seq'],
   appState: 'appName',
   userState: ['appName', 'userId'],
+};
+
+/**
+ * Stores an earlier version of ours made and this one no longer uses, with
+ * their keys (null: keys given with each put): found in a database, they
+ * mark it as ours all the same, and an upgrade deletes them. `toolkit` held
+ * the toolkit graph (version 2) until the graph got a database of its own.
+ */
+const FORMER_STORE_KEYS: Readonly<Record<string, string | string[] | null>> = {
   toolkit: null,
 };
 
@@ -33,9 +42,10 @@ interface StoreReader {
 /** Why the stores in `db` (read through `tx`) are not ours; undefined when they are (some may be missing). */
 export async function foreignStores(db: Stores, tx: StoreReader): Promise<string | undefined> {
   for (const name of db.objectStoreNames) {
-    if (!(name in STORE_KEYS)) return `it holds a store "${name}", which is not one of ours`;
+    const keys = keysOf(name);
+    if (keys === undefined) return `it holds a store "${name}", which is not one of ours`;
     const store = tx.objectStore(name);
-    if (JSON.stringify(store.keyPath) !== JSON.stringify(STORE_KEYS[name]))
+    if (JSON.stringify(store.keyPath) !== JSON.stringify(keys))
       return `its store "${name}" is keyed by ${JSON.stringify(store.keyPath)}, not as ours`;
   }
   if (db.objectStoreNames.contains('sessions')) {
@@ -45,9 +55,21 @@ export async function foreignStores(db: Stores, tx: StoreReader): Promise<string
   return undefined;
 }
 
+/** How a store of ours (now or formerly) is keyed; undefined when the name is not one of ours. */
+function keysOf(name: string): string | string[] | null | undefined {
+  if (Object.hasOwn(STORE_KEYS, name)) return STORE_KEYS[name];
+  if (Object.hasOwn(FORMER_STORE_KEYS, name)) return FORMER_STORE_KEYS[name];
+  return undefined;
+}
+
 /** The stores of ours that `db` lacks. */
 export function missingStores(db: Stores): string[] {
   return Object.keys(STORE_KEYS).filter((name) => !db.objectStoreNames.contains(name));
+}
+
+/** The stores an earlier version of ours left in `db`. */
+export function formerStores(db: Stores): string[] {
+  return Object.keys(FORMER_STORE_KEYS).filter((name) => db.objectStoreNames.contains(name));
 }
 
 export function foreignDatabaseError(name: string, why: string): AgentError {

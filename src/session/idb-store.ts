@@ -29,7 +29,7 @@ export async function openIdbSessionStore(options: { dbName: string }): Promise<
   return store;
 }
 
-export class IdbSessionStore implements SessionStore {
+class IdbSessionStore implements SessionStore {
   readonly kind = 'indexeddb' as const;
   private current?: AgentDatabase;
   /** Set when the connection was closed under us; a deleted database is opened again on the next call. */
@@ -95,6 +95,31 @@ export class IdbSessionStore implements SessionStore {
       const head = fold(record, tail);
       this.heads.set(id, { head, checkpointSeq: record.lastSeq });
       return { ...head, state: mergedState(app?.state ?? {}, user?.state ?? {}, head.state) };
+    } catch (error) {
+      throw this.storageError(error, 'reading a session');
+    }
+  }
+
+  async recent(id: string, count: number): Promise<{ session: Session; events: AgentEvent[] } | undefined> {
+    // One read transaction, one read of the log: the latest events hold the ones after the checkpoint, which fold into it.
+    try {
+      const tx = (await this.connection()).transaction(['sessions', 'events', 'appState', 'userState'], 'readonly');
+      const record = await tx.objectStore('sessions').get(id);
+      if (!record) return undefined;
+      const [latest, app, user] = await Promise.all([
+        tx.objectStore('events').getAll(after(id, Math.max(0, record.lastSeq - count))),
+        tx.objectStore('appState').get(record.appName),
+        tx.objectStore('userState').get([record.appName, record.userId]),
+      ]);
+      const head = fold(
+        record,
+        latest.filter((event) => event.seq > record.lastSeq),
+      );
+      this.heads.set(id, { head, checkpointSeq: record.lastSeq });
+      return {
+        session: { ...head, state: mergedState(app?.state ?? {}, user?.state ?? {}, head.state) },
+        events: latest.slice(-count),
+      };
     } catch (error) {
       throw this.storageError(error, 'reading a session');
     }
@@ -276,12 +301,6 @@ export class IdbSessionStore implements SessionStore {
   }
 }
 
-/**
- * Requests a transaction issues without awaiting each one. When one fails the
- * browser aborts the transaction and rejects every request: keep those
- * rejections from surfacing as unhandled, and remember the first (the real
- * cause, e.g. ConstraintError or QuotaExceededError; the rest are AbortErrors).
- */
 /** How many events may follow a session's stored checkpoint before it is written again. */
 const CHECKPOINT_EVERY = 16;
 
@@ -307,6 +326,12 @@ function after(sessionId: string, seq: number): IDBKeyRange {
 /** The checkpoint a transaction was about to replace is not the one we knew. */
 class StaleHead extends Error {}
 
+/**
+ * Requests a transaction issues without awaiting each one. When one fails the
+ * browser aborts the transaction and rejects every request: keep those
+ * rejections from surfacing as unhandled, and remember the first (the real
+ * cause, e.g. ConstraintError or QuotaExceededError; the rest are AbortErrors).
+ */
 class UnawaitedWrites {
   first: unknown;
 

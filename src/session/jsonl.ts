@@ -16,7 +16,7 @@ import { sessionNotFound } from './append-rules';
 import { logRules } from './log-rules';
 import { writableEvent } from './writable-event';
 
-export const SESSION_FORMAT = 'inpage-agent/session@1';
+const SESSION_FORMAT = 'inpage-agent/session@1';
 
 /** The first line of an export: the session without its state (which the events' deltas rebuild). */
 export type SessionHeader = Omit<Session, 'state' | 'lastSeq'> & {

@@ -9,6 +9,7 @@
  */
 import { approvalRequestProblem } from './approval-request-rule';
 import type { AgentEvent, FunctionCall } from './event';
+import { functionCalls, functionResponses } from './parts';
 
 /** A checker for one log: give it the events in order; it says what the first bad one breaks. */
 export function logRules(): (event: AgentEvent) => string | undefined {
@@ -16,20 +17,15 @@ export function logRules(): (event: AgentEvent) => string | undefined {
   const answered = new Set<string>();
   let turn: FunctionCall[] | undefined;
   return (event) => {
-    const parts = event.content?.parts ?? [];
     if (event.content?.role === 'model') {
       turn = [];
-      for (const part of parts) {
-        if (!('functionCall' in part)) continue;
-        const { id } = part.functionCall;
-        if (made.has(id)) return `call id "${id}" is used twice; call ids are unique within a session`;
-        made.add(id);
-        turn.push(part.functionCall);
+      for (const call of functionCalls(event)) {
+        if (made.has(call.id)) return `call id "${call.id}" is used twice; call ids are unique within a session`;
+        made.add(call.id);
+        turn.push(call);
       }
     }
-    for (const part of parts) {
-      if (!('functionResponse' in part)) continue;
-      const { id } = part.functionResponse;
+    for (const { id } of functionResponses(event)) {
       if (!made.has(id)) return `it answers call "${id}", which no earlier event made`;
       if (event.late) continue;
       if (answered.has(id)) return `it answers call "${id}" a second time; a call is answered once`;

@@ -40,6 +40,12 @@ export class MemorySessionStore implements SessionStore {
     return structuredClone((this.sessions.get(id)?.events ?? []).filter((event) => event.seq > after));
   }
 
+  async recent(id: string, count: number): Promise<{ session: Session; events: AgentEvent[] } | undefined> {
+    const entry = this.sessions.get(id);
+    if (!entry) return undefined;
+    return { session: this.view(entry.session), events: structuredClone(entry.events.slice(-count)) };
+  }
+
   async append(sessionId: string, event: NewEvent): Promise<AgentEvent> {
     const entry = this.sessions.get(sessionId);
     if (!entry) throw sessionNotFound(sessionId);

@@ -5,6 +5,7 @@
  * long log is read, and costs no read of the log at all.
  */
 import type { AgentEvent } from './event';
+import { functionCalls, functionResponses } from './parts';
 
 export interface OpenCall {
   name: string;
@@ -29,19 +30,10 @@ export function trackOpenCalls(open: OpenCalls, event: AgentEvent): OpenCalls {
   let next = open;
   // Without a prototype, so that no call id (an imported file's "__proto__") reaches one.
   const edit = () => (next === open ? (next = Object.assign(Object.create(null) as OpenCalls, open)) : next);
-  const parts = event.content?.parts ?? [];
-  if (event.content?.role === 'model') {
-    for (const part of parts) {
-      if (!('functionCall' in part)) continue;
-      const { id, name } = part.functionCall;
+  if (event.content?.role === 'model')
+    for (const { id, name } of functionCalls(event))
       edit()[id] = { name, seq: event.seq, invocationId: event.invocationId, author: event.author };
-    }
-  }
-  if (!event.late) {
-    for (const part of parts)
-      if ('functionResponse' in part && Object.hasOwn(next, part.functionResponse.id))
-        delete edit()[part.functionResponse.id];
-  }
+  if (!event.late) for (const { id } of functionResponses(event)) if (Object.hasOwn(next, id)) delete edit()[id];
   for (const asked of event.actions?.requestApproval ?? []) {
     mark(asked.callId, 'approval');
     // The turn's other calls wait with it: no repair may answer them while a person still decides.

@@ -10,13 +10,14 @@ import type { Session, SessionStore } from './store';
 
 export const HISTORY_WINDOW = 1000;
 
-export async function recentEvents(
+/** The session and its latest events, in one read; undefined when there is no such session. */
+export function readRecent(
   store: SessionStore,
   sessionId: string,
-  session?: Session,
-  count = HISTORY_WINDOW,
-): Promise<AgentEvent[]> {
-  const head = session ?? (await store.get(sessionId));
-  if (!head) return [];
-  return store.events(sessionId, { afterSeq: Math.max(0, head.lastSeq - count) });
+): Promise<{ session: Session; events: AgentEvent[] } | undefined> {
+  return store.recent(sessionId, HISTORY_WINDOW);
+}
+
+export async function recentEvents(store: SessionStore, sessionId: string): Promise<AgentEvent[]> {
+  return (await readRecent(store, sessionId))?.events ?? [];
 }

@@ -10,7 +10,7 @@ import type { NewEvent } from './event';
 import { openCallsOf, type OpenCall } from './open-calls';
 import type { Session, SessionStore } from './store';
 
-export const INTERRUPTED = 'interrupted';
+const INTERRUPTED = 'interrupted';
 
 export interface InterruptedCall extends OpenCall {
   id: string;

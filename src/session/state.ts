@@ -4,9 +4,9 @@
  * current invocation and are never stored; any other key is the session's.
  * A delta sets keys (a null value is stored as null, as ADK does).
  */
-export const APP_PREFIX = 'app:';
-export const USER_PREFIX = 'user:';
-export const TEMP_PREFIX = 'temp:';
+const APP_PREFIX = 'app:';
+const USER_PREFIX = 'user:';
+const TEMP_PREFIX = 'temp:';
 
 export interface ScopedDelta {
   app: Record<string, unknown>;

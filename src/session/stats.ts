@@ -1,5 +1,6 @@
 /** Telemetry read back from a session's events: per-tool counts, errors, latency percentiles. */
 import type { AgentEvent } from './event';
+import { functionResponses } from './parts';
 
 export interface ToolStats {
   calls: number;
@@ -33,9 +34,7 @@ export function sessionStats(sessionId: string, events: readonly AgentEvent[]): 
       completionTokens += event.usage?.completionTokens ?? 0;
     }
     if (event.content.role !== 'tool') continue;
-    for (const part of event.content.parts) {
-      if (!('functionResponse' in part)) continue;
-      const { id, name, error } = part.functionResponse;
+    for (const { id, name, error } of functionResponses(event)) {
       const stats = (tools[name] ??= { calls: 0, errors: 0, p50Ms: 0, p95Ms: 0, maxMs: 0 });
       stats.calls += 1;
       if (error) stats.errors += 1;

@@ -49,6 +49,12 @@ export interface SessionStore {
   /** Events in `seq` order, optionally only those after a given seq. */
   events(id: string, options?: { afterSeq?: number }): Promise<AgentEvent[]>;
   /**
+   * The session and its latest `count` events, in one read: what a run (or
+   * an agent opening the session) needs. Undefined when there is no such
+   * session.
+   */
+  recent(id: string, count: number): Promise<{ session: Session; events: AgentEvent[] } | undefined>;
+  /**
    * Numbers the event, stores it and applies its `actions.stateDelta` in one
    * transaction. `temp:` keys are dropped from what is stored. Partial events
    * are refused (they are never stored).

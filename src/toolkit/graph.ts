@@ -32,7 +32,7 @@ export interface Edge {
   score: number;
 }
 
-export const TOOLKIT_FORMAT = 'inpage-agent/toolkit@1';
+const TOOLKIT_FORMAT = 'inpage-agent/toolkit@1';
 export interface ToolkitJSON {
   format: typeof TOOLKIT_FORMAT;
   vertices: Vertex[];
@@ -49,7 +49,7 @@ export function invalid(message: string): AgentError {
   return new AgentError('toolkit-invalid', message);
 }
 
-export function checkScore(score: number, where: string): number {
+function checkScore(score: number, where: string): number {
   if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 1) {
     throw invalid(`The score of ${where} must be a number from 0 to 1 (got ${String(score)}).`);
   }

@@ -8,6 +8,7 @@
  * the same events in the same order always give the same scores.
  */
 import type { AgentEvent } from '../session/event';
+import { functionResponses } from '../session/parts';
 import type { ToolkitGraph } from './graph';
 
 export interface LearnOptions {
@@ -30,9 +31,7 @@ export function learnFromEvents(graph: ToolkitGraph, sessions: AgentEvent[][], o
     let previous: string | undefined;
     for (const event of events) {
       if (event.late || event.content?.role !== 'tool') continue;
-      for (const part of event.content.parts) {
-        if (!('functionResponse' in part)) continue;
-        const { name, error } = part.functionResponse;
+      for (const { name, error } of functionResponses(event)) {
         const action = actingAction(graph, name);
         if (!action) continue;
         move(action, name, error ? 0 : 1);

@@ -1,13 +1,8 @@
 /** A group of MCP-shaped tool definitions (e.g. one MCP server's tools/list) as one ToolGroup in the graph. */
-import type { Connection, Toolkit } from './toolkit';
-
-export interface MCPToolListing {
-  name: string;
-  description?: string;
-}
+import type { Connection, MCPToolListing, ToolkitApi } from './toolkit-api';
 
 export function addMCPToolGroup(
-  toolkit: Pick<Toolkit, 'addToolGroup'>,
+  toolkit: Pick<ToolkitApi, 'addToolGroup'>,
   group: { id: string; name?: string; description?: string },
   tools: MCPToolListing[],
   connectedActions: Connection[],

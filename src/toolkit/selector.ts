@@ -6,7 +6,8 @@
  * same for the whole run, so the prompt (and the model's KV cache) does too.
  * Each step: which of those tools the step allows (the grammar narrows, the
  * prompt does not change), and, after a successful call, which actions
- * become current (those that call that tool).
+ * become current (those that call that tool). A step adds nothing to the
+ * prompt: a line that changed every step would cost the KV cache its prefix.
  */
 import type { ToolkitGraph } from './graph';
 import { recommendIds } from './recommend';
@@ -14,8 +15,8 @@ import { recommendIds } from './recommend';
 export interface StepSelector {
   /** The tools and the prompt line for a whole run. */
   describeRun(declared: string[]): { described: string[]; prompt?: string };
-  /** The tools a step allows, and the next possible actions from the current ones. */
-  select(declared: string[]): { offered: string[]; prompt?: string };
+  /** The tools a step allows. */
+  select(declared: string[]): { offered: string[] };
   afterCall(toolName: string): void;
   readonly current: readonly string[];
 }
@@ -58,20 +59,8 @@ export function createToolSelector(graph: ToolkitGraph, options: SelectorOptions
     },
     select(declared) {
       if (current.length === 0) return { offered: declared };
-      const { tools, actions } = recommendIds(graph, current, { threshold, hops: options.hops });
-      const next = new Set(
-        actions.flatMap((id) =>
-          graph
-            .out(id, 'next')
-            .filter((edge) => edge.score >= threshold)
-            .map((edge) => edge.to),
-        ),
-      );
-      const described = describe([...next]);
-      return {
-        offered: offer(declared, tools),
-        prompt: described.length ? `Possible next steps: ${described.join('; ')}.` : undefined,
-      };
+      const { tools } = recommendIds(graph, current, { threshold, hops: options.hops });
+      return { offered: offer(declared, tools) };
     },
     afterCall(toolName) {
       const callers = graph.in(toolName, 'call').map((edge) => edge.from);

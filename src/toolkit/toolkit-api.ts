@@ -5,10 +5,20 @@
  */
 import type { Action, ToolGroup, ToolkitJSON } from './graph';
 import type { LearnOptions } from './learn';
-import type { MCPToolListing } from './mcp-group';
 import type { RecommendOptions } from './recommend';
 import type { RenderOptions } from './render-svg';
-import type { Connection } from './toolkit';
+
+/** An edge to an action, with its score: how a new vertex joins the graph. */
+export interface Connection {
+  action: string;
+  score: number;
+}
+
+/** One tool of an MCP server's tools/list, as a toolkit group takes it. */
+export interface MCPToolListing {
+  name: string;
+  description?: string;
+}
 
 export interface ToolkitApi {
   addAction(action: Action, next?: Connection[], prev?: Connection[]): Promise<void>;

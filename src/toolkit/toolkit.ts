@@ -10,13 +10,10 @@ import { recommendIds, recommendSubgraph, type RecommendOptions } from './recomm
 import { renderSvg, type RenderOptions } from './render-svg';
 import { toMermaid } from './mermaid';
 import { learnFromEvents, type LearnOptions } from './learn';
-import { addMCPToolGroup, type MCPToolListing } from './mcp-group';
-import type { ToolkitApi } from './toolkit-api';
+import { addMCPToolGroup } from './mcp-group';
+import type { Connection, MCPToolListing, ToolkitApi } from './toolkit-api';
 
-export interface Connection {
-  action: string;
-  score: number;
-}
+export type { Connection };
 
 export class Toolkit implements ToolkitApi {
   constructor(

@@ -71,7 +71,14 @@ export type ToolSchema =
       jsonReturns?: JsonSchema;
     };
 
-export interface Tool<Args = any> {
+/**
+ * A rule on a call's parsed arguments. Written as a method's type, so that a
+ * tool of any arguments is still a `Tool` (method parameters are bivariant),
+ * as it is for `execute`.
+ */
+type ArgsRule<Args> = { rule(args: Args): boolean }['rule'];
+
+export interface Tool<Args = unknown> {
   readonly name: string;
   readonly description: string;
   readonly whenToUse?: string;
@@ -80,15 +87,13 @@ export interface Tool<Args = any> {
   readonly schema: ToolSchema;
   readonly annotations: ToolAnnotations;
   /** As given; undefined means the default rule (destructive tools ask). */
-  readonly needsApproval?: boolean | ((args: Args) => boolean);
+  readonly needsApproval?: boolean | ArgsRule<Args>;
   readonly returnDirect: boolean;
   readonly longRunning: boolean;
   readonly timeoutMs: number;
   readonly source: ToolDeclaration['source'];
   execute(args: Args, ctx: ToolContext): unknown;
 }
-
-export { TOOL_NAME_PATTERN } from './tool-name';
 
 /** The longest timer a browser keeps; longer ones fire at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -129,11 +134,11 @@ export interface ToolBasics {
   displayName?: string;
   displayDescription?: string;
   annotations?: ToolAnnotations;
-  needsApproval?: boolean | ((args: any) => boolean);
+  needsApproval?: boolean | ArgsRule<never>;
   returnDirect?: boolean;
   longRunning?: boolean;
   timeoutMs?: number;
-  execute(args: any, ctx: ToolContext): unknown;
+  execute(args: never, ctx: ToolContext): unknown;
 }
 
 /** Checks every field but the schema and freezes the tool. Shared with fromMCPTool, asTool and the extension bridge. */

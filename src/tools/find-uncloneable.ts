@@ -12,7 +12,7 @@ export interface Uncloneable {
   what: string;
 }
 
-export function isCloneable(value: unknown): boolean {
+function isCloneable(value: unknown): boolean {
   try {
     structuredClone(value);
     return true;

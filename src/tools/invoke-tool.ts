@@ -34,9 +34,14 @@ export interface InvokeOptions {
   context?: Partial<Omit<ToolContext, 'signal'>>;
   /**
    * The arguments a person approved for this call (the schema's output then).
-   * The call runs only if parsing the arguments again gives exactly these.
+   * The call runs only if its parsed arguments are exactly these.
    */
   approvedArgs?: unknown;
+  /**
+   * `rawArgs` as this tool's schema already parsed them for this call (the
+   * page did, before approval): they are not parsed a second time.
+   */
+  parsed?: { value: unknown };
   /** Each streamed chunk, already checked to be cloneable. */
   onChunk?: (chunk: unknown) => void;
   /**
@@ -78,7 +83,9 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
   let work: Promise<ToolResult> | undefined;
 
   try {
-    const valid = await Promise.race([validateToolArgs(tool, rawArgs), stopped]);
+    const valid = options.parsed
+      ? { ok: true as const, value: options.parsed.value }
+      : await Promise.race([validateToolArgs(tool, rawArgs), stopped]);
     if (!valid.ok) return fail(valid.error);
     if (options.approvedArgs !== undefined && !sameData(valid.value, options.approvedArgs)) {
       return fail(notAsApprovedError(tool));

@@ -46,8 +46,6 @@ import { indexSchema, type Schema, type SchemaIndex } from './json-schema-index'
 import { canonicalJson, deepEqual } from './json-equal';
 import { isForbiddenKey, isPlainObject } from './plain-copy';
 
-export { deepEqual };
-
 export type JsonSchemaValidation = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
 interface Context {

@@ -111,7 +111,7 @@ export function fromMCPTool(
 }
 
 /** MCP's defaults made explicit: see the file comment. */
-export function annotationsFromMCP(hints: MCPToolAnnotations): ToolAnnotations {
+function annotationsFromMCP(hints: MCPToolAnnotations): ToolAnnotations {
   const readOnly = hints.readOnlyHint === true;
   return {
     readOnly,

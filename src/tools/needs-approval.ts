@@ -3,7 +3,9 @@
  * false, or a function of the arguments its schema parsed), and without one,
  * the safe default for actions a person may regret: a destructive tool asks.
  * The worker reads the rule from the declaration; a function cannot cross to
- * it, so the page applies that one per call (see approval-gate.ts).
+ * it, so the page applies that one per call (flow/call-processors/approval-gate.ts).
+ * The declaration, the page, the worker and the extension bridge all read
+ * the rule here.
  */
 import type { ToolDeclaration } from './declaration';
 import type { Tool } from './define-tool';
@@ -13,6 +15,15 @@ export function approvalRule(tool: Tool): ToolDeclaration['needsApproval'] {
   if (typeof tool.needsApproval === 'function') return 'dynamic';
   if (typeof tool.needsApproval === 'boolean') return tool.needsApproval;
   return tool.annotations.destructive === true;
+}
+
+/**
+ * What a declaration's rule alone says: whether a call may need a person. A
+ * rule that lives elsewhere ('dynamic': a function on the page, or in a
+ * content script) may say yes, so the call goes where the rule is, or asks.
+ */
+export function mayNeedApproval(rule: ToolDeclaration['needsApproval']): boolean {
+  return rule !== false;
 }
 
 /** The rule applied to one call's parsed arguments. */

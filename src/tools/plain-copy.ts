@@ -12,7 +12,7 @@
  * Plain objects and arrays are copied; anything else (Date, Map, Blob, typed
  * arrays arriving through structured clone) is passed through as it is.
  */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function isForbiddenKey(key: string): boolean {
   return FORBIDDEN_KEYS.has(key);

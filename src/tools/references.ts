@@ -98,7 +98,7 @@ export function buildReferences<R = SearchResult>(
 }
 
 /** The first chunk with an id wins, except that a higher score replaces it in place. */
-export function dedupeReferences(chunks: readonly ReferenceChunk[]): ReferenceChunk[] {
+function dedupeReferences(chunks: readonly ReferenceChunk[]): ReferenceChunk[] {
   const byId = new Map<string, number>();
   const out: ReferenceChunk[] = [];
   for (const chunk of chunks) {

@@ -10,7 +10,7 @@
  */
 import { isForbiddenKey } from './plain-copy';
 
-export const TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
+const TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 
 /** Why `name` cannot name a tool, as the phrase after the name; undefined when it can. */
 export function toolNameProblem(name: string): string | undefined {

@@ -39,10 +39,10 @@ export function isToolResult(value: unknown): value is ToolResult {
   return true;
 }
 
-export type ToolStream = AsyncIterable<unknown> | Iterator<unknown>;
+type ToolStream = AsyncIterable<unknown> | Iterator<unknown>;
 
 /** Async iterables and sync generators stream; strings, arrays, Maps and Sets are values. */
-export function isToolStream(value: unknown): value is ToolStream {
+function isToolStream(value: unknown): value is ToolStream {
   if (value === null || typeof value !== 'object') return false;
   if (Symbol.asyncIterator in value) return true;
   return Object.prototype.toString.call(value) === '[object Generator]';

@@ -9,7 +9,7 @@ import type { SessionStore } from '../session/store';
 import type { ToolDeclaration } from '../tools/declaration';
 import { DEFAULT_AGENT_NAME } from '../flow/agents';
 import type { AgentContext, AgentSpec, FlowHooks, ToolRunner, ToolSelector } from '../flow/types';
-import type { HostConfig, PageApi } from './protocol';
+import type { HostConfig, PageApi } from '../contract/protocol';
 
 export function agentContext(parts: {
   config: HostConfig;
@@ -58,8 +58,7 @@ function pageHooks(config: HostConfig, page: PageApi): FlowHooks {
     afterModel: (response, agentName) => page.callback({ kind: 'afterModel', response, agentName }),
     beforeTool: (call) => page.callback({ kind: 'beforeTool', ...call }),
     afterTool: (call) => page.callback({ kind: 'afterTool', ...call }),
-    prepareCall: (name, args) => page.prepareCall(name, args),
-    approve: config.pageApproves ? (call) => page.approve(call) : undefined,
+    prepareCalls: (invocationId, calls) => page.prepareCalls(invocationId, calls),
   };
 }
 

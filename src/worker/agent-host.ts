@@ -6,35 +6,38 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { AgentEvent, FunctionResponse } from '../session/event';
+import type { AgentEvent } from '../session/event';
 import type { ToolOutcome } from '../tools/invoke-tool';
 import type { SessionStore } from '../session/store';
 import { openSessionStore } from '../session/open-store';
-import { withSessionLockIfFree } from '../session/session-lock';
 import { publishEvent } from '../session/broadcast';
-import { recentEvents } from '../session/recent-events';
+import { readRecent, recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
-import type { ModelDelta, ModelRequest } from '../model/engine';
-import { shownName, toolNameProblem } from '../tools/tool-name';
-import { openApproval } from '../flow/approval';
+import { checkDeclaration } from '../tools/check-declaration';
+import { pendingApprovals } from '../flow/open-approval';
 import { nextStepUsage } from '../flow/context-usage';
 import { checkMessageText } from '../flow/message-text';
-import { record, standalone } from '../flow/record';
+import { decisionStart } from '../flow/decision-start';
+import { messageStart } from '../flow/message-start';
 import { continuationStart } from '../flow/continuation-start';
-import { decisionStart, messageStart, resolutionStart, type Started } from '../flow/resume';
-import { repairOpenCalls, startRun } from '../flow/start-run';
-import type { AgentContext } from '../flow/types';
+import { resolutionStart } from '../flow/resolution-start';
+import { openSession } from '../flow/open-session';
+import { recordLate } from '../flow/record-late';
+import { startRun } from '../flow/start-run';
+import type { AgentContext, RunStart } from '../flow/types';
+import type { ModelDelta, ModelRequest } from '../model/engine';
 import type { Session } from '../session/store';
 import { agentContext } from './agent-context';
 import { deltaStream } from './delta-stream';
 import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
-import { holdLifeline } from './lifeline';
+import { holdLifeline } from '../contract/lifeline';
 import type {
   AgentHostApi,
   DecisionInput,
+  EventPort,
   HostConfig,
   HostInfo,
   ImportProgress,
@@ -44,7 +47,7 @@ import type {
   RunInput,
   SessionView,
   ToolCallRequest,
-} from './protocol';
+} from '../contract/protocol';
 import { bindToolkit, type ToolkitBinding } from './toolkit-binding';
 
 interface Ready {
@@ -78,9 +81,11 @@ export class AgentHost implements AgentHostApi {
       dbName: config.dbName,
       appName: config.appName,
     });
-    const session =
-      (config.sessionId ? await store.get(config.sessionId) : undefined) ??
-      (await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId }));
+    const opened = (config.sessionId ? await readRecent(store, config.sessionId) : undefined) ?? {
+      session: await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId }),
+      events: [],
+    };
+    const { session } = opened;
     for (const tool of config.tools) this.tools.set(tool.name, checkDeclaration(tool));
 
     page.status('loading-model');
@@ -99,16 +104,10 @@ export class AgentHost implements AgentHostApi {
       selector: toolkit.selector,
       chunkSinks: this.chunkSinks,
     });
-    engine.resume?.(await recentEvents(store, session.id, session));
-    const publish = (event: AgentEvent) => publishEvent(config.dbName, event);
-    if (notice) {
-      // storage: 'auto' fell back to memory: say so in the session itself, where every UI looks.
-      await record(standalone({ ...context, emit: publish }, 'storage'), {
-        author: 'system',
-        error: { code: 'storage-unavailable', message: notice },
-      });
-    }
-    await this.repairIfIdle(context, session, publish);
+    await openSession(context, opened, {
+      storageNotice: notice,
+      emit: (event) => publishEvent(config.dbName, event),
+    });
     const info: HostInfo = {
       sessionId: session.id,
       model: engine.info,
@@ -124,7 +123,7 @@ export class AgentHost implements AgentHostApi {
     return info;
   }
 
-  run(input: RunInput): Promise<ReadableStream<AgentEvent>> {
+  run(input: RunInput): Promise<EventPort> {
     checkMessageText(input.text);
     return this.stream(
       input,
@@ -133,16 +132,16 @@ export class AgentHost implements AgentHostApi {
     );
   }
 
-  decide(input: DecisionInput): Promise<ReadableStream<AgentEvent>> {
+  decide(input: DecisionInput): Promise<EventPort> {
     const { sessionId } = this.need().context;
     return this.stream(input, (_session, history) => decisionStart(history, sessionId, input));
   }
 
-  resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>> {
+  resolveTool(input: ResolutionInput): Promise<EventPort> {
     return this.stream(input, (session, history) => resolutionStart(session, history, input.callId, input.result));
   }
 
-  resume(input: ResumeInput): Promise<ReadableStream<AgentEvent>> {
+  resume(input: ResumeInput): Promise<EventPort> {
     return this.stream(input, (_session, history) => continuationStart(history));
   }
 
@@ -162,26 +161,12 @@ export class AgentHost implements AgentHostApi {
 
   async pendingApprovals() {
     const { store, context } = this.need();
-    const open = openApproval(await recentEvents(store, context.sessionId));
-    return open ? open.asked.filter((call) => open.undecided.includes(call.callId)) : [];
+    return pendingApprovals(await recentEvents(store, context.sessionId));
   }
 
-  /** A tool that finished after its call was stopped: kept in the log as late, never used. */
-  async recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void> {
+  recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void> {
     const { context, config } = this.need();
-    const response: FunctionResponse = outcome.ok
-      ? { id: request.callId, name: request.name, response: outcome.result.content }
-      : { id: request.callId, name: request.name, response: null, error: outcome.error.message };
-    const target = standalone(
-      { ...context, emit: (event) => publishEvent(config.dbName, event) },
-      request.invocationId,
-    );
-    await record(target, {
-      author: request.agentName,
-      late: true,
-      content: { role: 'tool', parts: [{ functionResponse: response }] },
-      toolTimings: { [request.callId]: outcome.ms },
-    });
+    return recordLate({ ...context, emit: (event) => publishEvent(config.dbName, event) }, request, outcome);
   }
 
   toolChunk(callId: string, chunk: unknown): void {
@@ -242,8 +227,7 @@ export class AgentHost implements AgentHostApi {
 
   async contextUsage() {
     const { store, context } = this.need();
-    const session = await store.get(context.sessionId);
-    return nextStepUsage(context, session ? await recentEvents(store, context.sessionId, session) : []);
+    return nextStepUsage(context, await recentEvents(store, context.sessionId));
   }
 
   async close(): Promise<void> {
@@ -263,29 +247,16 @@ export class AgentHost implements AgentHostApi {
     return this.ready;
   }
 
-  /**
-   * A session opened while no run holds it answers its interrupted calls at
-   * once, so every view shows them so. Best effort: a run repairs them under
-   * its lock anyway, and a full disk must not stop an agent from starting
-   * (it is how a person reaches agent.sessions.delete).
-   */
-  private async repairIfIdle(context: AgentContext, session: Session, emit: (event: AgentEvent) => void) {
-    await withSessionLockIfFree(context.sessionId, () =>
-      repairOpenCalls(standalone({ ...context, emit }, 'repair'), session),
-    ).catch(() => undefined);
-  }
-
   /** Runs one invocation under the session's lock, streaming its events to the page. */
   private async stream(
     input: { runId: string; ifBusy: 'wait' | 'fail' },
-    prepare: (session: Session, history: readonly AgentEvent[]) => Started,
+    prepare: (session: Session, history: readonly AgentEvent[]) => RunStart,
     toolChoice?: RunInput['toolChoice'],
-  ): Promise<ReadableStream<AgentEvent>> {
-    const { context, config, page } = this.need();
+  ): Promise<EventPort> {
+    const { context, config } = this.need();
     const controller = new AbortController();
     this.runs.set(input.runId, controller);
     const channel = eventChannel();
-    page.status('running');
     const { accepted, done } = startRun(context, prepare, {
       ifBusy: input.ifBusy,
       signal: controller.signal,
@@ -300,25 +271,8 @@ export class AgentHost implements AgentHostApi {
       .finally(() => {
         this.runs.delete(input.runId);
         channel.close();
-        if (this.ready) page.status('ready');
       });
     await accepted;
-    return Comlink.transfer(channel.readable, [channel.readable as unknown as Transferable]);
+    return Comlink.transfer(channel.port, [channel.port]);
   }
-}
-
-/** The page checked its tools (asTool); the worker keeps the rule too, for any page that did not. */
-function checkDeclaration(tool: ToolDeclaration): ToolDeclaration {
-  const problem = typeof tool.name === 'string' ? toolNameProblem(tool.name) : 'must be a string';
-  if (problem)
-    throw new AgentError(
-      'invalid-tool',
-      `The worker refused a tool: its name ${shownName(String(tool.name))} ${problem}.`,
-    );
-  if (tool.source === 'builtin')
-    throw new AgentError(
-      'invalid-tool',
-      `The worker refused the tool "${tool.name}": only the runtime's own agent tools are built in.`,
-    );
-  return tool;
 }

@@ -8,10 +8,10 @@
  */
 import { AgentError, messageOf } from '../errors';
 import type { ModelDelta, ModelEngine, ModelRequest } from '../model/engine';
-import { shownName, toolNameProblem } from '../tools/tool-name';
+import { checkModelRequest } from '../flow/model-request';
 
 export function deltaStream(engine: ModelEngine, request: ModelRequest): ReadableStream<ModelDelta> {
-  checkRequest(request);
+  checkModelRequest(request);
   const abort = new AbortController();
   let deltas: AsyncIterator<ModelDelta> | undefined;
   return new ReadableStream<ModelDelta>({
@@ -34,21 +34,4 @@ export function deltaStream(engine: ModelEngine, request: ModelRequest): Readabl
       void deltas?.return?.().catch(() => undefined);
     },
   });
-}
-
-/** A request comes from page code: its tool names keep the one rule, since the grammar and the prompt write them. */
-function checkRequest(request: ModelRequest): void {
-  if (!request || !Array.isArray(request.messages) || !Array.isArray(request.tools))
-    throw new AgentError(
-      'invalid-options',
-      'agent.generate(request) needs { messages: ChatMessage[], tools: ToolDeclaration[] } (tools may be empty).',
-    );
-  for (const tool of request.tools) {
-    const problem = typeof tool?.name === 'string' ? toolNameProblem(tool.name) : 'must be a string';
-    if (problem)
-      throw new AgentError(
-        'invalid-tool',
-        `A tool of this request cannot be offered: its name ${shownName(String(tool?.name))} ${problem}.`,
-      );
-  }
 }

@@ -5,7 +5,7 @@
  */
 import type { ModelEngine, ModelProgress, ModelRequest } from '../model/engine';
 import { createEngine } from '../model/create-engine';
-import type { HostConfig } from './protocol';
+import type { HostConfig } from '../contract/protocol';
 
 interface Entry {
   engine: ModelEngine;

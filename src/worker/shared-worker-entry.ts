@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { AgentHost } from './agent-host';
 import { EnginePool } from './engine-pool';
-import { installErrorTransfer } from './error-transfer';
+import { installErrorTransfer } from '../contract/error-transfer';
 
 installErrorTransfer();
 const engines = new EnginePool();

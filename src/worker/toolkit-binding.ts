@@ -10,7 +10,7 @@ import { ToolkitGraph } from '../toolkit/graph';
 import { openToolkitStore } from '../toolkit/idb-toolkit-store';
 import { createToolSelector } from '../toolkit/selector';
 import { Toolkit } from '../toolkit/toolkit';
-import type { HostConfig } from './protocol';
+import type { HostConfig } from '../contract/protocol';
 
 export interface ToolkitBinding {
   toolkit: Toolkit;

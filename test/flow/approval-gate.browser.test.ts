@@ -321,4 +321,91 @@ describe('the approval rule sees what execute will get', () => {
     expect(ran).toEqual([]);
     expect(responses(events)[0]?.error).toMatch(/not the ones the person approved/);
   });
+
+  test('the tool’s own schema parses a call’s arguments once on the page, whether it runs at once, after onApproval, or after approve()', async () => {
+    const parsed: unknown[] = [];
+    const counted = (name: string, needsApproval: boolean) =>
+      defineTool({
+        name,
+        description: `Deletes one item or all of them (${name}).`,
+        parameters: z.object({
+          scope: z.enum(['one', 'all']).transform((scope) => {
+            parsed.push(`${name}:${scope}`);
+            return scope;
+          }),
+        }),
+        needsApproval,
+        execute: (args) => `${name} ${args.scope}`,
+      });
+    const turns = [
+      { toolCalls: [{ name: 'plain', args: { scope: 'one' } }] },
+      { text: 'done' },
+      { toolCalls: [{ name: 'asked', args: { scope: 'all' } }] },
+      { text: 'done' },
+    ];
+    const withDialog = await start({
+      model: { engine: 'scripted', turns },
+      tools: [counted('plain', false), counted('asked', true)],
+      onApproval: () => true,
+      storage: 'memory',
+    });
+    await withDialog.send('go');
+    await withDialog.send('and now');
+    expect(parsed).toEqual(['plain:one', 'asked:all']);
+
+    parsed.length = 0;
+    const paused = await start({
+      model: { engine: 'scripted', turns: turns.slice(2) },
+      tools: [counted('asked', true)],
+      storage: 'memory',
+    });
+    expect((await paused.send('go')).endReason).toBe('awaiting-approval');
+    const [asked] = await paused.pendingApprovals();
+    const { events } = await paused.approve(asked!.callId);
+    expect(responses(events).map((r) => r.response)).toEqual(['asked all']);
+    expect(parsed).toEqual(['asked:all']);
+  });
+
+  test('a malformed call to a destructive tool is refused in the worker: no page code runs for it, not even its approval rule', async () => {
+    const pageCode: string[] = [];
+    const agent = await start({
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'wipe', args: { scope: 7 } }] }, { text: 'I could not.' }],
+      },
+      tools: [
+        defineTool({
+          name: 'wipe',
+          description: 'Deletes one item or all of them.',
+          annotations: { destructive: true },
+          parameters: z.object({
+            scope: z.preprocess(
+              (value) => {
+                pageCode.push('schema');
+                return value;
+              },
+              z.enum(['one', 'all']),
+            ),
+          }),
+          needsApproval: () => {
+            pageCode.push('rule');
+            return true;
+          },
+          execute: () => {
+            pageCode.push('execute');
+            return 'wiped';
+          },
+        }),
+      ],
+      onApproval: () => {
+        pageCode.push('onApproval');
+        return true;
+      },
+      storage: 'memory',
+    });
+    const { events, text } = await agent.send('wipe');
+    expect(text).toBe('I could not.');
+    expect(responses(events)[0]).toMatchObject({ code: 'invalid-arguments' });
+    expect(pageCode).toEqual([]);
+  });
 });

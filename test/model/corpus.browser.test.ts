@@ -6,12 +6,15 @@
  * real worker via createAgent, with tools of the names and schemas the
  * source declares. Each case asserts which tools ran with which arguments,
  * how many calls were answered as unreadable, and (where pinned) the text.
+ * Where issue 23 decided a case anew, corpus/peer-decisions.json says what
+ * runs instead of what the shared file records.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
 import { createAgent, fromMCPTool, type Agent, type AgentEvent } from '../../src/index';
 import { responses } from '../page/helpers';
 import { hasSharedData, sharedDataPath } from '../shared-data';
+import peerDecisions from './corpus/peer-decisions.json';
 
 interface CorpusCase {
   file: string;
@@ -30,21 +33,47 @@ interface Corpus {
   cases: CorpusCase[];
 }
 
+const CORPORA = ['vllm', 'sglang', 'llama-cpp', 'ollama'];
 const corporaThere = hasSharedData('tool-parser-corpora');
 const corpora: Corpus[] = corporaThere
   ? await Promise.all(
-      ['vllm', 'sglang', 'llama-cpp', 'ollama'].map(
-        async (name) =>
-          JSON.parse(await commands.readFile(sharedDataPath('tool-parser-corpora', `${name}.json`))) as Corpus,
-      ),
+      CORPORA.map(async (name) => {
+        const corpus = JSON.parse(
+          await commands.readFile(sharedDataPath('tool-parser-corpora', `${name}.json`)),
+        ) as Corpus;
+        return { ...corpus, cases: corpus.cases.map((example) => decided(name, example)) };
+      }),
     )
   : [];
+
+/** A case as issue 23 decided it, where that differs from what the shared file records. */
+function decided(corpus: string, example: CorpusCase): CorpusCase {
+  const decision = peerDecisions.decisions.find((d) => d.corpus === corpus && d.test === example.test);
+  return decision ? { ...example, calls: decision.calls, refused: decision.refused } : example;
+}
 
 // Shown as skipped, never as passed, when the data is not there.
 test.skipIf(!corporaThere)(
   'all 183 recorded outputs of the four peers are read (../shared/data/tool-parser-corpora/)',
   () => {
     expect(corpora.map((corpus) => corpus.cases.length)).toEqual([100, 23, 30, 30]);
+  },
+);
+
+test.skipIf(!corporaThere)(
+  'each decision of issue 23 names one recorded case and differs from what it records',
+  async () => {
+    for (const decision of peerDecisions.decisions) {
+      const corpus = JSON.parse(
+        await commands.readFile(sharedDataPath('tool-parser-corpora', `${decision.corpus}.json`)),
+      ) as Corpus;
+      const recorded = corpus.cases.filter((example) => example.test === decision.test);
+      expect(recorded, decision.test).toHaveLength(1);
+      expect(
+        { calls: recorded[0].calls, refused: recorded[0].refused ?? 0 },
+        `${decision.test}: the shared data records the decision now; take it off peer-decisions.json`,
+      ).not.toEqual({ calls: decision.calls, refused: decision.refused });
+    }
   },
 );
 

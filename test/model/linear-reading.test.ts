@@ -46,6 +46,16 @@ describe('reading is linear in the output', () => {
     }
   });
 
+  it('256 KB of calls quoted in inline code, or of markers after a backtick that never closes, is text', () => {
+    const quoted = '`<tool_call>{"name": "get_time", "arguments": {}}</tool_call>` ';
+    const unclosed = `\`${'<tool_call> '.repeat((256 * 1024) / 12)}done.`;
+    for (const output of [quoted.repeat(Math.floor((256 * 1024) / quoted.length)), unclosed])
+      for (const read of [streamed(output, 64), readModelOutput(output, { tools, finishReason: 'stop' })]) {
+        expect(read.calls).toEqual([]);
+        expect(read.errors).toEqual([]);
+      }
+  });
+
   it('128 KB of <|im_end|> after an answer is cut at the first end of turn', () => {
     const output = `Done.${'<|im_end|>'.repeat((128 * 1024) / 10)}`;
     expect(streamed(output).text).toBe('Done.');

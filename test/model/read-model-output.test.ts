@@ -10,12 +10,14 @@ interface Case {
   text: string;
   calls: { id?: string; name: string; args: unknown }[];
   errors?: { name?: string; messageIncludes: string[] }[];
+  /** How the output ended; absent: not said (read as cut off, where that matters). */
+  finishReason?: 'stop' | 'length';
 }
 
 describe('the reader reads what real models write', () => {
   for (const example of corpus as Case[]) {
     it(`${example.format}: ${example.note}`, () => {
-      const read = readModelOutput(example.output, { tools });
+      const read = readModelOutput(example.output, { tools, finishReason: example.finishReason });
       expect(read.calls).toEqual(example.calls);
       expect(read.text).toBe(example.text);
       const expected = example.errors ?? [];

@@ -42,12 +42,12 @@ describe('strict where it matters', () => {
     }
   });
 
-  it('never runs a call whose tag was left open when the turn ended, whatever ended it (an end-of-turn token too)', () => {
+  it('never runs a call whose list or JSON was left open when the turn ended, whatever ended it (an end-of-turn token too)', () => {
     for (const end of ['', '<|im_end|>', '<|eot_id|>', '<end_of_turn>', '</s>'])
       for (const output of [
-        `text <tool_call>{"name": "get_time", "arguments": {}}${end}`,
-        `<tool_call>\n{"name": "get_time", "arguments": {}}\n${end}`,
         `functools[{"name": "get_time", "arguments": {}}${end}`,
+        `<tool_call>{"name": "add_todo", "arguments": {"text": "mi${end}`,
+        `<tool_call>[{"name": "get_time", "arguments": {}}${end}`,
       ]) {
         for (const read of [readModelOutput(output, { tools, finishReason: 'stop' }), stream([output]).end]) {
           expect(read.calls, output).toEqual([]);
@@ -56,6 +56,69 @@ describe('strict where it matters', () => {
       }
     // A call closed before the turn ends runs.
     expect(read('<tool_call>{"name": "get_time", "arguments": {}}</tool_call><|im_end|>').calls).toHaveLength(1);
+  });
+
+  // Issue 23: vLLM (test_hermes_parser_non_streaming_tool_call_until_eos) and ollama run such a call.
+  it('runs a complete call whose closing tag is missing when the model ended its turn; never at the length limit', () => {
+    for (const end of ['', '\n', '<|im_end|>', '<|eot_id|>', '<end_of_turn>', '</s>'])
+      for (const output of [
+        `text <tool_call>{"name": "get_time", "arguments": {}}${end}`,
+        `<tool_call>\n{"name": "add_todo", "parameters": {"text": "milk"}}\n${end}`,
+      ]) {
+        const name = output.includes('add_todo') ? 'add_todo' : 'get_time';
+        for (const ended of [readModelOutput(output, { tools, finishReason: 'stop' }), stream([output]).end]) {
+          expect(
+            ended.calls.map((call) => call.name),
+            output,
+          ).toEqual([name]);
+          expect(ended.errors, output).toEqual([]);
+        }
+        for (const finishReason of ['length', undefined] as const) {
+          const cut = readModelOutput(output, { tools, finishReason });
+          expect(cut.calls, `${output} (${finishReason})`).toEqual([]);
+          expect(cut.errors.map((e) => e.message).join(' '), output).toMatch(/cut off/);
+        }
+      }
+    // Without its arguments the call is not known to be whole.
+    expect(read('<tool_call>{"name": "get_time"}', 'stop').calls).toEqual([]);
+  });
+
+  it('never runs a call quoted in inline code, where the model shows the syntax; a call after the quote runs', () => {
+    const quoted =
+      'A call looks like `<tool_call>{"name": "add_todo", "arguments": {"text": "milk"}}</tool_call>`; put the text in "text".';
+    for (const result of [read(quoted, 'stop'), stream(['A call looks like `', quoted.slice(19)]).end]) {
+      expect(result.calls).toEqual([]);
+      expect(result.errors).toEqual([]);
+    }
+    expect(read(quoted, 'stop').text).toBe(quoted);
+    for (const output of [
+      'Write ``{"name": "get_time", "arguments": {}}`` to ask the time.',
+      'Like `[get_time()]`, or `{"name": "get_time", "parameters": {}}`.',
+    ])
+      expect(read(output, 'stop'), output).toEqual({ text: output, reasoning: '', calls: [], errors: [] });
+    // A lone backtick quotes nothing; a fenced block is not inline code; a call after a closed quote runs.
+    for (const output of [
+      'It\'s a ` sign. <tool_call>{"name": "get_time", "arguments": {}}</tool_call>',
+      '```\n<tool_call>{"name": "get_time", "arguments": {}}</tool_call>\n```',
+      'Calls look like `<tool_call>…</tool_call>`. <tool_call>{"name": "get_time", "arguments": {}}</tool_call>',
+    ])
+      expect(read(output, 'stop').calls, output).toEqual([{ name: 'get_time', args: {} }]);
+  });
+
+  // ollama (tools_test.go, qwen3 "malformed tag prefix") shows it as text, as we do.
+  it('never runs JSON written inside a broken tag: it stays the text it is', () => {
+    const output = '<tool_c fakeout {"name": "add_todo", "arguments": {"text": "milk"}} </tool_call>';
+    for (const result of [read(output, 'stop'), stream(['<tool_c fakeout ', output.slice(16)]).end]) {
+      expect(result.calls).toEqual([]);
+      expect(result.errors).toEqual([]);
+    }
+    expect(read(output, 'stop').text).toBe(output);
+    // JSON after a closed tag, or after a comparison, is read as before.
+    for (const output of [
+      '<b>Now:</b> {"name": "get_time", "parameters": {}}',
+      'Since 2 < 3: {"name": "get_time", "parameters": {}}',
+    ])
+      expect(read(output, 'stop').calls, output).toEqual([{ name: 'get_time', args: {} }]);
   });
 
   it('does not end a call at a </tool_call> inside a JSON string', () => {

@@ -119,6 +119,68 @@ describe('a worker that dies', () => {
     expect(calls).toBe(2);
   });
 
+  test('the restarted worker gets the tools registered and unregistered since the start, as they are now', async () => {
+    const worker = killableWorker();
+    const tool = (name: string) =>
+      defineTool({
+        name,
+        description: `The ${name} tool.`,
+        parameters: z.object({}),
+        execute: () => `${name} ran`,
+      });
+    const agent = await createAgent({
+      workerUrl: worker.workerUrl,
+      model: {
+        engine: 'scripted',
+        turns: [
+          {
+            toolCalls: [
+              { name: 'added', args: {} },
+              { name: 'removed', args: {} },
+            ],
+          },
+          { text: 'done' },
+        ],
+      },
+      tools: [tool('removed')],
+      dbName: uniqueDb('crash-registry'),
+    });
+    agents.push(agent);
+    const seen = statuses(agent);
+    await agent.registerTool(tool('added'));
+    await agent.unregisterTool('removed');
+    worker.kill();
+    // A restart on a busy machine (2 cores shared) takes longer than expect.poll's default second.
+    await expect.poll(() => seen.includes('crashed'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => seen.at(-1), { timeout: 15_000 }).toBe('ready');
+    const { events } = await agent.send('use them');
+    expect(responses(events).map((r) => r.response ?? r.code)).toEqual(['added ran', 'unknown-tool']);
+  });
+
+  test('agent.toolkit reaches the restarted worker, and a call the dead worker never answered rejects instead of hanging', async () => {
+    const worker = killableWorker();
+    const agent = await createAgent({
+      workerUrl: worker.workerUrl,
+      model: { engine: 'scripted', turns: [] },
+      dbName: uniqueDb('crash-toolkit'),
+    });
+    agents.push(agent);
+    const seen = statuses(agent);
+    await agent.toolkit.addAction({ id: 'plan', name: 'Plan', description: 'decide' });
+    expect(await agent.toolkit.toMermaid()).toMatch(/Plan/);
+    worker.kill();
+    const during = agent.toolkit.toMermaid().then(
+      () => 'answered',
+      (error: { code?: string }) => error.code,
+    );
+    expect(await settlesWithin(during, 3000)).toMatch(/^(answered|worker-crashed)$/);
+    // A restart on a busy machine (2 cores shared) takes longer than expect.poll's default second.
+    await expect.poll(() => seen.includes('crashed'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => seen.at(-1), { timeout: 15_000 }).toBe('ready');
+    // The graph was saved; the new worker loaded it, and the handle reaches that worker.
+    expect((await agent.toolkit.toJSON()).vertices.map((vertex) => vertex.id)).toEqual(['plan']);
+  });
+
   test("with restart: 'never' the agent stays crashed and says so", async () => {
     const release = gate();
     const worker = killableWorker();

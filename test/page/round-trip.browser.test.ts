@@ -42,6 +42,26 @@ describe('page → worker → page tool round trip', () => {
     expect(seen).toEqual(['user:user', 'assistant:model', 'assistant:tool', 'assistant:model']);
   });
 
+  test('the agent says running from the first run it streams until the last one ends, then ready', async () => {
+    const agent = await start({
+      model: {
+        engine: 'scripted',
+        turns: [
+          { text: 'one', delayMs: 50 },
+          { text: 'two', delayMs: 50 },
+        ],
+      },
+      storage: 'memory',
+    });
+    const seen: string[] = [];
+    agent.addEventListener('status', (event) => seen.push((event as CustomEvent<{ status: string }>).detail.status));
+    // The second waits for the first (one run of a session at a time): the agent is running all along.
+    const [first, second] = await Promise.all([agent.send('a'), agent.send('b')]);
+    expect([first.text, second.text]).toEqual(['one', 'two']);
+    expect(seen).toEqual(['running', 'ready']);
+    expect(agent.status).toBe('ready');
+  });
+
   test('invalid arguments from the model are answered with an error naming the field, and execute never runs', async () => {
     const todo = todoList();
     const agent = await start({

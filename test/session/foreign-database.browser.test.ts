@@ -88,7 +88,7 @@ describe('a database of ours, half made', () => {
     expect(agent.info!.storage).toBe('indexeddb');
     expect((await agent.send('hi')).text).toBe('hello');
     expect(await listSessions({ dbName })).toHaveLength(1);
-    expect((await storesOf(dbName)).stores).toEqual(['appState', 'events', 'sessions', 'toolkit', 'userState']);
+    expect((await storesOf(dbName)).stores).toEqual(['appState', 'events', 'sessions', 'userState']);
   });
 
   test('version 1 with one of our sessions and no events store is repaired, and the session opens', async () => {

@@ -202,4 +202,45 @@ describe('other agents on the session', () => {
     expect(seen.every((event) => !event.partial)).toBe(true);
     expect(seen.at(-1)!.content!.parts).toEqual([{ text: result.text }]);
   });
+
+  test('see every event of a fast run of many steps once, in order (a frame’s events travel together)', async () => {
+    const dbName = uniqueDb('subscribe-many');
+    const steps = 25;
+    const runner = await createAgent({
+      model: {
+        engine: 'scripted',
+        turns: [
+          ...Array.from({ length: steps }, () => ({ toolCalls: [{ name: 'tick', args: {} }] })),
+          { text: 'Ticked.' },
+        ],
+      },
+      tools: [defineTool({ name: 'tick', description: 'Ticks.', parameters: z.object({}), execute: () => 'tick' })],
+      maxSteps: steps + 1,
+      dbName,
+    });
+    agents.push(runner);
+    const watcher = await createAgent({
+      model: { engine: 'scripted', turns: [] },
+      dbName,
+      sessionId: runner.sessionId,
+    });
+    agents.push(watcher);
+    const seen: number[] = [];
+    const ended = new Promise<void>((resolve) => {
+      const unsubscribe = watcher.sessions.subscribe(runner.sessionId, (event) => {
+        seen.push(event.seq);
+        if (event.endReason) {
+          unsubscribe();
+          resolve();
+        }
+      });
+    });
+    const result = await runner.send('tick away');
+    await ended;
+    expect(result.text).toBe('Ticked.');
+    const stored = (await watcher.sessions.get(runner.sessionId))!.events;
+    const run = stored.filter((event) => event.seq >= seen[0]!);
+    expect(seen).toEqual(run.map((event) => event.seq));
+    expect(seen.length).toBeGreaterThan(2 * steps);
+  });
 });

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openDB } from 'idb';
 import { MemorySessionStore } from '../../src/session/memory-store';
 import { openIdbSessionStore } from '../../src/session/idb-store';
-import { openAgentDatabase, storageError } from '../../src/session/idb-database';
+import { DB_VERSION, openAgentDatabase, storageError } from '../../src/session/idb-database';
 import { exportSession, importSession } from '../../src/session/jsonl';
 import { openSessionStore } from '../../src/session/open-store';
 import { interruptedCalls } from '../../src/session/repair';
-import { repairOpenCalls } from '../../src/flow/start-run';
+import { repairOpenCalls } from '../../src/flow/repair-open-calls';
 import type { RecordTarget } from '../../src/flow/types';
 import { foldSessionState } from '../../src/session/state';
 import { withSessionLock } from '../../src/session/session-lock';
@@ -100,6 +100,18 @@ describe.each(stores)('%s store', (_name, open) => {
     });
     expect((await store.list()).length).toBe(before);
     store.close();
+  });
+
+  test('recent() gives the session and its latest events in one read, the events after the last checkpoint folded in', async () => {
+    const store = await open();
+    const session = await store.create({ appName: 'app', userId: 'u' });
+    for (let i = 1; i <= 20; i++)
+      await store.append(session.id, event(session.id, { ...say(`m${i}`), actions: { stateDelta: { n: i } } }));
+    const recent = (await store.recent(session.id, 5))!;
+    expect(recent.events.map((e) => e.seq)).toEqual([16, 17, 18, 19, 20]);
+    expect(recent.session).toMatchObject({ lastSeq: 20, state: { n: 20 }, title: 'm1' });
+    expect((await store.recent(session.id, 100))!.events).toHaveLength(20);
+    expect(await store.recent('no-such-session', 5)).toBeUndefined();
   });
 
   test('get() of a missing id is undefined; list() is newest first; delete removes the session and its events', async () => {
@@ -317,6 +329,54 @@ describe('IndexedDB specifics', () => {
     store.close();
   });
 
+  test('a database written by schema version 2 (with the toolkit store the graph left) keeps every session, its events and shared state; the unused store is dropped', async () => {
+    const name = uniqueDb('v2');
+    const v2 = await openDB(name, 2, {
+      upgrade(db) {
+        const sessions = db.createObjectStore('sessions', { keyPath: 'id' });
+        sessions.createIndex('byUpdated', 'updatedAt');
+        sessions.createIndex('byOwner', ['appName', 'userId']);
+        db.createObjectStore('events', { keyPath: ['sessionId', 'seq'] });
+        db.createObjectStore('appState', { keyPath: 'appName' });
+        db.createObjectStore('userState', { keyPath: ['appName', 'userId'] });
+        db.createObjectStore('toolkit');
+      },
+    });
+    for (const id of ['first', 'second'])
+      await v2.put('sessions', {
+        id,
+        appName: 'app',
+        userId: 'u',
+        createdAt: 1,
+        updatedAt: 2,
+        state: { cart: id },
+        lastSeq: 1,
+        openCalls: {},
+      });
+    for (const id of ['first', 'second'])
+      await v2.put('events', {
+        id: `e-${id}`,
+        sessionId: id,
+        invocationId: 'i',
+        seq: 1,
+        author: 'user',
+        timestamp: 2,
+        content: { role: 'user', parts: [{ text: `from v2 (${id})` }] },
+      });
+    await v2.put('appState', { appName: 'app', state: { 'app:theme': 'dark' } });
+    await v2.put('toolkit', { version: 1, vertices: [], edges: [] }, 'default');
+    v2.close();
+
+    const store = await openIdbSessionStore({ dbName: name });
+    expect((await store.list({ appName: 'app', userId: 'u' })).map((s) => s.id).sort()).toEqual(['first', 'second']);
+    expect((await store.get('first'))!.state).toEqual({ cart: 'first', 'app:theme': 'dark' });
+    expect((await store.events('second'))[0]!.content!.parts).toEqual([{ text: 'from v2 (second)' }]);
+    expect((await store.append('first', event('first'))).seq).toBe(2);
+    expect(store.db.version).toBe(DB_VERSION);
+    expect([...store.db.objectStoreNames].sort()).toEqual(['appState', 'events', 'sessions', 'userState']);
+    store.close();
+  });
+
   test('an upgrade blocked by another tab that keeps an old version open fails with storage-blocked, saying what to do', async () => {
     const name = uniqueDb('blocked');
     const stubborn = await openDB(name, 1, {
@@ -333,8 +393,8 @@ describe('IndexedDB specifics', () => {
   test('our connection lets go when another tab needs a newer version', async () => {
     const name = uniqueDb('yield');
     const store = await openIdbSessionStore({ dbName: name });
-    const newer = await openDB(name, 3);
-    expect(newer.version).toBe(3);
+    const newer = await openDB(name, DB_VERSION + 1);
+    expect(newer.version).toBe(DB_VERSION + 1);
     newer.close();
     // What this tab does next fails loudly, saying why and what to do.
     await expect(store.list()).rejects.toMatchObject({

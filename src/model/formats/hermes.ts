@@ -10,7 +10,7 @@
  */
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
-import { DECIDE_WITHIN, type CallReader, type Found, type FoundError } from './call-reader';
+import { DECIDE_WITHIN, type CallReader, type Found, type FoundError, type ReadContext } from './call-reader';
 import { functionEntry } from './grammar-schema';
 import { skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
@@ -18,7 +18,10 @@ import { readFunctionBody } from './qwen-xml';
 import { CUT_OFF, readJsonValues, readPythonicCalls } from './read-calls';
 import { sharedCallTags } from './shared-call-tag';
 import { triggeredTags } from './structural-tag';
-import type { GrammarStep, ToolFormat, ToolResultText } from './tool-format';
+import type { GrammarStep, ToolFormat } from './tool-format';
+import { writeToolResponses } from './tool-responses';
+
+export { writeToolResponses };
 
 export const hermes: ToolFormat = {
   name: 'hermes',
@@ -69,11 +72,6 @@ export function writeHermesTurn(text: string, calls: readonly ModelToolCall[]): 
   return [text, ...written].filter(Boolean).join('\n');
 }
 
-/** Qwen's templates put each result in <tool_response> tags inside one user turn. */
-export function writeToolResponses(results: readonly ToolResultText[]): string {
-  return results.map((result) => `<tool_response>\n${result.content}\n</tool_response>`).join('\n');
-}
-
 /** `<tool_call>…</tool_call>` with JSON, a JSON list, XML parameters or a pythonic call inside. */
 export const toolCallTagReader: CallReader = {
   markers: ['<tool_call>'],
@@ -118,7 +116,9 @@ function readInTag(
   if (ch === '{' || ch === '[') {
     const read = readJsonValues(text, i, close);
     if (!read.closed && read.errors.length === 0 && skipWhitespace(text, read.end) >= text.length)
-      return cutOff(text, start); // the tag never closed: the call may be incomplete
+      // The tag never closed. After complete JSON at a turn the model ended, it only left out the
+      // closing tag (vLLM runs such a call too); at the token limit, or unknown, the call may be incomplete.
+      return endedAfterCalls(read, context) ? read : cutOff(text, start);
     return read;
   }
   if (text.startsWith('<function=', i) || text.startsWith('<function name=', i)) {
@@ -141,6 +141,12 @@ function readInTag(
     return pythonic;
   }
   return { end: bodyStart, prose: true };
+}
+
+/** The model ended its turn (not cut at the token limit) right after calls written out whole, arguments included. */
+function endedAfterCalls(read: { calls: readonly { args: unknown }[] }, context: ReadContext): boolean {
+  const ended = context.finishReason === 'stop' || context.finishReason === 'tool-calls';
+  return ended && read.calls.length > 0 && read.calls.every((call) => call.args !== undefined);
 }
 
 function readFunctionHead(

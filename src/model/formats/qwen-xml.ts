@@ -15,13 +15,13 @@ import type { JsonSchema } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
 import type { CallReader, Found, ReadContext } from './call-reader';
 import { freeArgumentsContent, functionEntry } from './grammar-schema';
-import { writeToolResponses } from './hermes';
 import { parseLiteral, readLiteral, skipWhitespace } from './literal';
 import { pythonJson } from './python-json';
 import { CUT_OFF, isRecord } from './read-calls';
 import { sharedCallTags } from './shared-call-tag';
 import { afterOptionalThinking, tag, triggeredTags } from './structural-tag';
 import type { GrammarStep, ToolFormat } from './tool-format';
+import { writeToolResponses } from './tool-responses';
 
 const CALL_FORMAT = `If you choose to call a function ONLY reply in the following format with NO suffix:
 

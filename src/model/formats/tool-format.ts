@@ -9,18 +9,9 @@ import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
 import type { ArgumentSyntax } from './string-syntax';
 import type { StructuralTagFormat } from './structural-tag';
+import type { ToolFormatName } from './tool-format-name';
 
-export type ToolFormatName =
-  | 'hermes'
-  | 'qwen3'
-  | 'smollm2'
-  | 'qwen-xml'
-  | 'llama3-json'
-  | 'phi4-functools'
-  | 'gemma-tool-code'
-  | 'gemma4'
-  | 'mistral'
-  | 'generic-json';
+export type { ToolFormatName };
 
 /** The tools one step may call, as the grammar sees them. */
 export interface GrammarStep {

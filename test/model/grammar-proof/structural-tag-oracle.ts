@@ -10,6 +10,9 @@
  * between calls: a call drafted in reasoning (<think>…</think>, or before a
  * lone </think> the template opened) or written after an end-of-turn token
  * never runs. The markers themselves are the runtime's list (readers.ts).
+ * And issue 23's: a call quoted in inline code (a backtick span open in the
+ * prose before it, closed after it) never runs, nor bare JSON (a trigger
+ * that is no tag, Llama 3.2's `{"name": `) inside a tag left open on its line.
  */
 import type { StructuralTagFormat, TagFormat } from '../../../src/model/formats/structural-tag';
 import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/formats/readers';
@@ -31,7 +34,8 @@ export interface Expected {
 
 /**
  * `runs`: false for a call drafted inside reasoning (`<think>…</think>`) or written after an
- * end-of-turn token, where issue #12 says no call runs, whatever the grammar let the model write.
+ * end-of-turn token, where issue #12 says no call runs, or quoted in the prose (issue 23),
+ * whatever the grammar let the model write.
  */
 export interface WrittenCall extends ExpectedCall {
   runs: boolean;
@@ -75,6 +79,9 @@ export function readStructuralTag(
   let quietUntil = 0; // calls starting before this do not run
   let opened = false;
   let closedByTemplate = false;
+  // The prose the person reads before the next call: free text without reasoning or calls.
+  let prose = '';
+  let proseFrom = 0;
   for (;;) {
     const start = nextTrigger(text, freeFrom, at, format.triggers);
     // A closing tag with no opening one before it: the template opened the reasoning (Qwen3's thinking mode).
@@ -86,6 +93,8 @@ export function readStructuralTag(
         closedByTemplate = true;
         for (const call of calls) call.runs = false;
         at = aside + close.close.length;
+        prose = '';
+        proseFrom = at;
         continue;
       }
       const block = REASONING_BLOCKS.find((b) => text.startsWith(b.open, aside));
@@ -95,7 +104,8 @@ export function readStructuralTag(
       at = aside + 1;
       continue;
     }
-    const runs = start >= quietUntil;
+    const before = start === -1 ? prose : prose + withoutReasoning(text.slice(Math.max(freeFrom, proseFrom), start));
+    const runs = start >= quietUntil && !quotedInProse(before, text, start, format.triggers);
     const done = (cut: boolean): Expected => ({ calls, cut, cutWouldRun: cut && runs });
     if (start === -1) return done(false);
     const tag = format.tags.find((t) => text.startsWith(t.begin, start));
@@ -107,6 +117,7 @@ export function readStructuralTag(
     if (content === 'cut') return done(true);
     if (text.startsWith(tag.end, content.end)) {
       calls.push(...callsOf(tag, content.value, content.named).map((call) => ({ ...call, runs })));
+      prose = before;
       at = Math.max(content.end + tag.end.length, start + 1);
       freeFrom = at;
     } else if (tag.end.startsWith(text.slice(content.end))) return done(true);
@@ -292,4 +303,39 @@ export function parseJson(body: string): unknown {
   } catch (error) {
     throw new Error(`a call's body is not JSON (${(error as Error).message}): ${JSON.stringify(body)}`);
   }
+}
+
+/** Free text without the reasoning blocks in it (the person never reads those as the answer). */
+function withoutReasoning(free: string): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const opens = REASONING_BLOCKS.map((block) => ({ block, at: free.indexOf(block.open, i) })).filter(
+      (o) => o.at !== -1,
+    );
+    if (!opens.length) return out + free.slice(i);
+    const first = opens.reduce((a, b) => (b.at < a.at ? b : a));
+    out += free.slice(i, first.at);
+    const close = free.indexOf(first.block.close, first.at + first.block.open.length);
+    if (close === -1) return out;
+    i = close + first.block.close.length;
+  }
+}
+
+/**
+ * Issue 23: the call at `start` is quoted. Either an inline code span is open in the prose before
+ * it (backtick runs pair up by length; a run of three or more is a fence, which no span crosses)
+ * and a run of that length follows, or the trigger is bare JSON and a tag opened on its line
+ * (`<` and a name) has no `>` yet.
+ */
+function quotedInProse(prose: string, text: string, start: number, triggers: readonly string[]): boolean {
+  let open = 0;
+  for (const [run] of prose.matchAll(/`+/g)) {
+    if (run.length >= 3) open = 0;
+    else if (open === 0) open = run.length;
+    else if (open === run.length) open = 0;
+  }
+  if (open > 0 && new RegExp(`(?<!\`)\`{${open}}(?!\`)`).test(text.slice(start))) return true;
+  const bare = triggers.some((trigger) => trigger.startsWith('{'));
+  return bare && /<[A-Za-z_/][^>\n]*$/.test(prose);
 }

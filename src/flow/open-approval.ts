@@ -6,14 +6,9 @@
  * counts only if it keeps the rule of session/approval-request-rule.ts.
  */
 import { approvalRequestProblem } from '../session/approval-request-rule';
-import type { AgentEvent, ApprovalRequest, FunctionCall } from '../session/event';
-
-export interface Decision {
-  granted: boolean;
-  reason?: string;
-  /** The arguments the person saw: the tool's own schema's output. */
-  args?: unknown;
-}
+import type { AgentEvent, ApprovalRequest } from '../session/event';
+import { answeredCallIds, functionCalls } from '../session/parts';
+import type { Decision } from './types';
 
 export interface OpenApproval {
   /** The event that asked. */
@@ -37,7 +32,7 @@ export function openApproval(history: readonly AgentEvent[]): OpenApproval | und
   const modelEvent = before.findLast((event) => event.content?.role === 'model');
   const asked = request.actions!.requestApproval!;
   // A request that breaks the rule (a forged or edited log) asks nothing: no decision on it can run anything.
-  const answered = answeredIds(before);
+  const answered = answeredCallIds(before);
   if (!modelEvent || approvalRequestProblem(asked, functionCalls(modelEvent), (id) => answered.has(id)))
     return undefined;
   const askedIds = new Set(asked.map((call) => call.callId));
@@ -52,20 +47,8 @@ export function openApproval(history: readonly AgentEvent[]): OpenApproval | und
   return { request, modelEvent, asked, decided, undecided };
 }
 
-/** The calls the events answer (late answers do not count: they are recorded, never used). */
-function answeredIds(events: readonly AgentEvent[]): Set<string> {
-  const ids = new Set<string>();
-  for (const event of events)
-    if (event.content?.role === 'tool' && !event.late)
-      for (const part of event.content.parts) if ('functionResponse' in part) ids.add(part.functionResponse.id);
-  return ids;
-}
-
-export function functionCalls(event: AgentEvent): FunctionCall[] {
-  return (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
-}
-
-/** The message a model reads when a person said no. */
-export function rejectionMessage(decision: Decision): string {
-  return `The user rejected this call${decision.reason ? `: ${decision.reason}` : ''}. Do not retry it; ask the user what to do instead.`;
+/** The calls that wait for a person now, with the arguments they are shown (agent.pendingApprovals()). */
+export function pendingApprovals(history: readonly AgentEvent[]): ApprovalRequest[] {
+  const open = openApproval(history);
+  return open ? open.asked.filter((call) => open.undecided.includes(call.callId)) : [];
 }

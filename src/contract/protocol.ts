@@ -1,8 +1,10 @@
 /**
  * The page ↔ worker contract, and nothing else: what the page asks of the
- * worker (AgentHostApi) and what the worker asks of the page (PageApi).
- * Every value here crosses a structured-clone boundary through comlink, so
- * these are plain data types; functions cross only as comlink proxies.
+ * worker (AgentHostApi) and what the worker asks of the page (PageApi), in
+ * types only. Every value here crosses a structured-clone boundary through
+ * comlink, so these are plain data types; functions cross only as comlink
+ * proxies. What comlink lacks sits beside it: lifeline.ts (a dead worker is
+ * noticed) and error-transfer.ts (an AgentError crosses whole).
  */
 import type { ProxyMarked } from 'comlink';
 import type { AgentErrorData } from '../errors';
@@ -23,9 +25,8 @@ import type { Session, SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
-import type { ToolCallRequest } from '../tools/tool-call-request';
 
-export type { AgentErrorData, AgentStats, ContextUsage, ToolCallRequest };
+export type { AgentStats, ContextUsage };
 
 /** The model options without the page-side progress callback, which cannot be cloned. */
 export type HostModelOptions = ModelOptions extends infer M
@@ -34,8 +35,8 @@ export type HostModelOptions = ModelOptions extends infer M
     : never
   : never;
 
-/** One agent of a page's team (createAgent({ agents })). */
-export interface AgentConfig {
+/** One agent of a page's team (createAgent({ agents })), as the page gives it and the loop runs it. */
+export interface AgentSpec {
   name: string;
   instructions: string;
   description?: string;
@@ -59,9 +60,7 @@ export interface HostConfig {
   maxToolCallsPerStep: number;
   /** Which page callbacks exist; the worker calls PageApi.callback only for these. */
   callbacks: Partial<Record<CallbackKind, boolean>>;
-  /** Whether the page decides approvals itself (onApproval given). */
-  pageApproves: boolean;
-  agents: AgentConfig[];
+  agents: AgentSpec[];
   rootAgent?: string;
   toolkit?: { startActions: string[]; threshold?: number; hops?: number };
   toolChoice?: ToolChoice;
@@ -80,6 +79,13 @@ export interface HostInfo {
   /** 'shared-worker' (one model for every tab) or 'worker' (this tab's own). */
   host: 'shared-worker' | 'worker';
 }
+
+/**
+ * Where a run's events arrive: a MessagePort (transferred) whose messages
+ * are the run's events in order, as AgentEvent objects, then `null`: the run
+ * is over. The page closes it to stop listening.
+ */
+export type EventPort = MessagePort;
 
 interface RunControl {
   /** Chosen by the page, so it can stop the run (AgentHostApi.abort). */
@@ -114,14 +120,14 @@ export interface AgentHostApi {
   /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
   holdLifeline(name: string): Promise<void>;
   init(config: HostConfig, page: PageApi): Promise<HostInfo>;
-  /** Starts an invocation; its events stream back, the last one carries an endReason. */
-  run(input: RunInput): Promise<ReadableStream<AgentEvent>>;
+  /** Starts an invocation; its events come back on the port, the last one carries an endReason. */
+  run(input: RunInput): Promise<EventPort>;
   /** A person's decision on a call that waits for approval; rejects with approval-not-pending for any other id. */
-  decide(input: DecisionInput): Promise<ReadableStream<AgentEvent>>;
+  decide(input: DecisionInput): Promise<EventPort>;
   /** A long-running call's result; rejects with not-pending unless the call waits for one. */
-  resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>>;
-  /** Continues the session's last invocation if it never ended; the stream closes at once when there is none. */
-  resume(input: ResumeInput): Promise<ReadableStream<AgentEvent>>;
+  resolveTool(input: ResolutionInput): Promise<EventPort>;
+  /** Continues the session's last invocation if it never ended; the port ends at once when there is none. */
+  resume(input: ResumeInput): Promise<EventPort>;
   /** One step of the agent's model, outside the loop and the session; cancelling the stream aborts it. */
   generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>>;
   abort(runId: string): void;
@@ -160,25 +166,61 @@ export interface ImportProgress {
   linesTotal: number;
 }
 
+/** One function call as the page's callbacks and its approval step see it. */
+export interface CallInfo {
+  /** The runtime's id of the call (never the model's). */
+  callId: string;
+  name: string;
+  args: unknown;
+}
+
 /** What a page callback is asked (PageApi.callback). */
 export type CallbackPayload =
   | { kind: 'beforeModel'; request: ModelRequest; agentName: string }
   | { kind: 'afterModel'; response: ModelResponse; agentName: string }
-  | { kind: 'beforeTool'; name: string; args: unknown; callId: string }
-  | { kind: 'afterTool'; name: string; args: unknown; callId: string; result: unknown; error?: string };
+  | ({ kind: 'beforeTool' } & CallInfo)
+  | ({ kind: 'afterTool'; result: unknown; error?: string } & CallInfo);
 
-/** A call's arguments parsed with the tool's own schema, and whether the call needs approval. */
-export type PreparedCall = { ok: true; args: unknown; needsApproval: boolean } | { ok: false; error: AgentErrorData };
+/** One call of a page tool, as the loop asks the page to run it. */
+export interface ToolCallRequest {
+  /** The runtime's id of the call (never the model's). */
+  callId: string;
+  name: string;
+  /** The arguments as the model wrote them (or as a beforeTool callback replaced them). */
+  args: unknown;
+  /**
+   * Set when a person approved this call: the arguments the tool's own schema
+   * made of `args` then. The page runs the call only with exactly these, so
+   * what runs is what was approved.
+   */
+  approvedArgs?: unknown;
+  sessionId: string;
+  invocationId: string;
+  agentName: string;
+  state: Record<string, unknown>;
+}
+
+/**
+ * A call's arguments parsed with the tool's own schema, and whether the call
+ * needs approval; `granted` when the page asked its person (onApproval).
+ * Refused (`ok: false`) when the arguments do not parse.
+ */
+export type PreparedCall =
+  { ok: true; args: unknown; needsApproval: boolean; granted?: boolean } | { ok: false; error: AgentErrorData };
 
 /** The page's side, handed to the worker as a comlink proxy. */
 export interface PageApi {
   /** Runs a page tool; streamed chunks come back through AgentHostApi.toolChunk. */
   callTool(request: ToolCallRequest): Promise<ToolOutcome>;
   abortTool(callId: string): void;
-  /** Parses a call's arguments with the tool's schema and applies its needsApproval rule to the result. */
-  prepareCall(name: string, args: unknown): Promise<PreparedCall>;
-  /** Only when the page gave onApproval. */
-  approve(call: ApprovalRequest): Promise<boolean>;
+  /**
+   * The calls of one model turn that may need approval, in one hop: each
+   * parsed with its tool's schema, the tool's needsApproval rule applied to
+   * what `execute` would get, and the person asked where the page decides
+   * approvals itself (onApproval). A call the page prepared runs later with
+   * exactly the arguments it parsed here (see ToolCallRequest.approvedArgs).
+   */
+  prepareCalls(invocationId: string, calls: CallInfo[]): Promise<PreparedCall[]>;
   callback(payload: CallbackPayload): Promise<unknown>;
   progress(progress: ModelProgress): void;
   status(status: AgentStatus, detail?: string): void;
