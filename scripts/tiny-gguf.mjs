@@ -89,34 +89,125 @@ export function ggufVocabulary(family) {
 
 const END_OF_TURN = new Set(['<eos>', '<end_of_turn>', '<|im_end|>', '<|eot_id|>', '<|endoftext|>', '<|end_of_text|>']);
 
-/** How much more likely than chance the random model writes a token: by its text. */
-export function structureBias(text, type) {
-  if (type === 3) return END_OF_TURN.has(text) ? 2 : -4;
+/**
+ * The markup of our tool-call formats (src/model/formats): the random model writes each string's
+ * pieces in order more often than chance, so that it opens calls in free text the way a family's
+ * model does (a lazy grammar only starts at such a trigger); and it often ends its turn after a
+ * call's end (a call is then its whole answer).
+ */
+export const FORMAT_MARKUP = {
+  hermes: { opens: ['<tool_call>'], ends: ['</tool_call>'] },
+  qwen3: { opens: ['<tool_call>', '</think>'], ends: ['</tool_call>'] },
+  smollm2: { opens: ['<tool_call>'], ends: ['</tool_call>'] },
+  'qwen-xml': { opens: ['<tool_call>', '<function='], ends: ['</tool_call>'] },
+  'llama3-json': { opens: ['{"name": '], ends: ['}'] },
+  'phi4-functools': { opens: ['functools['], ends: [']'] },
+  // Its end, ```, also opens a call: no end link.
+  'gemma-tool-code': { opens: ['```tool_code\n'], ends: [] },
+  gemma4: { opens: ['<|tool_call>call:'], ends: ['<tool_call|>'] },
+  mistral: { opens: ['[TOOL_CALLS]'], ends: ['}'] },
+  'generic-json': { opens: ['<tool_call>'], ends: ['</tool_call>'] },
+};
+
+/** The formats whose markup a family's tiny model writes when no one format is named. */
+const FAMILY_FORMATS = {
+  qwen2_5: ['hermes'],
+  qwen3: ['qwen3', 'qwen-xml'],
+  llama3: ['llama3-json'],
+  gemma2: ['gemma-tool-code', 'generic-json'],
+  gemma3: ['gemma4'],
+};
+
+/** How much more likely than chance the random model writes a token, by its text. */
+export function structureBias(piece, type) {
+  if (type === 3) return END_OF_TURN.has(piece) ? 6 : -4;
   if (type === 6) return -4; // a lone byte token would be half a character
   if (type === 4) return -1;
-  const piece = text.replace(/^[Ġ▁]+/, ' ');
-  if (/^\s+$/.test(piece)) return -2;
+  if (/^\s+$/.test(piece)) return -4;
   if (piece.includes('"')) return 4;
   if (/[}\])]/.test(piece)) return 3;
-  if (/^[\s,:=([{<>/'`_.-]{1,2}$/.test(piece)) return 2.5;
+  if (/^\s?[,:=([{<>/'`_.-]{1,2}$/.test(piece)) return 2.5;
   if (piece.length <= 3) return 1;
   return 0;
 }
+
+/** GPT-2's byte-level alphabet, inverted: printable bytes stand for themselves, the rest were shifted past 255. */
+const BYTE_OF_CHAR = (() => {
+  const map = new Map();
+  let shifted = 0;
+  for (let byte = 0; byte < 256; byte++) {
+    const printable = (byte >= 0x21 && byte <= 0x7e) || (byte >= 0xa1 && byte <= 0xac) || byte >= 0xae;
+    map.set(printable ? byte : 256 + shifted++, byte);
+  }
+  return map;
+})();
+const utf8 = new TextDecoder();
+
+/** The text a token stands for (lossy for a token that is part of a character). */
+function pieceText(token, type, model) {
+  if (type === 3 || type === 4) return token;
+  if (model === 'gpt2') return utf8.decode(Uint8Array.from(token, (ch) => BYTE_OF_CHAR.get(ch.codePointAt(0)) ?? 0x3f));
+  return token.replaceAll('\u2581', ' ');
+}
+
+/** `text` as tokens of the vocabulary, longest piece first (any spelling will do: the model writes it), or undefined. */
+function spell(text, idOfPiece) {
+  const ids = [];
+  for (let at = 0; at < text.length;) {
+    let end = text.length;
+    while (end > at && !idOfPiece.has(text.slice(at, end))) end--;
+    if (end === at) return undefined;
+    ids.push(idOfPiece.get(text.slice(at, end)));
+    at = end;
+  }
+  return ids;
+}
+
+/** Residual dimensions that carry "the last token is a piece of markup": one per such piece. */
+const CHAIN_DIMS = 16;
+/** The logit a piece of markup adds to the piece that follows it. */
+const LINK_BOOST = 14;
+/** The logit the first piece of a markup string gets. */
+const START_BOOST = 11;
 
 /**
  * Writes the GGUF to `path` (through a temporary file, renamed when complete, so that a reader
  * never sees half of it). Returns what it wrote.
  */
-export function writeTinyGguf(path, { family = 'gemma3', seed = 1 } = {}) {
+export function writeTinyGguf(path, { family = 'gemma3', seed = 1, formats = FAMILY_FORMATS[family] } = {}) {
+  const markup = formats.flatMap((format) => FORMAT_MARKUP[format].opens);
+  const callEnds = formats.flatMap((format) => FORMAT_MARKUP[format].ends);
   const vocabulary = ggufVocabulary(family);
   const random = gaussian(seed);
   const n = vocabulary.tokens.length;
   const { embd, layers, heads, headsKv, ff, context } = SHAPE;
   const headDim = embd / heads;
+  const pieces = vocabulary.tokens.map((token, id) => pieceText(token, vocabulary.types[id], vocabulary.model));
+  const idOfPiece = new Map();
+  pieces.forEach((piece, id) => {
+    if ([1, 4].includes(vocabulary.types[id]) && piece && !idOfPiece.has(piece)) idOfPiece.set(piece, id);
+  });
+  // Each markup string's consecutive pieces, as links head → next, a dimension per head; first pieces are written more often.
+  const links = [];
+  const starts = new Set();
+  const dimOf = new Map();
+  for (const text of markup) {
+    const ids = spell(text, idOfPiece);
+    if (!ids) continue;
+    starts.add(ids[0]);
+    for (let i = 0; i + 1 < ids.length; i++) links.push([ids[i], ids[i + 1]]);
+  }
+  if (vocabulary.eos !== undefined)
+    for (const text of callEnds) {
+      const ids = spell(text, idOfPiece);
+      if (ids) links.push([ids.at(-1), vocabulary.eos]);
+    }
+  for (const [head] of links) if (!dimOf.has(head)) dimOf.set(head, 1 + (dimOf.size % CHAIN_DIMS));
 
   const metadata = [
     ['general.architecture', T.STRING, 'llama'],
     ['general.name', T.STRING, `tiny-random-${family}`],
+    ['general.description', T.STRING, `random weights; writes the markup of ${formats.join(', ')}`],
     ['general.alignment', T.U32, ALIGNMENT],
     ['llama.context_length', T.U32, context],
     ['llama.embedding_length', T.U32, embd],
@@ -141,16 +232,24 @@ export function writeTinyGguf(path, { family = 'gemma3', seed = 1 } = {}) {
   ];
 
   // Row-major with the first dimension fastest: a [a, b] tensor is b rows of a values.
-  const matrix = (cols, rows, std, row0 = undefined) => {
+  // `keepFirst`: rows 0..CHAIN_DIMS (the residual's reserved dimensions) are zero, so no layer writes to them.
+  const matrix = (cols, rows, std, keepFirst = false) => {
     const values = new Float32Array(cols * rows);
     for (let i = 0; i < values.length; i++) values[i] = random() * std;
-    if (row0 !== undefined) values.fill(row0, 0, cols); // the output row of dimension 0
+    if (keepFirst) values.fill(0, 0, cols * (1 + CHAIN_DIMS));
+    return values;
+  };
+  /** Token rows whose reserved dimensions are zero, but dimension 0 of the embedding. */
+  const tokenRows = (std) => {
+    const values = matrix(embd, n, std);
+    for (let t = 0; t < n; t++) values.fill(0, t * embd, t * embd + 1 + CHAIN_DIMS);
     return values;
   };
   const ones = (count) => new Float32Array(count).fill(1);
   const tensors = [];
-  const embedding = matrix(embd, n, 0.1);
+  const embedding = tokenRows(0.1);
   for (let t = 0; t < n; t++) embedding[t * embd] = 1; // the constant dimension
+  for (const [head, dim] of dimOf) embedding[head * embd + dim] = 1;
   tensors.push({ name: 'token_embd.weight', dims: [embd, n], type: GGML.F16, data: embedding });
   for (let b = 0; b < layers; b++) {
     const p = `blk.${b}`;
@@ -169,18 +268,23 @@ export function writeTinyGguf(path, { family = 'gemma3', seed = 1 } = {}) {
         type: GGML.F16,
         data: matrix(embd, headDim * headsKv, 0.1),
       },
-      { name: `${p}.attn_output.weight`, dims: [embd, embd], type: GGML.F16, data: matrix(embd, embd, 0.02, 0) },
+      { name: `${p}.attn_output.weight`, dims: [embd, embd], type: GGML.F16, data: matrix(embd, embd, 0.02, true) },
       { name: `${p}.ffn_norm.weight`, dims: [embd], type: GGML.F32, data: ones(embd) },
       { name: `${p}.ffn_gate.weight`, dims: [embd, ff], type: GGML.F16, data: matrix(embd, ff, 0.1) },
       { name: `${p}.ffn_up.weight`, dims: [embd, ff], type: GGML.F16, data: matrix(embd, ff, 0.1) },
-      { name: `${p}.ffn_down.weight`, dims: [ff, embd], type: GGML.F16, data: matrix(ff, embd, 0.02, 0) },
+      { name: `${p}.ffn_down.weight`, dims: [ff, embd], type: GGML.F16, data: matrix(ff, embd, 0.02, true) },
     );
   }
   tensors.push({ name: 'output_norm.weight', dims: [embd], type: GGML.F32, data: ones(embd) });
-  // After the final norm, dimension 0 is about 1 / rms of the stream; the other dimensions add noise of about 1.5.
-  const constant = Math.sqrt(embd / (1 + (embd - 1) * 0.01));
-  const output = matrix(embd, n, 0.3);
-  for (let t = 0; t < n; t++) output[t * embd] = structureBias(vocabulary.tokens[t], vocabulary.types[t]) / constant;
+  // After the final norm, dimension 0 is about 1 / rms of the stream; the random dimensions add noise of about 1.5,
+  // and a reserved dimension that the last token set is about as large as dimension 0.
+  const free = embd - 1 - CHAIN_DIMS;
+  const constant = Math.sqrt(embd / (1 + free * 0.01));
+  const chained = Math.sqrt(embd / (2 + free * 0.01));
+  const output = tokenRows(0.3);
+  for (let t = 0; t < n; t++)
+    output[t * embd] = (structureBias(pieces[t], vocabulary.types[t]) + (starts.has(t) ? START_BOOST : 0)) / constant;
+  for (const [head, next] of links) output[next * embd + dimOf.get(head)] = LINK_BOOST / chained;
   tensors.push({ name: 'output.weight', dims: [embd, n], type: GGML.F16, data: output });
 
   const file = new GgufFile(`${path}.${process.pid}.tmp`);

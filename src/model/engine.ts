@@ -172,6 +172,8 @@ export type ModelOptions =
       /** Sampling temperature for every step (default 0: always the most likely token). */
       temperature?: number;
       seed?: number;
+      /** llama.cpp completion fields sent with every step, in its own names (e.g. { repeat_penalty: 1.1, top_k: 40 }). */
+      completion?: Record<string, unknown>;
       onProgress?: (progress: ModelProgress) => void;
     }
   | {

@@ -47,6 +47,8 @@ export interface WllamaEngineOptions {
   wasmUrl?: string;
   temperature?: number;
   seed?: number;
+  /** llama.cpp fields for every completion (the step's own grammar and length win). */
+  completion?: Record<string, unknown>;
   /** How long a load may go without a word from llama.cpp before it counts as stalled (default 90 s). */
   stallMs?: number;
 }
@@ -203,6 +205,7 @@ export class WllamaEngine implements ModelEngine {
       const mark = this.log.mark;
       try {
         const chunks = (await wllama.createCompletion({
+          ...this.options.completion,
           prompt: plan.prompt + raw,
           ...params,
           stream: true,

@@ -112,6 +112,15 @@ export class WllamaLog {
         `${doing}: llama.cpp ran out of memory (${memory}). Use a smaller model or quantization, or a smaller model.contextWindow.`,
         { cause: error, details: { log: said } },
       );
+    const overflow =
+      first(/exceeds the available context size/) ??
+      (/exceeds the available context size/.test(messageOf(error)) ? messageOf(error) : undefined);
+    if (overflow)
+      return new AgentError(
+        'context-overflow',
+        `${doing}: the prompt is longer than the model's context window (${overflow}). Give the model a larger model.contextWindow, or fewer or shorter tools and instructions.`,
+        { cause: error, details: { log: said } },
+      );
     const unreadable = first(UNREADABLE);
     if (unreadable)
       return new AgentError(
