@@ -37,16 +37,28 @@ export function tinyModelPath(family, format) {
   const key = createHash('sha256').update(script).update(tokenizerVersion(family)).digest('hex').slice(0, 12);
   const name = format ? `tiny-${family}-${format}-${key}.gguf` : `tiny-${family}-${key}.gguf`;
   const path = join(root, 'node_modules', '.cache', 'inpage-agent', name);
-  if (!existsSync(path)) writeTinyGguf(path, { family, ...(format && { formats: [format] }) });
+  if (!existsSync(path))
+    writeTinyGguf(path, {
+      family,
+      ...(format === 'prose'
+        ? { prose: true }
+        : format === 'plain'
+          ? { formats: [] }
+          : format && { formats: [format] }),
+    });
   return path;
 }
 
-/** The file a /models/ name stands for (tiny-<family>.gguf, tiny-<family>-<format>.gguf, the real model), or undefined. */
+/**
+ * The file a /models/ name stands for, or undefined: the real model; tiny-<family>.gguf;
+ * tiny-<family>-<format>.gguf (writes that format's markup); tiny-<family>-plain.gguf (writes punctuation and
+ * quotes, so that its calls close soon, and no markup); tiny-<family>-prose.gguf (writes words).
+ */
 function fileFor(name) {
   if (name === REAL_MODEL_FILE) return realModelPath();
   const tiny = /^tiny-([a-z0-9_]+?)(?:-([a-z0-9-]+))?\.gguf$/.exec(name);
   if (!tiny || !TINY_TOKENIZERS.includes(tiny[1])) return undefined;
-  if (tiny[2] && !Object.hasOwn(FORMAT_MARKUP, tiny[2])) return undefined;
+  if (tiny[2] && !['prose', 'plain'].includes(tiny[2]) && !Object.hasOwn(FORMAT_MARKUP, tiny[2])) return undefined;
   return tinyModelPath(tiny[1], tiny[2]);
 }
 

@@ -118,6 +118,12 @@ const FAMILY_FORMATS = {
   gemma3: ['gemma4'],
 };
 
+/** A prose writer: any word as likely as any other, the end of its turn now and then, never half a character. */
+export function proseBias(piece, type) {
+  if (type === 3) return END_OF_TURN.has(piece) ? 3 : -8;
+  return type === 1 ? 0 : -8;
+}
+
 /** How much more likely than chance the random model writes a token, by its text. */
 export function structureBias(piece, type) {
   if (type === 3) return END_OF_TURN.has(piece) ? 6 : -4;
@@ -174,7 +180,12 @@ const START_BOOST = 11;
  * Writes the GGUF to `path` (through a temporary file, renamed when complete, so that a reader
  * never sees half of it). Returns what it wrote.
  */
-export function writeTinyGguf(path, { family = 'gemma3', seed = 1, formats = FAMILY_FORMATS[family] } = {}) {
+export function writeTinyGguf(
+  path,
+  { family = 'gemma3', seed = 1, formats = FAMILY_FORMATS[family], prose = false } = {},
+) {
+  if (prose) formats = [];
+  const bias = prose ? proseBias : structureBias;
   const markup = formats.flatMap((format) => FORMAT_MARKUP[format].opens);
   const callEnds = formats.flatMap((format) => FORMAT_MARKUP[format].ends);
   const vocabulary = ggufVocabulary(family);
@@ -206,8 +217,12 @@ export function writeTinyGguf(path, { family = 'gemma3', seed = 1, formats = FAM
 
   const metadata = [
     ['general.architecture', T.STRING, 'llama'],
-    ['general.name', T.STRING, `tiny-random-${family}`],
-    ['general.description', T.STRING, `random weights; writes the markup of ${formats.join(', ')}`],
+    ['general.name', T.STRING, `tiny-random-${family}${prose ? '-prose' : ''}`],
+    [
+      'general.description',
+      T.STRING,
+      prose ? 'random weights; writes prose' : `random weights; writes the markup of ${formats.join(', ')}`,
+    ],
     ['general.alignment', T.U32, ALIGNMENT],
     ['llama.context_length', T.U32, context],
     ['llama.embedding_length', T.U32, embd],
@@ -283,7 +298,7 @@ export function writeTinyGguf(path, { family = 'gemma3', seed = 1, formats = FAM
   const chained = Math.sqrt(embd / (2 + free * 0.01));
   const output = tokenRows(0.3);
   for (let t = 0; t < n; t++)
-    output[t * embd] = (structureBias(pieces[t], vocabulary.types[t]) + (starts.has(t) ? START_BOOST : 0)) / constant;
+    output[t * embd] = (bias(pieces[t], vocabulary.types[t]) + (starts.has(t) ? START_BOOST : 0)) / constant;
   for (const [head, next] of links) output[next * embd + dimOf.get(head)] = LINK_BOOST / chained;
   tensors.push({ name: 'output.weight', dims: [embd, n], type: GGML.F16, data: output });
 
