@@ -172,6 +172,11 @@ export type ModelOptions =
       /** Sampling temperature for every step (default 0: always the most likely token). */
       temperature?: number;
       seed?: number;
+      /**
+       * 'one': each step ends with its first call; 'any': the model may go on writing and calling after it.
+       * Default: 'one' for a model whose GGUF has no chat template (a base model does not end its turn by itself), else 'any'.
+       */
+      callsPerStep?: 'one' | 'any';
       /** llama.cpp completion fields sent with every step, in its own names (e.g. { repeat_penalty: 1.1, top_k: 40 }). */
       completion?: Record<string, unknown>;
       onProgress?: (progress: ModelProgress) => void;

@@ -47,8 +47,11 @@ export interface WllamaEngineOptions {
   wasmUrl?: string;
   temperature?: number;
   seed?: number;
+  callsPerStep?: 'one' | 'any';
   /** llama.cpp fields for every completion (the step's own grammar and length win). */
   completion?: Record<string, unknown>;
+  /** Keep a sliding-window model's whole KV (default true; see load()). */
+  swaFull?: boolean;
   /** How long a load may go without a word from llama.cpp before it counts as stalled (default 90 s). */
   stallMs?: number;
 }
@@ -59,14 +62,26 @@ const DEFAULT_STALL_MS = 90_000;
 /** A chunk of llama.cpp's streamed completion, as wllama hands it on. */
 interface CompletionChunk {
   choices?: { text?: string; finish_reason?: string | null }[];
-  timings?: { cache_n?: number; prompt_n?: number; predicted_n?: number };
+  timings?: Timings;
+}
+
+/** llama.cpp's own account of a completion. */
+export interface Timings {
+  cache_n?: number;
+  prompt_n?: number;
+  prompt_ms?: number;
+  predicted_n?: number;
+  predicted_ms?: number;
 }
 
 export class WllamaEngine implements ModelEngine {
   private wllama?: Wllama;
   private readonly log = new WllamaLog();
+  /** llama.cpp's timings of the last completion (for benchmarks and the curious). */
+  lastTimings?: Timings;
   private format: ToolFormat;
   private template?: ChatTemplate;
+  private oneCall = false;
   private loaded?: Promise<void>;
   private busy = false;
   private state: ModelInfo;
@@ -123,7 +138,7 @@ export class WllamaEngine implements ModelEngine {
       log_level: LogLevel.DEBUG,
       // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
       // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
-      swa_full: true,
+      swa_full: this.options.swaFull ?? true,
       ...(this.options.gpu === 'off' && { n_gpu_layers: 0 }),
     });
     try {
@@ -148,6 +163,14 @@ export class WllamaEngine implements ModelEngine {
         ),
       );
     this.template = chatTemplate(templateOf(metadata));
+    const base = !metadata['tokenizer.chat_template'];
+    this.oneCall = (this.options.callsPerStep ?? (base ? 'one' : 'any')) === 'one';
+    const notices = [
+      notice,
+      base && !this.options.callsPerStep
+        ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${this.template.name}'s markup, and each step ends with its first call, since such a model does not end its turn by itself.`
+        : undefined,
+    ].filter(Boolean);
     const gpu = /webgpu/i.test(this.log.recent.join('\n')) && this.options.gpu !== 'off';
     this.state = {
       ...this.state,
@@ -156,7 +179,7 @@ export class WllamaEngine implements ModelEngine {
       contextWindow: context.n_ctx,
       toolFormat: this.format.name,
       threads,
-      ...(notice && { notice }),
+      ...(notices.length && { notice: notices.join(' ') }),
     };
     onProgress?.({
       progress: 1,
@@ -185,6 +208,7 @@ export class WllamaEngine implements ModelEngine {
       contextWindow: this.state.contextWindow,
       temperature: this.options.temperature ?? 0,
       seed: this.options.seed,
+      oneCall: this.oneCall,
     });
     if (plan.notice) yield plan.notice;
     this.busy = true;
@@ -208,6 +232,7 @@ export class WllamaEngine implements ModelEngine {
           ...this.options.completion,
           prompt: plan.prompt + raw,
           ...params,
+          stop: [...params.stop, ...stopsOf(this.options.completion)],
           stream: true,
           ...(signal && { abortSignal: signal }),
         } as never)) as unknown as AsyncIterable<CompletionChunk>;
@@ -217,7 +242,10 @@ export class WllamaEngine implements ModelEngine {
           raw += text;
           if (text) for (const piece of stream.push(text)) yield piece;
           if (choice?.finish_reason === 'length') finish = 'length';
-          if (chunk.timings) usage = addUsage(usage, chunk.timings);
+          if (chunk.timings) {
+            usage = addUsage(usage, chunk.timings);
+            this.lastTimings = chunk.timings;
+          }
         }
         break;
       } catch (error) {
@@ -271,6 +299,12 @@ export class WllamaEngine implements ModelEngine {
   }
 }
 
+/** Stop strings the page added in model.completion (they add to the template's own). */
+function stopsOf(completion: Record<string, unknown> | undefined): string[] {
+  const stop = completion?.stop;
+  return typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop.filter((item) => typeof item === 'string') : [];
+}
+
 /** The grammar to go on under: the step's, constrained from the text so far; or any whole characters without tools. */
 function strictGrammar(plan: WllamaRequestPlan, raw: string): Partial<CompletionParams> | undefined {
   if (!plan.structuralTag) return { grammar: ANY_TEXT_GBNF };
@@ -282,7 +316,7 @@ function strictGrammar(plan: WllamaRequestPlan, raw: string): Partial<Completion
 }
 
 /** A step's usage from llama.cpp's timings, summed over the completions it took. */
-function addUsage(before: Usage | undefined, timings: NonNullable<CompletionChunk['timings']>): Usage {
+function addUsage(before: Usage | undefined, timings: Timings): Usage {
   const cached = timings.cache_n ?? 0;
   const prefilled = timings.prompt_n ?? 0;
   if (!before)

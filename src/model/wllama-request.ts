@@ -31,6 +31,8 @@ export interface WllamaStyle {
   /** Sampling the page did not set: the engine's defaults. */
   temperature: number;
   seed?: number;
+  /** Each step ends with its first call (a model that would not end its turn by itself). */
+  oneCall?: boolean;
 }
 
 export interface WllamaRequestPlan {
@@ -52,6 +54,7 @@ export interface CompletionParams {
   top_p?: number;
   seed?: number;
   cache_prompt: true;
+  stop: string[];
   grammar?: string;
   grammar_lazy?: boolean;
   grammar_triggers?: { type: number; value: string }[];
@@ -83,6 +86,7 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
     ...(sampling.topP !== undefined && { top_p: sampling.topP }),
     ...((sampling.seed ?? style.seed) !== undefined && { seed: sampling.seed ?? style.seed }),
     cache_prompt: true,
+    stop: style.template.stops,
   };
   const plan: WllamaRequestPlan = {
     prompt: style.template.render(turns),
@@ -94,8 +98,10 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
   if (!tools.length || !toolNames.length) return plan;
 
   const toolPlan = planToolCalls(format, tools, { allowedTools: request.allowedTools, toolChoice: choice });
-  const structuralTag = toolPlan.responseFormat?.structural_tag.format;
-  if (!structuralTag) return plan;
+  const planned = toolPlan.responseFormat?.structural_tag.format;
+  if (!planned) return plan;
+  const structuralTag =
+    style.oneCall && planned.type === 'triggered_tags' ? { ...planned, stop_after_first: true } : planned;
   let grammar: GbnfGrammar;
   try {
     grammar = structuralTagToGbnf(structuralTag);

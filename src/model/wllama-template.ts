@@ -17,6 +17,11 @@ export interface Turn {
 
 export interface ChatTemplate {
   name: TemplateName;
+  /**
+   * Where a turn of the model ends, as text: a model that writes the next turn's opening (a base
+   * model continues the dialogue it sees) has finished its own. Its end-of-turn token ends it anyway.
+   */
+  stops: string[];
   /** The prompt for these turns, ending where the model's answer begins. */
   render(turns: readonly Turn[]): string;
 }
@@ -25,6 +30,7 @@ const TEMPLATES: Record<TemplateName, ChatTemplate> = {
   // Gemma has no system turn: the system text opens the first user turn, as its own template does.
   gemma: {
     name: 'gemma',
+    stops: ['<start_of_turn>', '<end_of_turn>'],
     render: (turns) => {
       const [system, rest] = splitSystem(turns);
       let out = '';
@@ -37,20 +43,24 @@ const TEMPLATES: Record<TemplateName, ChatTemplate> = {
   },
   chatml: {
     name: 'chatml',
+    stops: ['<|im_start|>', '<|im_end|>'],
     render: (turns) =>
       `${turns.map((turn) => `<|im_start|>${turn.role}\n${turn.content}<|im_end|>\n`).join('')}<|im_start|>assistant\n`,
   },
   llama3: {
     name: 'llama3',
+    stops: ['<|start_header_id|>', '<|eot_id|>'],
     render: (turns) =>
       `${turns.map((turn) => `<|start_header_id|>${turn.role}<|end_header_id|>\n\n${turn.content}<|eot_id|>`).join('')}<|start_header_id|>assistant<|end_header_id|>\n\n`,
   },
   phi: {
     name: 'phi',
+    stops: ['<|user|>', '<|end|>'],
     render: (turns) => `${turns.map((turn) => `<|${turn.role}|>${turn.content}<|end|>`).join('')}<|assistant|>`,
   },
   mistral: {
     name: 'mistral',
+    stops: ['[INST]', '</s>'],
     render: (turns) => {
       const [system, rest] = splitSystem(turns);
       let out = '';
