@@ -18,7 +18,7 @@ import { closeDrawer, currentView, isDrawerOpen, openDrawer, startDrawer, type V
 import { friendlyError } from './ui/friendly-error';
 import { pin, startFollowing } from './ui/follow';
 import { showGraph, startZoom } from './ui/graph-view';
-import { fillPicker, probeDevice, progressReporter } from './ui/model-picker';
+import { fillPicker, modelFor, probeDevice, progressReporter } from './ui/model-picker';
 import { drawSessions, startSessions } from './ui/sessions-view';
 import { drawTimeline } from './ui/timeline';
 import { formatMs } from './ui/tool-card';
@@ -81,7 +81,9 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
   agent = undefined;
   setStatus('starting');
   const demoMode = model.engine === 'module';
-  $('#model-label').textContent = demoMode ? 'Demo mode' : `Loading ${model.engine === 'webllm' ? model.modelId : ''}…`;
+  $('#model-label').textContent = demoMode
+    ? 'Demo mode'
+    : `Loading ${model.engine === 'webllm' ? model.modelId : model.engine === 'wllama' ? (model.modelId ?? '') : ''}…`;
   const next = await createAgent({
     model,
     instructions:
@@ -302,15 +304,15 @@ const sessionHooks = {
 // ── model: the picker, loading with progress, falling back to demo mode ──
 let loading: AbortController | undefined;
 
-async function loadModel(modelId: string): Promise<void> {
+async function loadModel(choice: string): Promise<void> {
   loading = new AbortController();
   $('#progress').hidden = false;
   $('#cancel-load').hidden = false;
   $<HTMLButtonElement>('#load-model').disabled = true;
   try {
-    currentModel = { engine: 'webllm', modelId, onProgress: progressReporter() };
+    currentModel = modelFor(choice, progressReporter());
     await start(currentModel, loading.signal);
-    $('#gpu-panel').textContent = `${modelId} is running on this device.`;
+    $('#gpu-panel').textContent = `${agent?.info?.model.label ?? 'The model'} is running on this device.`;
   } catch (error) {
     const { text, details } = friendlyError(error as AgentError);
     const panel = $('#gpu-panel');
