@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs as quiet, findChromium } from './scripts/chromium.mjs';
+import { missingSharedData, sharedDataDir } from './scripts/shared-data.mjs';
 import { FETCH_HINT, realModelPath, serveModels } from './scripts/model-files.mjs';
 
 const executablePath = findChromium();
@@ -46,10 +47,14 @@ export default defineConfig({
   // Workers and engine fixtures import these at run time, where Vite's scan of the tests cannot see them;
   // found mid-run, Vite would bundle them then and reload the page under a running test.
   optimizeDeps: {
-    include: ['comlink', 'idb', 'zod', '@mlc-ai/web-llm', '@lenml/tokenizers', '@wllama/wllama/esm/index.js'],
+    include: ['comlink', 'idb', 'zod', '@mlc-ai/web-llm', '@lenml/tokenizers', 'ai', '@wllama/wllama/esm/index.js'],
   },
+  // Browser tests read the public data outside the repository through the test server.
+  server: { fs: { allow: ['.', sharedDataDir] } },
   test: {
-    provide: { realModel: Boolean(realModel) },
+    // Says once what is skipped for want of ../shared/data (and fails the run under CI=true).
+    globalSetup: ['test/shared-data.setup.ts'],
+    provide: { sharedData: { dir: sharedDataDir, missing: missingSharedData() }, realModel: Boolean(realModel) },
     projects: [
       {
         extends: true,

@@ -4,12 +4,18 @@
  * AI SDK's generateText with its mock model and the same tool, in this page.
  * Both run 10 conversations of 100 tool-calling steps; a step's time is the
  * gap between two consecutive steps finishing.
+ *
+ * And the AI SDK's generateText with inpageModel (inpage-agent/ai-sdk): the
+ * same conversations, the AI SDK's loop and tool, each step a scripted model
+ * step in our worker (prompt converted, sent across, deltas streamed back,
+ * raw output sealed and checked), beside the same mock model.
  */
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z as zod } from 'zod';
 import { openDB } from 'idb';
 import { createAgent, defineTool, z } from '../src/index';
+import { inpageModel } from '../src/ai-sdk/index';
 import { summarize, type BenchRow, type BenchSuite } from './harness';
 
 const CONVERSATIONS = 10;
@@ -88,6 +94,46 @@ async function floor(): Promise<number[]> {
   return samples.slice(50);
 }
 
+/** The AI SDK's generateText over our model in its worker: one model for every conversation, the script played on. */
+async function aiSdkOverOurs(): Promise<number[]> {
+  const gaps: number[] = [];
+  let counter = 0;
+  const conversation = [
+    ...Array.from({ length: STEPS - 1 }, () => ({ toolCalls: [{ name: 'count', args: { by: 1 } }] })),
+    { text: 'done' },
+  ];
+  const model = inpageModel({
+    engine: 'scripted',
+    turns: Array.from({ length: CONVERSATIONS }, () => conversation).flat(),
+    contextWindow: 1_000_000,
+  });
+  try {
+    for (let c = 0; c < CONVERSATIONS; c++) {
+      let last: number | undefined;
+      await generateText({
+        model,
+        prompt: 'count',
+        tools: {
+          count: tool({
+            description: 'Counts up.',
+            inputSchema: zod.object({ by: zod.number() }),
+            execute: async ({ by }) => ({ value: (counter += by) }),
+          }),
+        },
+        stopWhen: stepCountIs(STEPS + 1),
+        onStepFinish: () => {
+          const now = performance.now();
+          if (last !== undefined) gaps.push(now - last);
+          last = now;
+        },
+      });
+    }
+  } finally {
+    await model.close();
+  }
+  return gaps;
+}
+
 async function aiSdk(): Promise<number[]> {
   const gaps: number[] = [];
   let counter = 0;
@@ -142,6 +188,7 @@ const suite: BenchSuite = async () => {
   const bare = summarize(await floor());
   const stored = summarize(await ours('indexeddb'));
   const memory = summarize(await ours('memory'));
+  const viaAiSdk = summarize(await aiSdkOverOurs());
   const peerRow = { name: 'AI SDK generateText + MockLanguageModelV3', median: peer.median };
   const floorRow = { name: 'floor: 2 bare idb puts + 1 postMessage round trip', median: bare.median };
   const rows: BenchRow[] = [
@@ -173,6 +220,15 @@ const suite: BenchSuite = async () => {
       unit: 'ms',
       peer: peerRow,
       note: 'isolates the worker round trips from IndexedDB',
+    },
+    {
+      group: 'loop',
+      name: 'step: AI SDK generateText + inpageModel (scripted model in our worker, the AI SDK runs the tool)',
+      median: viaAiSdk.median,
+      p95: viaAiSdk.p95,
+      unit: 'ms',
+      peer: peerRow,
+      note: `${viaAiSdk.samples.length} steps; the prompt grows each step and crosses to the worker whole`,
     },
   ];
   return rows;

@@ -22,10 +22,17 @@
  * is made weightless by a patched reload()), the same 20 tools (it has no
  * toolkit: all 20 are described, as ours describes them) and the same answers
  * written in its ```tool_call format.
+ *
+ * Beside it, the AI SDK's streamText driving our model (inpage-agent/ai-sdk's
+ * inpageModel) over the same run: our web-llm engine on the same weightless
+ * MLCEngine in a real worker (an engine module, test/model/fixtures), the
+ * AI SDK running its own 20 tools and carrying our raw output from step to
+ * step.
  */
 import { webLLM } from '@browser-ai/web-llm';
 import { MLCEngine } from '@mlc-ai/web-llm';
-import { generateText, stepCountIs, tool } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { inpageModel } from '../src/ai-sdk/index';
 import { z as zod } from 'zod';
 import { AgentError } from '../src/errors';
 import type { ChatMessage } from '../src/model/engine';
@@ -51,6 +58,7 @@ import {
   qwen3ChatConfig,
   QWEN3_MODEL_ID,
 } from '../test/model/prefill/chat-configs';
+import type { PrefillEngineOptions } from '../test/model/fixtures/engines/prefill-webllm';
 import { makeWeightless, prefillEngine } from '../test/model/prefill/prefill-engine';
 import { qwen3Tokenizer } from '../test/model/prefill/qwen3-tokenizer';
 import type { Prefill, WeightlessPipeline } from '../test/model/prefill/weightless-pipeline';
@@ -240,6 +248,69 @@ async function run(
   return { prefills: pipeline.prefills, steps };
 }
 
+/** The AI SDK's tools for the run: the same 20, each answering as ours do. */
+function aiSdkTools() {
+  return Object.fromEntries(
+    Object.values(ACTIONS)
+      .flat()
+      .map((name) => [
+        name,
+        tool({
+          description: declaration(name).description,
+          inputSchema: zod.object({
+            query: zod.string().describe('What to work on.'),
+            limit: zod.number().optional(),
+          }),
+          execute: async () => ({ ok: true, tool: name }),
+        }),
+      ]),
+  );
+}
+
+// Through a variable, so that vite leaves the URL alone: the worker imports the engine module from it.
+const here = import.meta.url;
+
+/** The same run through the AI SDK's streamText and our model (inpageModel), in a real worker. */
+async function aiSdkOverOurs(): Promise<{ prefills: Prefill[]; steps: number }> {
+  const channel = `bench-prefill-${crypto.randomUUID()}`;
+  const prefills: Prefill[] = [];
+  const listener = new BroadcastChannel(channel);
+  listener.onmessage = (message: MessageEvent<Prefill>) => prefills.push(message.data);
+  const options: PrefillEngineOptions = {
+    family: 'qwen3',
+    channel,
+    outputs: [
+      ...CALLS.map(
+        ([name, args]) =>
+          `<think>\nI will use ${name}.\n</think>\n\n<tool_call>\n{"name": "${name}", "arguments": ${JSON.stringify(args)}}\n</tool_call>`,
+      ),
+      '<think>\nThat is everything.\n</think>\n\nYour trip is planned: the hotel is on your list and the plan is exported.',
+    ],
+  };
+  const model = inpageModel({
+    engine: 'module',
+    url: new URL('../test/model/fixtures/engines/prefill-webllm.ts', here).href,
+    options,
+  });
+  try {
+    const result = streamText({
+      model,
+      system: 'You plan trips for the person on this page.',
+      prompt: 'Plan my trip to Lyon.',
+      tools: aiSdkTools(),
+      stopWhen: stepCountIs(10),
+    });
+    await result.consumeStream();
+    const steps = (await result.steps).length;
+    // Each prefill crosses from the worker on a BroadcastChannel: the run is over, wait for the last message.
+    while (prefills.length < steps) await new Promise((resolve) => setTimeout(resolve, 10));
+    return { prefills, steps };
+  } finally {
+    listener.close();
+    await model.close();
+  }
+}
+
 /** The same run through the AI SDK and @browser-ai/web-llm. */
 async function peer(): Promise<{ prefills: Prefill[]; steps: number }> {
   const outputs = [
@@ -257,21 +328,7 @@ async function peer(): Promise<{ prefills: Prefill[]; steps: number }> {
     await this.reload(modelId);
   };
   try {
-    const tools = Object.fromEntries(
-      Object.values(ACTIONS)
-        .flat()
-        .map((name) => [
-          name,
-          tool({
-            description: declaration(name).description,
-            inputSchema: zod.object({
-              query: zod.string().describe('What to work on.'),
-              limit: zod.number().optional(),
-            }),
-            execute: async () => ({ ok: true, tool: name }),
-          }),
-        ]),
-    );
+    const tools = aiSdkTools();
     const result = await generateText({
       model: webLLM(QWEN3_MODEL_ID),
       system: 'You plan trips for the person on this page.',
@@ -337,6 +394,16 @@ const suite: BenchSuite = async () => {
     note: `${longOurs.steps} steps, ${resets(longOurs.prefills)} reset(s); before: ${resets(longBefore.prefills)}`,
   });
   const them = await peer();
+  const viaAiSdk = await aiSdkOverOurs();
+  rows.push({
+    group: 'prefill',
+    name: 'prefilled tokens, 8-step tool run, 20 tools, prompt (Qwen3): AI SDK streamText + inpageModel (ours, no toolkit)',
+    median: total(viaAiSdk.prefills),
+    unit: 'tokens',
+    peer: { name: 'its minimum', median: minimum(viaAiSdk.prefills) },
+    target: '≤ 1.05× minimum',
+    note: `${viaAiSdk.steps} steps, ${resets(viaAiSdk.prefills)} reset(s); @browser-ai/web-llm on the same run: ${(total(them.prefills) / minimum(them.prefills)).toFixed(2)}× its minimum`,
+  });
   rows.push({
     group: 'prefill',
     name: 'prefilled tokens, 8-step tool run, 20 tools, prompt (Qwen3): AI SDK + @browser-ai/web-llm (peer, no toolkit)',

@@ -13,7 +13,17 @@ import {
 } from '../src/index';
 import { displayNameOf, pageSummary, pageTools, replayCall } from './app/page-tools';
 import { nextSuggestions, suggestions } from './suggestions';
-import { askInline, clearChat, isChatEmpty, revealEvent, setChatHooks, showEvent } from './ui/chat';
+import {
+  askInline,
+  clearChat,
+  isChatEmpty,
+  keepPendingLast,
+  revealEvent,
+  setChatHooks,
+  showEvent,
+  showPending,
+  showUnsent,
+} from './ui/chat';
 import { closeDrawer, currentView, isDrawerOpen, openDrawer, startDrawer, type View } from './ui/drawer';
 import { friendlyError } from './ui/friendly-error';
 import { pin, startFollowing } from './ui/follow';
@@ -75,10 +85,21 @@ function start(model: ModelOptions, signal?: AbortSignal): Promise<void> {
   return starting;
 }
 
+/** The agent once every start under way has ended (a message waits for the one that replaces the agent), if any. */
+async function readyAgent(): Promise<Agent | undefined> {
+  for (;;) {
+    const current = starting;
+    await current.catch(() => undefined);
+    if (current === starting) return agent;
+  }
+}
+
 async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<void> {
-  running?.abort();
-  await agent?.close();
+  // No message may reach the agent being replaced: it is closing (its run() would reject with 'closed').
+  const previous = agent;
   agent = undefined;
+  running?.abort();
+  await previous?.close();
   setStatus('starting');
   const demoMode = model.engine === 'module';
   $('#model-label').textContent = demoMode
@@ -164,6 +185,7 @@ async function openSession(target: Agent): Promise<void> {
       if ('functionCall' in part && succeeded.has(part.functionCall.id))
         await replayCall(part.functionCall.name, part.functionCall.args);
   }
+  keepPendingLast();
   showSuggestions();
   await refreshInsight();
 }
@@ -181,32 +203,48 @@ function updatePageSummary(): void {
   $('#page-summary').textContent = pageSummary();
 }
 
+/**
+ * Sends a message. It shows at once, also while the agent is still starting
+ * (the visitor may type before it is up), and runs as soon as it is; if it
+ * cannot run, it stays in the chat with the reason and a way to try again.
+ */
 async function ask(text: string): Promise<void> {
   if (running || !text.trim()) return;
-  running = new AbortController();
-  await starting.catch(() => undefined);
-  if (!agent) {
-    running = undefined;
-    return;
-  }
+  const controller = (running = new AbortController());
   pin();
+  const pending = showPending(text);
+  $('#empty').hidden = true;
   setRunning(true);
+  const target = await readyAgent();
+  const unsent = (reason: string) => showUnsent(pending, reason, () => void ask(text));
   try {
-    for await (const event of agent.run(text, { signal: running.signal })) {
+    if (!target) {
+      unsent('Not sent: the agent could not start. Reload the page, or try again.');
+      return;
+    }
+    if (controller.signal.aborted) {
+      unsent('Not sent: you stopped it before the agent was ready.');
+      return;
+    }
+    for await (const event of target.run(text, { signal: controller.signal })) {
+      // The run's own record of the message takes the place of the one shown at once.
+      if (event.content?.role === 'user') pending.remove();
       showEvent(event);
       if (!event.partial) events.push(event);
     }
   } catch (error) {
     const failed = error as AgentError;
-    showEvent({
-      id: `local-${Date.now()}`,
-      sessionId: agent.sessionId,
-      invocationId: '',
-      seq: 0,
-      author: 'system',
-      timestamp: Date.now(),
-      error: { code: failed.code ?? 'error', message: failed.message },
-    });
+    if (pending.isConnected) unsent(`Not sent: ${friendlyError(failed).text}`);
+    else
+      showEvent({
+        id: `local-${Date.now()}`,
+        sessionId: target!.sessionId,
+        invocationId: '',
+        seq: 0,
+        author: 'system',
+        timestamp: Date.now(),
+        error: { code: failed.code ?? 'error', message: failed.message },
+      });
   } finally {
     running = undefined;
     setRunning(false);
@@ -383,9 +421,11 @@ wide.addEventListener('change', keepOpen);
 // The built demo works offline after one visit (public/sw.js); the dev server does not need it.
 if (!import.meta.hot && 'serviceWorker' in navigator) void navigator.serviceWorker.register('./sw.js');
 
-await fillPicker(await probeDevice());
+// The agent starts first: the visitor may type at once, and a message waits for this start, not for the probe.
+const first = start(currentModel);
 showSuggestions();
-await start(currentModel).catch((error: AgentError) => {
+await fillPicker(await probeDevice());
+await first.catch((error: AgentError) => {
   setStatus('crashed');
   showEvent({
     id: 'start',

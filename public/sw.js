@@ -6,14 +6,24 @@ const CACHE = 'inpage-agent-demo-v2';
 // Files of public/ that vite copies as they are, so its manifest does not list them.
 const PUBLIC_FILES = ['favicon.svg', 'manifest.webmanifest', 'icon-192.png', 'icon-512.png'];
 
+// The demo page and its engine, with everything they import; not the BFCL self-test (eval.html),
+// whose benchmark data (megabytes) only its own visitors should download.
+const ENTRIES = ['index.html', 'demo/engine/stand-in.ts'];
+
 async function precache() {
   const cache = await caches.open(CACHE);
   const manifest = await (await fetch('.vite/manifest.json', { cache: 'no-store' })).json();
   const files = new Set(['./', 'index.html', ...PUBLIC_FILES]);
-  for (const chunk of Object.values(manifest)) {
+  const seen = new Set();
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
     files.add(chunk.file);
     for (const file of [...(chunk.css ?? []), ...(chunk.assets ?? [])]) files.add(file);
-  }
+    for (const next of [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])]) visit(next);
+  };
+  ENTRIES.forEach(visit);
   await cache.addAll([...files]);
 }
 

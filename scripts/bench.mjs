@@ -5,12 +5,19 @@ import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 import { ensureChromium, chromiumArgs } from './chromium.mjs';
 import { bundleRows } from './bundle-sizes.mjs';
+import { describeMissingSharedData, missingSharedData, sharedDataDir } from './shared-data.mjs';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const executablePath = ensureChromium();
+if (missingSharedData().length) console.warn(`Rows that need public data are left out: ${describeMissingSharedData()}`);
 // Cross-origin isolation gives performance.now() microsecond resolution instead of 100 µs.
 const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-const server = await createServer({ logLevel: 'error', server: { host: '127.0.0.1', port: 0, headers: isolation } });
+// Suites read the public data outside the repository (../shared/data) as '@shared-data/…'.
+const server = await createServer({
+  logLevel: 'error',
+  resolve: { alias: { '@shared-data': sharedDataDir } },
+  server: { host: '127.0.0.1', port: 0, headers: isolation, fs: { allow: [process.cwd(), sharedDataDir] } },
+});
 await server.listen();
 const url = server.resolvedUrls.local[0];
 const browser = await chromium.launch({ executablePath, args: [...chromiumArgs, '--enable-unsafe-webgpu'] });

@@ -12,6 +12,7 @@ import {
   pageBuilds,
   workerBuilds,
   webllmMarkersIn,
+  aiSdkMarkersIn,
   wllamaMarkersIn,
   workerPatternsIn,
   bundledPackages,
@@ -198,6 +199,23 @@ function checkOutput(dist) {
         `dist/${file} does not look for inpage-agent.worker.js beside itself (see keepWorkerUrls in library-builds.mjs).`,
       );
   }
+  // The AI SDK is an optional peer: no file but ai-sdk.js holds or imports any of it (the workers neither).
+  for (const file of [...pageFiles, WORKER_FILE, SHARED_WORKER_FILE, ...chunks]) {
+    const code = read(file);
+    const found = aiSdkMarkersIn(code);
+    if (found.length || /from\s*["'](ai|@ai-sdk\/[^"']+)["']/.test(code))
+      fail(
+        `dist/${file} holds or imports the AI SDK (${found.join(', ') || 'an import'}): only inpage-agent/ai-sdk may (src/ai-sdk, imported by nothing else).`,
+      );
+  }
+  // ai-sdk.js uses the runtime of the app's own 'inpage-agent': a copy inside would be a second AgentError class, a second worker client.
+  const aiSdk = read('ai-sdk.js');
+  if (!aiSdk.includes('from "inpage-agent"') || /class AgentError|new Worker\(|Comlink/.test(aiSdk))
+    fail(
+      'dist/ai-sdk.js must import the runtime from "inpage-agent" and hold none of it (see runtimeAsPackage in library-builds.mjs; src/ai-sdk imports only ../index at run time).',
+    );
+  if (!/from\s*"ai"/.test(aiSdk) || aiSdk.includes('function readUIMessageStream'))
+    fail('dist/ai-sdk.js must import the AI SDK ("ai"), not inline it (AI_SDK_PACKAGES in library-builds.mjs).');
   // The library entries import their dependencies (the app's bundler dedupes them): no zod or comlink inside.
   for (const file of ['index.js', 'extension.js']) {
     const code = read(file);

@@ -3,38 +3,63 @@
 // - flow imports none of worker, page, extension;
 // - only model/webllm* imports @mlc-ai/web-llm, only model/wllama-engine.ts imports @wllama/wllama;
 //   only session/idb-*.ts and toolkit/idb-*.ts import idb; only worker, page, extension import comlink;
-// - nothing in src imports demo, test or bench.
+// - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
+//   index.ts (its build imports that as the package 'inpage-agent', so an app holds one runtime);
+//   nothing else in src imports ai-sdk;
+// - nothing in src imports demo, test, bench or eval;
+// - eval (npm run eval, eval.html's engine) imports src, never demo or test.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const src = join(root, 'src');
-const files = [];
-(function walk(dir) {
+const evalDir = join(root, 'eval');
+function tsFiles(dir, files = []) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
+    if (statSync(path).isDirectory()) tsFiles(path, files);
     else if (path.endsWith('.ts')) files.push(path);
   }
-})(src);
+  return files;
+}
+const files = tsFiles(src);
+// `import … from 'x'`, `export … from 'x'`, `import('x')` and `import 'x'`: the module is whichever group matched.
+const IMPORTS =
+  /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s*['"]([^'"]+)['"]/g;
+const modules = (code) => [...code.matchAll(IMPORTS)].map((match) => match[1] ?? match[2] ?? match[3]);
+// `import type …` and `export type …` vanish from the output; every other import stays (verbatimModuleSyntax).
+const TYPE_ONLY = /(?:import|export)\s+type\s[^'"]*?from\s*['"]([^'"]+)['"]/g;
+/** The modules a file imports at run time: all but those it names only in `import type` / `export type`. */
+const valueModules = (code) => {
+  const count = new Map();
+  for (const spec of modules(code)) count.set(spec, (count.get(spec) ?? 0) + 1);
+  for (const [, spec] of code.matchAll(TYPE_ONLY)) count.set(spec, count.get(spec) - 1);
+  return new Set([...count].filter(([, n]) => n > 0).map(([spec]) => spec));
+};
 
 const folderOf = (path) => relative(src, path).split('/')[0];
 const lower = ['tools', 'toolkit', 'session', 'model'];
+const isAiSdkPackage = (spec) => spec === 'ai' || spec.startsWith('ai/') || spec.startsWith('@ai-sdk/');
 const upper = ['flow', 'worker', 'page', 'extension'];
 const problems = [];
 for (const file of files) {
   const code = readFileSync(file, 'utf8');
   const from = folderOf(file);
   const name = relative(src, file);
-  for (const [, spec] of code.matchAll(
-    /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
-  )) {
-    if (!spec) continue;
+  const values = valueModules(code);
+  for (const spec of modules(code)) {
+    if (isAiSdkPackage(spec) && from !== 'ai-sdk') problems.push(`${name} imports ${spec}: only src/ai-sdk may`);
     if (spec.startsWith('.')) {
       const target = relative(src, resolve(dirname(file), spec));
+      if (from !== 'ai-sdk' && target.split('/')[0] === 'ai-sdk')
+        problems.push(`${name} imports ${spec}: nothing in src imports ai-sdk (it is an entry of its own)`);
+      if (from === 'ai-sdk' && values.has(spec) && target !== 'index' && !target.startsWith('ai-sdk/'))
+        problems.push(
+          `${name} imports ${spec}: ai-sdk reaches the runtime only through ../index (type-only imports may come from anywhere)`,
+        );
       if (target.startsWith('..')) {
-        if (/^(\.\.\/)*(demo|test|bench)\b/.test(target))
-          problems.push(`${name} imports ${spec}: src never imports demo, test or bench`);
+        if (/^(\.\.\/)*(demo|test|bench|eval)\b/.test(target))
+          problems.push(`${name} imports ${spec}: src never imports demo, test, bench or eval`);
         continue;
       }
       const to = target.split('/')[0];
@@ -45,7 +70,9 @@ for (const file of files) {
     } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {
       problems.push(`${name} imports web-llm: only src/model/webllm* may`);
     } else if (spec.startsWith('@wllama/wllama') && !/^model\/wllama-engine\.ts$/.test(name)) {
-      problems.push(`${name} imports wllama: only src/model/wllama-engine.ts may (the lazy chunk create-engine.ts imports)`);
+      problems.push(
+        `${name} imports wllama: only src/model/wllama-engine.ts may (the lazy chunk create-engine.ts imports)`,
+      );
     } else if (spec === 'idb' && !/^(session|toolkit)\/idb-[\w-]+\.ts$/.test(name)) {
       problems.push(`${name} imports idb: only the IndexedDB files of session/ and toolkit/ (named idb-*.ts) may`);
     } else if (spec === 'comlink' && !['worker', 'page', 'extension'].includes(from)) {
@@ -53,8 +80,17 @@ for (const file of files) {
     }
   }
 }
+const evalFiles = tsFiles(evalDir);
+for (const file of evalFiles) {
+  for (const spec of modules(readFileSync(file, 'utf8'))) {
+    if (!spec.startsWith('.')) continue;
+    const target = relative(root, resolve(dirname(file), spec));
+    if (/^(demo|test)\//.test(target))
+      problems.push(`${relative(root, file)} imports ${spec}: eval never imports demo or test`);
+  }
+}
 if (problems.length) {
   console.error(`Dependency rules broken (see DESIGN.md, "Layout"):\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`Dependency rules hold for ${files.length} files in src/.`);
+console.log(`Dependency rules hold for ${files.length} files in src/ and ${evalFiles.length} in eval/.`);

@@ -4,6 +4,10 @@
 //   import zod, comlink and idb (the app's bundler dedupes them) and start the
 //   worker with the literal `new Worker(new URL('./inpage-agent.worker.js',
 //   import.meta.url))` that Vite, webpack and Parcel follow.
+// - ai-sdk.js (inpage-agent/ai-sdk): the AI SDK's provider and chat transport.
+//   It imports the runtime as the package 'inpage-agent' (so an app holds one
+//   copy, and its AgentError is the app's) and imports 'ai'; nothing of the AI
+//   SDK is in any other file.
 // - inpage-agent.js (ESM for a CDN or a plain <script type="module">),
 //   inpage-agent.iife.js (script tag), inpage-agent-extension.js and
 //   inpage-agent-content.js (an extension's copy-in files): self-contained.
@@ -70,7 +74,34 @@ function recordBundledPackages() {
   };
 }
 
-function libraryBuild({ entry, fileName, format, name, alias = [], outDir, minify = true, external = [] }) {
+/**
+ * src/ai-sdk reaches the runtime only through src/index.ts (check-deps.mjs);
+ * in ai-sdk.js that import is the package itself, resolved by the app.
+ */
+function runtimeAsPackage() {
+  const runtime = resolve(root, 'src/index.ts');
+  return {
+    name: 'inpage-agent:runtime-as-package',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer?.includes('/src/ai-sdk/') || !source.startsWith('.')) return null;
+      const resolved = await this.resolve(source, importer, { skipSelf: true });
+      return resolved?.id === runtime ? { id: 'inpage-agent', external: true } : null;
+    },
+  };
+}
+
+function libraryBuild({
+  entry,
+  fileName,
+  format,
+  name,
+  alias = [],
+  outDir,
+  minify = true,
+  external = [],
+  plugins = [],
+}) {
   return {
     configFile: false,
     root,
@@ -78,7 +109,7 @@ function libraryBuild({ entry, fileName, format, name, alias = [], outDir, minif
     // public/ holds the demo's files (its service worker); none belongs in dist/.
     publicDir: false,
     resolve: { alias },
-    plugins: [keepWorkerUrls(), recordBundledPackages()],
+    plugins: [...plugins, keepWorkerUrls(), recordBundledPackages()],
     build: {
       outDir: resolve(root, outDir),
       emptyOutDir: false,
@@ -100,7 +131,24 @@ export function libraryEntryBuilds(outDir = 'dist') {
   return [
     libraryBuild({ ...common, entry: 'src/index.ts', fileName: 'index.js' }),
     libraryBuild({ ...common, entry: 'src/extension/index.ts', fileName: 'extension.js' }),
+    libraryBuild({
+      ...common,
+      entry: 'src/ai-sdk/index.ts',
+      fileName: 'ai-sdk.js',
+      external: [...DEPENDENCIES, ...AI_SDK_PACKAGES],
+      plugins: [runtimeAsPackage()],
+    }),
   ];
+}
+
+/** The AI SDK's packages, imported by ai-sdk.js only (optional peer dependencies). */
+export const AI_SDK_PACKAGES = ['ai', '@ai-sdk/provider', '@ai-sdk/react'];
+
+/** Strings of the AI SDK's code and of ours for it: a main entry holding any of them pulls the AI SDK in. */
+export const AI_SDK_MARKERS = ['readUIMessageStream', 'uiMessageChunkSchema', 'specificationVersion'];
+
+export function aiSdkMarkersIn(code) {
+  return AI_SDK_MARKERS.filter((marker) => code.includes(marker));
 }
 
 /** The self-contained page files: ESM for a CDN or a plain module script, and the script-tag build. */

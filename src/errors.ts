@@ -25,6 +25,8 @@ export type AgentErrorCode =
   | 'tool-failed'
   | 'tool-timeout'
   | 'tool-result-not-cloneable'
+  | 'tool-result-too-large'
+  | 'tool-result-not-json'
   | 'tool-rejected'
   | 'callback-failed'
   // runs
@@ -47,7 +49,9 @@ export type AgentErrorCode =
   | 'worker-failed'
   | 'closed'
   | 'port-refused'
-  | 'invalid-options';
+  | 'invalid-options'
+  // what an interface offers that the runtime cannot do (e.g. an AI SDK file input)
+  | 'unsupported';
 
 export interface AgentErrorData {
   code: AgentErrorCode;

@@ -24,10 +24,38 @@ export function setChatHooks(next: ChatHooks): void {
 }
 
 export function clearChat(): void {
-  log().replaceChildren();
+  // A message the visitor sent while the agent (re)started stays: it runs once the agent is up.
+  log().replaceChildren(...log().querySelectorAll('li.msg.user.pending, li.msg.user.unsent'));
   streaming.clear();
   asked.clear();
   pin();
+}
+
+/** After a session's history is drawn: a message still waiting to be sent goes below it. */
+export function keepPendingLast(): void {
+  log().append(...log().querySelectorAll('li.msg.user.pending, li.msg.user.unsent'));
+}
+
+/** Shows a message at once, while the agent gets ready; the run's own event of it replaces it. */
+export function showPending(text: string): HTMLLIElement {
+  const item = document.createElement('li');
+  item.className = 'msg user pending';
+  item.textContent = text;
+  return add(item);
+}
+
+/** A message that could not be sent stays where the visitor wrote it, with the reason and a way to try again. */
+export function showUnsent(item: HTMLLIElement, reason: string, retry: () => void): void {
+  item.classList.replace('pending', 'unsent');
+  const why = document.createElement('p');
+  why.className = 'unsent-reason';
+  why.textContent = reason;
+  const again = button('Try again', 'Send this again', () => {
+    item.remove();
+    retry();
+  });
+  item.append(why, again);
+  follow();
 }
 
 export function isChatEmpty(): boolean {

@@ -10,7 +10,7 @@ import * as Comlink from 'comlink';
 import type { Tool } from '../tools/define-tool';
 import { toDeclaration } from '../tools/to-declaration';
 import { invokeTool } from '../tools/invoke-tool';
-import { assertUniqueToolNames } from '../tools/define-tool';
+import { asTool, assertUniqueToolNames } from '../tools/define-tool';
 import { chromeRuntime, type ChromePort } from './chrome-types';
 import { portEndpoint } from './port-endpoint';
 import { READY_MESSAGE, TOOLS_PORT, type ContentToolsApi } from './bridge-protocol';
@@ -38,7 +38,8 @@ export interface PageToolsConnection {
   disconnect(): void;
 }
 
-export function exposePageTools(tools: Tool[], options: ExposeOptions = {}): PageToolsConnection {
+export function exposePageTools(given: Tool[], options: ExposeOptions = {}): PageToolsConnection {
+  const tools = given.map((tool) => asTool(tool, 'exposePageTools'));
   assertUniqueToolNames(tools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const running = new Map<string, AbortController>();

@@ -189,5 +189,6 @@ function remoteTool(declaration: ToolDeclaration, owner: () => Offer | undefined
     },
     { kind: 'json-schema', jsonParameters: declaration.parameters },
     'content-script',
+    'the extension bridge',
   );
 }

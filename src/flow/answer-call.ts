@@ -24,6 +24,8 @@ export interface Answer {
   longRunning?: boolean;
   /** The tool said going on makes no sense: the run ends after recording the answers. */
   fatal?: AgentErrorData;
+  /** What the tool event should say besides the answer (e.g. an artifact that was dropped). */
+  notices?: { code: string; message: string }[];
 }
 
 export interface CallVerdicts {
@@ -40,20 +42,20 @@ export async function answerCall(
   verdicts: CallVerdicts,
 ): Promise<Answer> {
   const t0 = performance.now();
-  const fail = (error: string): Answer => ({
-    response: { id: call.id, name: call.name, response: null, error },
+  const fail = (error: string, code?: string): Answer => ({
+    response: { id: call.id, name: call.name, response: null, error, ...(code && { code }) },
     ms: performance.now() - t0,
   });
   const refusal = verdicts.refused.get(call.id);
   if (refusal !== undefined) return fail(refusal);
   const decision = verdicts.decided.get(call.id);
-  if (decision && !decision.granted) return fail(rejectionMessage(decision));
+  if (decision && !decision.granted) return fail(rejectionMessage(decision), 'tool-rejected');
   if (isBuiltin(call.name)) return builtinAnswer(inv, agentName, call, t0);
 
   const declaration = inv.tools.get(call.name);
-  if (!declaration) return fail(unknownToolMessage(inv, call.name));
+  if (!declaration) return fail(unknownToolMessage(inv, call.name), 'unknown-tool');
   const valid = validateWithJsonSchema(declaration, call.args);
-  if (!valid.ok) return fail(valid.error.message);
+  if (!valid.ok) return fail(valid.error.message, valid.error.code);
 
   const before = await beforeTool(inv, call);
   if (before.kind === 'answered') {
@@ -68,7 +70,12 @@ export async function answerCall(
   const outcome = await afterTool(inv, call, before.args, await runPageTool(inv, agentName, ran, decision?.args));
   if (!outcome.ok) {
     const fatal = (outcome.error.details as { fatal?: boolean } | undefined)?.fatal ? outcome.error : undefined;
-    return { ...fail(outcome.error.message), ms: outcome.ms, fatal };
+    return {
+      ...fail(outcome.error.message, outcome.error.code),
+      ms: outcome.ms,
+      fatal,
+      ...(outcome.artifact !== undefined && { artifact: outcome.artifact }),
+    };
   }
   const { result } = outcome;
   return {
@@ -78,6 +85,7 @@ export async function answerCall(
     stateDelta: result.stateDelta,
     final: declaration.returnDirect || result.finalAnswer === true,
     longRunning: declaration.longRunning,
+    ...(outcome.notices && { notices: outcome.notices }),
   };
 }
 

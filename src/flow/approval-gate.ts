@@ -33,7 +33,8 @@ export async function approvalGate(
   for (const call of calls) {
     if (known.skip.has(call.id) || decided.has(call.id)) continue;
     const declaration = inv.tools.get(call.name);
-    if (!declaration || declaration.source === 'builtin' || declaration.needsApproval === false) continue;
+    // inv.tools holds the page's tools only (the worker refuses one that claims to be built in).
+    if (!declaration || declaration.needsApproval === false) continue;
     const prepared = await runCallback(inv, () => inv.hooks.prepareCall(call.name, call.args), 'needsApproval');
     if (!prepared.ok) {
       refused.set(call.id, prepared.error.message);

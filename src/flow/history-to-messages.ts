@@ -4,6 +4,7 @@
  */
 import type { AgentEvent, FunctionResponse, Part } from '../session/event';
 import type { ChatMessage, ModelToolCall } from '../model/engine';
+import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 
 export function historyToMessages(events: readonly AgentEvent[]): ChatMessage[] {
   const answered = new Set<string>();
@@ -77,14 +78,18 @@ function textOf(parts: Part[]): string {
   return parts.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
-/** What the model reads of a tool's answer: its error, or its response as text. */
+/**
+ * What the model reads of a tool's answer: its error, or its response as
+ * text. A stored response JSON cannot write within the result cap (kept by an
+ * earlier version) is never written: the model reads that it was dropped
+ * (start-run.ts tells the person).
+ */
 export function responseText(response: FunctionResponse): string {
   if (response.error) return `Error: ${response.error}`;
   const value = response.response;
   if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch {
-    return String(value);
-  }
+  const problem = jsonProblem(value, 'the result');
+  if (problem)
+    return `Error: this call's stored result cannot be read again (${describeJsonProblem(problem)}); it was dropped.`;
+  return JSON.stringify(value) ?? 'null';
 }

@@ -27,6 +27,7 @@ export function mergeAnswers(
   const transfer = answers.find((a) => a.transferTo);
   const longRunning = answers.filter((a) => a.longRunning).map((a) => a.response.id);
   const fatal = answers.find((a) => a.fatal)?.fatal;
+  const notices = answers.flatMap((a) => a.notices ?? []);
   // A fatal error ends the turn at once; calls still out (long-running) outrank a return-direct answer.
   const endReason: EndReason | undefined = fatal
     ? 'error'
@@ -50,6 +51,7 @@ export function mergeAnswers(
       content: { role: 'tool', parts: done.map((a) => ({ functionResponse: a.response })) },
       ...(actions && { actions }),
       ...(Object.keys(artifacts).length && { artifacts }),
+      ...(notices.length && { notices }),
       toolTimings: Object.fromEntries(answers.map((a) => [a.response.id, a.ms])),
       timing,
       // With long-running calls the run ends on the event that names them, after this one.

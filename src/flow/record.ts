@@ -7,6 +7,7 @@
  */
 import { AgentError } from '../errors';
 import { newId, type AgentEvent, type NewEvent } from '../session/event';
+import { isStorageFailure } from '../session/storage-failure';
 import type { RecordTarget } from './types';
 
 export type EventDraft = Omit<NewEvent, 'id' | 'sessionId' | 'invocationId' | 'timestamp'> &
@@ -51,11 +52,7 @@ export function standalone(
 
 /** A storage failure carries the event it could not store, so what a run produced (a tool's result) is handed back, not lost. */
 function withUnsaved(error: unknown, event: NewEvent): unknown {
-  if (
-    !(error instanceof AgentError) ||
-    !['storage-closed', 'storage-unavailable', 'quota-exceeded'].includes(error.code)
-  )
-    return error;
+  if (!isStorageFailure(error)) return error;
   return new AgentError(error.code, error.message, {
     cause: error,
     details: { ...(error.details as object | undefined), unsaved: event },

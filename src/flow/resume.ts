@@ -8,6 +8,8 @@
 import { AgentError } from '../errors';
 import type { AgentEvent } from '../session/event';
 import type { Session } from '../session/store';
+import { resultError } from '../tools/bounded-result';
+import { jsonProblem } from '../tools/plain-json';
 import { functionCalls, openApproval } from './approval';
 import type { EventDraft } from './record';
 import type { InvocationStart } from './run-invocation';
@@ -83,6 +85,9 @@ export function resolutionStart(
       `No long-running call "${callId}" is waiting for a result in session ${session.id} (it was answered already, or never made).`,
     );
   }
+  // The result enters the session and the model's next prompt as a tool's would: by the same rule.
+  const problem = jsonProblem(result, 'result');
+  if (problem) throw resultError(`agent.resolveTool("${callId}") was given`, problem);
   const invocationId =
     open?.invocationId ?? history.find((event) => event.longRunningToolIds?.includes(callId))!.invocationId;
   const response: EventDraft = {

@@ -5,6 +5,7 @@
  */
 import { AgentError, messageOf } from '../errors';
 import { newId, type EndReason, type FunctionCall, type Part } from '../session/event';
+import { isStorageFailure } from '../session/storage-failure';
 import { currentAgent } from './agents';
 import type { Decision } from './approval';
 import { callModel } from './call-model';
@@ -107,7 +108,7 @@ async function end(inv: Invocation, reason: EndReason, error: unknown): Promise<
   try {
     await record(inv, { ...draft, error: { code: agentError.code, message: agentError.message } });
   } catch (storeError) {
-    const shown = isStorageError(agentError) || !(storeError instanceof AgentError) ? agentError : storeError;
+    const shown = isStorageFailure(agentError) || !(storeError instanceof AgentError) ? agentError : storeError;
     inv.emit({
       ...draft,
       id: newId('ev'),
@@ -119,8 +120,4 @@ async function end(inv: Invocation, reason: EndReason, error: unknown): Promise<
     });
   }
   return reason;
-}
-
-function isStorageError(error: AgentError): boolean {
-  return ['storage-closed', 'storage-unavailable', 'storage-blocked', 'quota-exceeded'].includes(error.code);
 }

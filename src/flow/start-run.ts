@@ -11,6 +11,7 @@ import { recentEvents } from '../session/recent-events';
 import { interruptedAnswers, interruptedCalls } from '../session/repair';
 import { withSessionLock } from '../session/session-lock';
 import type { Session } from '../session/store';
+import { droppedResultsNotice } from './dropped-results';
 import { record, type EventDraft } from './record';
 import type { Started } from './resume';
 import { runInvocation } from './run-invocation';
@@ -82,7 +83,7 @@ export function startRun(
 
 /**
  * The session and its recent events, with the calls a crash left open
- * answered 'interrupted'. A session the storage lost (site data cleared,
+ * answered 'interrupted', and stored results a prompt cannot replay named. A session the storage lost (site data cleared,
  * deleted in another tab) starts again, and says so.
  */
 async function readForRun(
@@ -97,6 +98,8 @@ async function readForRun(
     await record(target, sessionLostNotice());
   }
   await repairOpenCalls(target, session);
+  const dropped = droppedResultsNotice(history);
+  if (dropped) await record(target, dropped);
   return { session, history };
 }
 

@@ -5,7 +5,7 @@
 import { AgentError } from '../errors';
 import type { FunctionCall } from '../session/event';
 import type { ToolOutcome } from '../tools/invoke-tool';
-import { notPlainJson } from '../tools/plain-json';
+import { describeJsonProblem, jsonProblem, MAX_RESULT_CHARS } from '../tools/plain-json';
 import { runCallback } from './run-callback';
 import type { Invocation } from './types';
 
@@ -52,13 +52,15 @@ export async function afterTool(
   return { ok: true, result: { content: plain(replaced, 'afterTool', 'its value') }, ms: outcome.ms };
 }
 
-/** A callback's value that would poison every later prompt is refused where it enters. */
+/** A callback's value that would poison every later prompt is refused where it enters, by the rule tool results keep. */
 export function plain<T>(value: T, callback: string, what: string): T {
-  const problem = notPlainJson(value);
+  const problem = jsonProblem(value);
   if (problem) {
     throw new AgentError(
       'callback-failed',
-      `The ${callback} callback returned ${what} that is not plain JSON data: ${problem}. Return strings, numbers, booleans, null, arrays and plain objects without cycles.`,
+      problem.kind === 'too-large'
+        ? `The ${callback} callback returned ${what} that is too large: ${describeJsonProblem(problem)}, and a result may take at most ${MAX_RESULT_CHARS.toLocaleString('en')}. Return less.`
+        : `The ${callback} callback returned ${what} that is not plain JSON data: ${describeJsonProblem(problem)}. Return strings, numbers, booleans, null, arrays and plain objects without cycles.`,
     );
   }
   return value;

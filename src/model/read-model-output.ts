@@ -104,7 +104,9 @@ export function matchedHandler(match: RegExpExecArray, scanner = markerScanner()
   throw new Error('unreachable: a marker matched no group');
 }
 
-export function readModelOutput(output: string, options: ReadOptions = {}): ModelOutput {
+export function readModelOutput(whole: string, options: ReadOptions = {}): ModelOutput {
+  // The turn ends at its first end-of-turn token: a reader must see a call left open there as left open.
+  const output = untilEndOfTurn(whole);
   const answer = jsonAnswer(output);
   if (answer !== undefined) return { text: answer, reasoning: '', calls: [], errors: [] };
   const context: ReadContext = {
@@ -213,6 +215,15 @@ function checkCalls(
     calls.push(call.id === undefined ? { name: call.name, args } : { id: call.id, name: call.name, args });
   }
   return { calls, errors };
+}
+
+function untilEndOfTurn(output: string): string {
+  let end = output.length;
+  for (const token of END_OF_TURN) {
+    const at = output.indexOf(token);
+    if (at !== -1 && at < end) end = at;
+  }
+  return end === output.length ? output : output.slice(0, end);
 }
 
 /** Under the JSON-schema fallback (tool-grammar.ts) an answer is `{"answer": "…"}`. */

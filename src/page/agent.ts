@@ -6,13 +6,13 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { ModelHandle } from '../model/engine';
+import type { ModelDelta, ModelHandle, ModelRequest } from '../model/engine';
 import { newId, type AgentEvent, type ApprovalRequest } from '../session/event';
 import { subscribeSession } from '../session/broadcast';
 import type { AgentStats } from '../session/stats';
 import type { SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
-import { assertUniqueToolNames, type Tool } from '../tools/define-tool';
+import { asTool, assertUniqueToolNames, type Tool } from '../tools/define-tool';
 import { toDeclaration } from '../tools/to-declaration';
 import type {
   AgentHostApi,
@@ -23,8 +23,11 @@ import type {
   ImportProgress,
   SessionView,
 } from '../worker/protocol';
+import { checkMessageText } from '../flow/message-text';
 import { collectRun } from './collect-run';
+import { closedDuringDecision } from './decision-outcome';
 import type { AgentOptions, RunOptions, RunResult } from './options';
+import { modelDeltas } from './model-deltas';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
 import { runCallbacks } from './run-callbacks';
@@ -148,12 +151,34 @@ export class Agent extends EventTarget {
     );
   }
 
+  /**
+   * Goes on with the session's last run if a reload or a crash cut it off: its
+   * next model step reads the history as stored (calls left open answered
+   * 'interrupted', never run again). Yields nothing when that run had ended.
+   */
+  resume(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+    const runId = crypto.randomUUID();
+    const ifBusy = options.ifBusy ?? 'wait';
+    return this.stream(runId, options.signal, (remote) => remote.resume({ runId, ifBusy }));
+  }
+
+  /**
+   * One step of the agent's model, outside the loop and the session: the
+   * family's format and grammar and the engine's KV cache, nothing recorded,
+   * no tool run (the deltas say what the model called). It takes its turn with
+   * the agent's runs. inpage-agent/ai-sdk's inpageModel runs on it.
+   */
+  async *generate(request: ModelRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelta> {
+    yield* modelDeltas(await this.supervisor.current(), request, options.signal);
+  }
+
   /** The calls that wait for approval now (also after a reload), with their arguments as the tools' schemas parse them. */
   pendingApprovals(): Promise<ApprovalRequest[]> {
     return this.call((remote) => remote.pendingApprovals());
   }
 
-  async registerTool(tool: Tool): Promise<void> {
+  async registerTool(given: Tool): Promise<void> {
+    const tool = asTool(given, 'registerTool');
     assertUniqueToolNames([...this.toolHost.tools.values(), tool]);
     const declaration = toDeclaration(tool);
     this.toolHost.tools.set(tool.name, tool);
@@ -196,12 +221,43 @@ export class Agent extends EventTarget {
     return this.supervisor.call(fn);
   }
 
-  private decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
+  /**
+   * A decision's run. If the agent closes meanwhile, the rejection says
+   * whether the decision was stored and whether the tool ran (decision-outcome.ts).
+   */
+  private async decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
     const runId = crypto.randomUUID();
     const ifBusy = options.ifBusy ?? 'wait';
-    return collectRun(
-      this.stream(runId, options.signal, (remote) => remote.decide({ runId, ifBusy, callId, granted, reason })),
+    const seen = { sawDecision: false, toolStarted: false };
+    this.toolHost.onStart.set(callId, () => (seen.toolStarted = true));
+    const events = this.stream(runId, options.signal, (remote) =>
+      remote.decide({ runId, ifBusy, callId, granted, reason }),
     );
+    try {
+      return await collectRun(
+        (async function* () {
+          for await (const event of events) {
+            if (event.actions?.approval?.callId === callId) seen.sawDecision = true;
+            yield event;
+          }
+        })(),
+      );
+    } catch (error) {
+      if (!(error instanceof AgentError) || error.code !== 'closed') throw error;
+      throw await closedDuringDecision(
+        {
+          callId,
+          granted,
+          ...seen,
+          storage: this.supervisor.info?.storage,
+          dbName: this.config.dbName,
+          sessionId: this.sessionId,
+        },
+        error,
+      ).catch(() => error);
+    } finally {
+      this.toolHost.onStart.delete(callId);
+    }
   }
 
   /**
@@ -210,6 +266,8 @@ export class Agent extends EventTarget {
    * sends an unstored message once more (by its id, so never twice).
    */
   private async *runMessage(message: SentMessage): AsyncGenerator<AgentEvent> {
+    // Here, where the page made the mistake: across the boundary it would be a DataCloneError.
+    checkMessageText(message.text);
     const runId = crypto.randomUUID();
     const { options } = message;
     let stored = false;

@@ -3,13 +3,16 @@
  * declarations, and resolves once the model is loaded and the session open.
  */
 import { AgentError } from '../errors';
+import { asTool } from '../tools/define-tool';
 import type { HostConfig } from '../worker/protocol';
 import { Agent, declarationsOf } from './agent';
 import type { AgentOptions } from './options';
 import { checkOptions } from './options-schema';
 
-export async function createAgent(options: AgentOptions): Promise<Agent> {
-  checkOptions(options);
+export async function createAgent(given: AgentOptions): Promise<Agent> {
+  checkOptions(given);
+  // Each tool checked again and rebuilt: a copy or a hand-made object skipped defineTool's checks.
+  const options = { ...given, tools: given.tools?.map((tool) => asTool(tool, 'createAgent')) };
   const agent = new Agent(options, hostConfig(options));
   const { signal } = options;
   if (signal?.aborted) throw new AgentError('aborted', 'createAgent was aborted before it started.');

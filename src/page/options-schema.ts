@@ -35,15 +35,32 @@ const workerUrl = z.custom<string | URL>(
   { error: 'must be the URL of a worker script (http, https or blob), as a string or URL' },
 );
 
-/** A scripted turn crosses to the worker, so it must be plain data: no functions. */
-const scriptedTurns = z.array(z.record(z.string(), z.unknown(), { error: 'must be an object' }), {
+/** A scripted turn (ScriptedTurn): what the model says in one step. It crosses to the worker, so plain data only. */
+const delayMs = z.number({ error: 'must be a number of milliseconds' }).nonnegative().optional();
+const scriptedTurn = z.union(
+  [
+    z.strictObject({
+      text: z.string().optional(),
+      toolCalls: z.array(z.strictObject({ name: z.string(), args: z.unknown(), id: z.string().optional() })).optional(),
+      delayMs,
+    }),
+    z.strictObject({ raw: z.string(), delayMs }),
+  ],
+  {
+    error:
+      'must be a turn: { text?: string, toolCalls?: [{ name: string, args, id?: string }] } or { raw: string } (what a model writes), each with delayMs? in milliseconds',
+  },
+);
+const scriptedTurns = z.array(scriptedTurn, {
   error: "must be an array of turns such as { text: 'Hi' } or { toolCalls: [{ name, args }] }",
 });
 
 const moduleUrlRequired = "is required with engine 'module': the address of an ES module of this origin";
 const ggufUrl = "is required with engine 'wllama': the address of a .gguf file, or the list of a split model's files";
 
-const model = z.union(
+// By engine, so that a mistake inside one (a turn of the wrong shape) is named where it is.
+const model = z.discriminatedUnion(
+  'engine',
   [
     z.looseObject({ engine: z.literal('webllm'), modelId: name }),
     z.looseObject({

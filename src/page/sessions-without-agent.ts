@@ -9,10 +9,25 @@ import type { SessionSummary } from '../session/store';
 
 const DEFAULT_DB = 'inpage-agent';
 
+/**
+ * Whether the database may exist. Opening one that does not would create it
+ * (an empty database left behind by a look); where the browser cannot list
+ * its databases, we open and see.
+ */
+async function mayExist(dbName: string): Promise<boolean> {
+  if (typeof indexedDB === 'undefined' || typeof indexedDB?.databases !== 'function') return true;
+  try {
+    return (await indexedDB.databases()).some((db) => db.name === dbName);
+  } catch {
+    return true;
+  }
+}
+
 /** The sessions stored in a database, newest first (all apps and users unless filtered). */
 export async function listSessions(
   options: { dbName?: string; appName?: string; userId?: string } = {},
 ): Promise<SessionSummary[]> {
+  if (!(await mayExist(options.dbName ?? DEFAULT_DB))) return [];
   const store = await openIdbSessionStore({ dbName: options.dbName ?? DEFAULT_DB });
   try {
     return await store.list({ appName: options.appName, userId: options.userId });
@@ -23,6 +38,7 @@ export async function listSessions(
 
 /** Deletes a session and its events; deleting frees space even when the storage quota is full. */
 export async function deleteSession(id: string, options: { dbName?: string } = {}): Promise<void> {
+  if (!(await mayExist(options.dbName ?? DEFAULT_DB))) return;
   const store = await openIdbSessionStore({ dbName: options.dbName ?? DEFAULT_DB });
   try {
     await store.delete(id);

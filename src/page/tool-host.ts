@@ -8,13 +8,17 @@
  */
 import { AgentError } from '../errors';
 import { findUncloneable } from '../tools/find-uncloneable';
+import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 import { invokeTool, type ToolOutcome } from '../tools/invoke-tool';
+import { needsApproval } from '../tools/needs-approval';
 import type { Tool } from '../tools/define-tool';
 import { validateToolArgs } from '../tools/validate-args';
 import type { PreparedCall, ToolCallRequest } from '../worker/protocol';
 
 export class ToolHost {
   readonly tools = new Map<string, Tool>();
+  /** Told when the worker asks to run a call, by call id (the agent watches the calls it decides). */
+  readonly onStart = new Map<string, () => void>();
   private readonly running = new Map<string, AbortController>();
 
   /** @param onLate receives what a stopped tool returned after all (see invokeTool). */
@@ -23,9 +27,9 @@ export class ToolHost {
   async callTool(request: ToolCallRequest, onChunk?: (chunk: unknown) => void): Promise<ToolOutcome> {
     const tool = this.tools.get(request.name);
     if (!tool) return { ok: false, error: unknownTool(request.name).toJSON(), ms: 0 };
+    this.onStart.get(request.callId)?.();
     const controller = new AbortController();
     this.running.set(request.callId, controller);
-    const written: Record<string, unknown> = {};
     const state = { ...request.state };
     try {
       const outcome = await invokeTool(tool, request.args, {
@@ -39,15 +43,10 @@ export class ToolHost {
           callId: request.callId,
           agentName: request.agentName,
           state,
-          setState: (delta: Record<string, unknown>) => {
-            Object.assign(written, delta);
-            Object.assign(state, delta);
-          },
+          // invokeTool carries what is written with the result; the tool reads its own writes.
+          setState: (delta: Record<string, unknown>) => Object.assign(state, delta),
         },
       });
-      if (outcome.ok && Object.keys(written).length) {
-        outcome.result.stateDelta = { ...written, ...outcome.result.stateDelta };
-      }
       return outcome;
     } finally {
       this.running.delete(request.callId);
@@ -64,27 +63,20 @@ export class ToolHost {
     if (!tool) return { ok: false, error: unknownTool(name).toJSON() };
     const valid = await validateToolArgs(tool, args);
     if (!valid.ok) return { ok: false, error: valid.error.toJSON() };
-    const problem = findUncloneable(valid.value);
+    // The person is shown these, and the session keeps them with the request: plain data, as a result is.
+    const uncloneable = findUncloneable(valid.value);
+    const notJson = uncloneable ? undefined : jsonProblem(valid.value, 'the arguments');
+    const problem = uncloneable
+      ? `${uncloneable.path || 'the value'} is ${uncloneable.what}`
+      : notJson && describeJsonProblem(notJson);
     if (problem) {
       const error = new AgentError(
         'invalid-tool',
-        `Tool "${name}": its schema turns the arguments into something that cannot be shown for approval (${problem.path || 'the value'} is ${problem.what}). Keep parsed arguments to plain data.`,
+        `Tool "${name}": its schema turns the arguments into something that cannot be shown for approval (${problem}). Keep parsed arguments to plain data.`,
       );
       return { ok: false, error: error.toJSON() };
     }
     return { ok: true, args: valid.value, needsApproval: needsApproval(tool, valid.value) };
-  }
-}
-
-function needsApproval(tool: Tool, args: unknown): boolean {
-  const rule = tool.needsApproval;
-  if (rule === undefined) return tool.annotations.destructive === true;
-  if (typeof rule !== 'function') return rule;
-  try {
-    return Boolean(rule(args));
-  } catch {
-    // A rule that cannot decide asks: the safe side for a tool that needs approval at all.
-    return true;
   }
 }
 

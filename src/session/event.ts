@@ -19,6 +19,8 @@ export interface FunctionResponse {
   response: unknown;
   /** Set when the call failed; the model reads it and may correct itself. */
   error?: string;
+  /** The failure's stable code (an AgentErrorCode such as tool-timeout or tool-result-too-large), for pages and telemetry; the model reads `error`. */
+  code?: string;
 }
 
 export type Part =
@@ -96,7 +98,7 @@ export interface AgentEvent {
    * valid. Absent when a callback answered instead of the model.
    */
   raw?: string;
-  /** Things the person or developer should know about this step (model events), e.g. a grammar fallback. */
+  /** Things the person or developer should know about this step, e.g. a grammar fallback (model events) or a dropped artifact (tool events). */
   notices?: { code: string; message: string }[];
   /** Messages the context-window guard left out of this step's request (model events). */
   contextTrimmed?: number;

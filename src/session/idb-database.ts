@@ -1,14 +1,17 @@
 /**
  * The one IndexedDB database an app's agents share, typed once. Version 1
  * held sessions and events; version 2 added scoped state (app:, user:), the
- * toolkit graph and the sessions' indexes. Upgrades run in order, so a
- * database written by any earlier version opens and keeps its data.
+ * toolkit graph and the sessions' indexes. An upgrade makes whatever of
+ * ours is missing, so a database written by any earlier version (or left
+ * half made) opens and keeps its data; a database of the same name that is
+ * not ours is left as it is and reported (idb-foreign.ts).
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type StoreNames } from 'idb';
 import { AgentError, messageOf } from '../errors';
 import type { AgentEvent } from './event';
 import type { Session } from './store';
 import { unstorableValue } from './append-rules';
+import { foreignDatabaseError, foreignStores, missingStores, STORE_KEYS } from './idb-foreign';
 
 export const DB_VERSION = 2;
 
@@ -60,20 +63,25 @@ export async function openAgentDatabase(
   const blocked = new Promise<never>((_, reject) => (rejectBlocked = reject));
   blocked.catch(() => undefined);
   let timer = setTimeout(() => rejectBlocked(blockedError()), NO_ANSWER_MS);
+  /** Set when the upgrade found a database that is not ours, and left it as it was. */
+  let foreign: string | undefined;
   const opening = openDB<AgentDB>(name, DB_VERSION, {
-    upgrade(db, oldVersion, _newVersion, tx) {
-      if (oldVersion < 1) {
-        db.createObjectStore('sessions', { keyPath: 'id' });
-        db.createObjectStore('events', { keyPath: ['sessionId', 'seq'] });
+    async upgrade(db, oldVersion, _newVersion, tx) {
+      // Another library's database of this name is left as it is (idb-foreign.ts); awaiting its requests keeps tx alive.
+      if (oldVersion > 0) foreign = await foreignStores(db, tx);
+      if (foreign) {
+        // The open rejects, and says why (below); the upgrade's own done promise rejects with it.
+        tx.done.catch(() => undefined);
+        return tx.abort();
       }
-      if (oldVersion < 2) {
-        const sessions = tx.objectStore('sessions');
-        sessions.createIndex('byUpdated', 'updatedAt');
-        sessions.createIndex('byOwner', ['appName', 'userId']);
-        db.createObjectStore('appState', { keyPath: 'appName' });
-        db.createObjectStore('userState', { keyPath: ['appName', 'userId'] });
-        db.createObjectStore('toolkit');
+      // Every store of ours it lacks: all of them when new, three from version 1, and what a half-made one missed.
+      for (const store of missingStores(db)) {
+        const keyPath = STORE_KEYS[store];
+        db.createObjectStore(store as StoreNames<AgentDB>, keyPath === null ? {} : { keyPath });
       }
+      const sessions = tx.objectStore('sessions');
+      if (!sessions.indexNames.contains('byUpdated')) sessions.createIndex('byUpdated', 'updatedAt');
+      if (!sessions.indexNames.contains('byOwner')) sessions.createIndex('byOwner', ['appName', 'userId']);
     },
     blocked() {
       // Another tab holds an older version open and did not let go.
@@ -93,6 +101,12 @@ export async function openAgentDatabase(
   try {
     const db = await Promise.race([opening, blocked]);
     clearTimeout(timer);
+    // At our version already, no upgrade looked: a database someone else made at this version is not ours either.
+    const why = await notOurs(db);
+    if (why) {
+      db.close();
+      throw foreignDatabaseError(name, why);
+    }
     return db;
   } catch (error) {
     clearTimeout(timer);
@@ -100,6 +114,7 @@ export async function openAgentDatabase(
       (db) => db.close(),
       () => undefined,
     );
+    if (foreign) throw foreignDatabaseError(name, foreign);
     if (error instanceof AgentError) throw error;
     throw new AgentError(
       'storage-unavailable',
@@ -107,6 +122,16 @@ export async function openAgentDatabase(
       { cause: error },
     );
   }
+}
+
+/** Why an open database is not ours (see idb-foreign.ts), or undefined. */
+async function notOurs(db: AgentDatabase): Promise<string | undefined> {
+  const missing = missingStores(db);
+  if (missing.length === Object.keys(STORE_KEYS).length) return 'it has none of our stores';
+  const tx = db.transaction([...db.objectStoreNames] as StoreNames<AgentDB>[], 'readonly');
+  const why = await foreignStores(db, tx);
+  if (why) return why;
+  return missing.length ? `it lacks our stores ${missing.map((store) => `"${store}"`).join(', ')}` : undefined;
 }
 
 /** Our connection is gone: what happened, what was and was not kept, and what to do. */

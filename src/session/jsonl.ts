@@ -1,7 +1,11 @@
 /**
  * Sessions as JSONL: the first line is the session's header, then one line
- * per event in order. Import checks every line before it writes anything,
- * then writes the whole session in one transaction under a new id.
+ * per event in order. Import checks every line before it writes anything
+ * (its shape, and the rules every log keeps: log-rules.ts), then writes the
+ * whole session in one transaction under a new id. A file may come from
+ * anywhere: one that breaks a rule is refused whole, with the line that
+ * breaks it, rather than imported with its calls answered "interrupted", so
+ * that what is stored is exactly what the file says or nothing.
  */
 import { AgentError } from '../errors';
 import { newId, type AgentEvent } from './event';
@@ -9,6 +13,8 @@ import type { Session, SessionStore } from './store';
 import { openCallsOf } from './open-calls';
 import { foldSessionState } from './state';
 import { sessionNotFound } from './append-rules';
+import { logRules } from './log-rules';
+import { writableEvent } from './writable-event';
 
 export const SESSION_FORMAT = 'inpage-agent/session@1';
 
@@ -34,7 +40,7 @@ export async function exportSession(store: SessionStore, id: string): Promise<st
     updatedAt: session.updatedAt,
     eventCount: events.length,
   };
-  return [header, ...events].map((line) => JSON.stringify(line)).join('\n') + '\n';
+  return [header, ...events.map(writableEvent)].map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
 
 export interface ImportOptions {
@@ -48,15 +54,20 @@ const PROGRESS_EVERY = 500;
 export async function importSession(store: SessionStore, jsonl: string, options: ImportOptions = {}): Promise<string> {
   if (typeof jsonl !== 'string')
     throw importError(0, "the input is not text; pass the JSONL file's contents as a string");
-  const lines = jsonl.split(/\r?\n/);
+  // A byte order mark, as some editors save UTF-8, is not part of the header.
+  const lines = jsonl.replace(/^\uFEFF/, '').split(/\r?\n/);
   while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
   const total = lines.length;
   if (total === 0) throw importError(0, 'the file is empty; expected a session header line and its events');
   const header = parseHeader(lines[0]!);
   const id = options.newId ?? newId('s');
   const events: AgentEvent[] = [];
+  const rules = logRules();
   for (let i = 1; i < total; i++) {
-    events.push(parseEvent(lines[i]!, i + 1, events.length + 1, id));
+    const event = parseEvent(lines[i]!, i + 1, events.length + 1, id);
+    const broken = rules(event);
+    if (broken) throw importError(i + 1, broken);
+    events.push(event);
     if (i % PROGRESS_EVERY === 0) {
       options.onProgress?.({ linesDone: i, linesTotal: total });
       // Let the page breathe during a large import.
@@ -100,6 +111,9 @@ function parseHeader(line: string): SessionHeader & { eventCount?: number } {
     if (typeof value[key] !== 'string') throw importError(1, `the header's "${key}" must be a string`);
   for (const key of ['createdAt', 'updatedAt'] as const)
     if (typeof value[key] !== 'number') throw importError(1, `the header's "${key}" must be a number`);
+  const count = value.eventCount;
+  if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 0))
+    throw importError(1, `the header's "eventCount" must be a whole number; got ${JSON.stringify(count)}`);
   return value as unknown as SessionHeader;
 }
 
@@ -120,6 +134,7 @@ function parseEvent(line: string, lineNo: number, expectedSeq: number, sessionId
   if (value.actions !== undefined && !isObject(value.actions)) throw fail('"actions" must be an object');
   if (isObject(value.actions) && value.actions.stateDelta !== undefined && !isObject(value.actions.stateDelta))
     throw fail('"actions.stateDelta" must be an object');
+  if (isObject(value.actions)) checkApprovals(value.actions, fail);
   return { ...(value as unknown as AgentEvent), sessionId };
 }
 
@@ -135,6 +150,7 @@ function checkContent(content: unknown, fail: (reason: string) => AgentError): v
         typeof part.reasoning === 'string' ||
         (isObject(part.functionCall) &&
           typeof part.functionCall.id === 'string' &&
+          part.functionCall.id !== '' &&
           typeof part.functionCall.name === 'string') ||
         (isObject(part.functionResponse) &&
           typeof part.functionResponse.id === 'string' &&
@@ -144,6 +160,25 @@ function checkContent(content: unknown, fail: (reason: string) => AgentError): v
         `"content.parts[${i}]" must be {text}, {reasoning}, {functionCall:{id,name,args}} or {functionResponse:{id,name,response}}`,
       );
   });
+}
+
+function checkApprovals(actions: Record<string, unknown>, fail: (reason: string) => AgentError): void {
+  const { approval, requestApproval } = actions as { approval?: unknown; requestApproval?: unknown };
+  if (
+    approval !== undefined &&
+    !(isObject(approval) && typeof approval.callId === 'string' && typeof approval.granted === 'boolean')
+  )
+    throw fail('"actions.approval" must be { callId, granted }');
+  if (
+    requestApproval !== undefined &&
+    !(
+      Array.isArray(requestApproval) &&
+      requestApproval.every(
+        (asked) => isObject(asked) && typeof asked.callId === 'string' && typeof asked.name === 'string',
+      )
+    )
+  )
+    throw fail('"actions.requestApproval" must be an array of { callId, name, args }');
 }
 
 function parseLine(line: string, lineNo: number): unknown {

@@ -12,8 +12,13 @@ export interface OpenCall {
   seq: number;
   invocationId: string;
   author: string;
-  /** Open on purpose: a person has not decided yet, or the tool answers later (resolveTool). */
-  waiting?: 'approval' | 'long-running';
+  /**
+   * Open on purpose. 'approval': a person has not decided yet. 'turn':
+   * another call of its model turn waits for a person, and this one runs (or
+   * is answered) with the turn once the last of them is decided.
+   * 'long-running': the tool answers later (resolveTool).
+   */
+  waiting?: 'approval' | 'turn' | 'long-running';
 }
 
 /** By call id. */
@@ -22,7 +27,8 @@ export type OpenCalls = Record<string, OpenCall>;
 /** The open calls after `event`; the same object when the event changes none. */
 export function trackOpenCalls(open: OpenCalls, event: AgentEvent): OpenCalls {
   let next = open;
-  const edit = () => (next === open ? (next = { ...open }) : next);
+  // Without a prototype, so that no call id (an imported file's "__proto__") reaches one.
+  const edit = () => (next === open ? (next = Object.assign(Object.create(null) as OpenCalls, open)) : next);
   const parts = event.content?.parts ?? [];
   if (event.content?.role === 'model') {
     for (const part of parts) {
@@ -33,19 +39,36 @@ export function trackOpenCalls(open: OpenCalls, event: AgentEvent): OpenCalls {
   }
   if (!event.late) {
     for (const part of parts)
-      if ('functionResponse' in part && part.functionResponse.id in next) delete edit()[part.functionResponse.id];
+      if ('functionResponse' in part && Object.hasOwn(next, part.functionResponse.id))
+        delete edit()[part.functionResponse.id];
   }
-  for (const asked of event.actions?.requestApproval ?? []) mark(asked.callId, 'approval');
+  for (const asked of event.actions?.requestApproval ?? []) {
+    mark(asked.callId, 'approval');
+    // The turn's other calls wait with it: no repair may answer them while a person still decides.
+    const turn = own(asked.callId)?.seq;
+    for (const [id, call] of Object.entries(next)) if (call.seq === turn && !call.waiting) mark(id, 'turn');
+  }
   for (const id of event.longRunningToolIds ?? []) mark(id, 'long-running');
   const decided = event.actions?.approval?.callId;
-  if (decided && next[decided]?.waiting === 'approval') {
-    const { waiting: _decided, ...call } = next[decided];
-    edit()[decided] = call;
+  if (decided !== undefined && own(decided)?.waiting === 'approval') {
+    mark(decided, 'turn');
+    // The last decision of the turn: its calls run now, and a crash from here on leaves them open.
+    const turn = next[decided]!.seq;
+    const calls = Object.entries(next).filter(([, call]) => call.seq === turn);
+    if (!calls.some(([, call]) => call.waiting === 'approval'))
+      for (const [id, call] of calls) if (call.waiting === 'turn') mark(id, undefined);
   }
   return next;
 
+  function own(id: string): OpenCall | undefined {
+    return Object.hasOwn(next, id) ? next[id] : undefined;
+  }
+
   function mark(id: string, waiting: OpenCall['waiting']) {
-    if (next[id]) edit()[id] = { ...next[id], waiting };
+    const call = own(id);
+    if (!call) return;
+    const { waiting: _was, ...rest } = call;
+    edit()[id] = waiting ? { ...rest, waiting } : rest;
   }
 }
 

@@ -20,7 +20,8 @@ export interface AgentStats {
 
 export function sessionStats(sessionId: string, events: readonly AgentEvent[]): AgentStats {
   const latencies = new Map<string, number[]>();
-  const tools: Record<string, ToolStats> = {};
+  // Without a prototype: a tool may be named toString or valueOf, and must be counted, not found on Object.
+  const tools: Record<string, ToolStats> = Object.create(null);
   let modelSteps = 0;
   let promptTokens = 0;
   let completionTokens = 0;

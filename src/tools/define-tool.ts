@@ -10,6 +10,7 @@
  */
 import { AgentError } from '../errors';
 import { DEFAULT_TOOL_TIMEOUT_MS, type JsonSchema, type ToolAnnotations, type ToolDeclaration } from './declaration';
+import { shownName, toolNameProblem } from './tool-name';
 import { z } from './zod';
 
 export interface ToolContext {
@@ -87,7 +88,7 @@ export interface Tool<Args = any> {
   execute(args: Args, ctx: ToolContext): unknown;
 }
 
-export const TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
+export { TOOL_NAME_PATTERN } from './tool-name';
 
 /** The longest timer a browser keeps; longer ones fire at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -135,9 +136,14 @@ export interface ToolBasics {
   execute(args: any, ctx: ToolContext): unknown;
 }
 
-/** Checks every field but the schema and freezes the tool. Shared with fromMCPTool. */
-export function buildTool(spec: ToolBasics, schema: ToolSchema, source: ToolDeclaration['source']): Tool {
-  const name = checkName(spec.name, 'defineTool');
+/** Checks every field but the schema and freezes the tool. Shared with fromMCPTool, asTool and the extension bridge. */
+export function buildTool(
+  spec: ToolBasics,
+  schema: ToolSchema,
+  source: ToolDeclaration['source'],
+  where = 'defineTool',
+): Tool {
+  const name = checkName(spec.name, where);
   if (typeof spec.description !== 'string' || spec.description.trim() === '') {
     throw invalid(name, 'description', 'must be a non-empty string that tells the model what the tool does.');
   }
@@ -193,6 +199,49 @@ export function buildTool(spec: ToolBasics, schema: ToolSchema, source: ToolDecl
   return Object.freeze(tool);
 }
 
+/** Where a tool comes from; 'builtin' is the runtime's own agent tools, which no page may claim. */
+const PAGE_SOURCES: readonly ToolDeclaration['source'][] = ['page', 'mcp', 'webmcp', 'content-script'];
+
+/**
+ * A tool as an agent takes it (createAgent, registerTool, the extension
+ * bridge): checked again and rebuilt. A copy (`{ ...tool, name }`) or a
+ * hand-made object never passed defineTool's checks, and would otherwise
+ * bring any name, or a source of 'builtin', which asks no one.
+ */
+export function asTool(value: unknown, where: string): Tool {
+  if (value === null || typeof value !== 'object') {
+    throw new AgentError(
+      'invalid-tool',
+      `${where}: a tool must be made with defineTool() or fromMCPTool(); got ${describe(value)}.`,
+    );
+  }
+  const tool = value as Partial<Tool>;
+  const name = checkName(tool.name, where);
+  const schema = tool.schema as Partial<ToolSchema> | undefined;
+  const whole =
+    schema !== null &&
+    typeof schema === 'object' &&
+    isPlainJsonSchema(schema.jsonParameters) &&
+    (schema.kind === 'json-schema' ||
+      (schema.kind === 'zod' && isZodObject((schema as { parameters?: unknown }).parameters)));
+  if (!whole)
+    throw invalid(
+      name,
+      'schema',
+      `is missing or is not one defineTool() or fromMCPTool() made. Make the tool with one of them; to change a field, define it again (a hand-made object has no schema).`,
+    );
+  const source = tool.source ?? 'page';
+  if (!PAGE_SOURCES.includes(source))
+    throw invalid(name, 'source', `must be one of ${PAGE_SOURCES.join(', ')}; got ${describe(source)}.`);
+  if (tool.annotations !== undefined && (tool.annotations === null || typeof tool.annotations !== 'object'))
+    throw invalid(name, 'annotations', `must be an object; got ${describe(tool.annotations)}.`);
+  return buildTool(tool as ToolBasics, schema as ToolSchema, source, where);
+}
+
+function isPlainJsonSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Two tools with one name in one agent would make the model's calls ambiguous. */
 export function assertUniqueToolNames(tools: readonly Pick<Tool, 'name'>[]): void {
   const seen = new Set<string>();
@@ -228,13 +277,11 @@ function checkName(name: unknown, where: string): string {
       },
     );
   }
-  if (!TOOL_NAME_PATTERN.test(name)) {
-    throw new AgentError(
-      'invalid-tool',
-      `Tool name "${name}" is not allowed: a name starts with a letter or "_", holds only letters, digits, "_" and "-", and is at most 64 characters long (e.g. "add_todo").`,
-      { details: { tool: name, field: 'name' } },
-    );
-  }
+  const problem = toolNameProblem(name);
+  if (problem)
+    throw new AgentError('invalid-tool', `${where}: the tool name ${shownName(name)} ${problem}.`, {
+      details: { tool: name, field: 'name' },
+    });
   return name;
 }
 

@@ -13,6 +13,7 @@
  */
 import { AgentError, type AgentErrorData } from '../errors';
 import type { Tool, ToolContext } from './define-tool';
+import { boundResult, type ResultNotice } from './bounded-result';
 import { findUncloneable } from './find-uncloneable';
 import { copyPlainData } from './plain-copy';
 import { collectToolOutput, type ToolResult } from './tool-result';
@@ -20,7 +21,9 @@ import { sameData } from './same-data';
 import { validateToolArgs } from './validate-args';
 
 export type ToolOutcome =
-  { ok: true; result: ToolResult; ms: number } | { ok: false; error: AgentErrorData; ms: number };
+  | { ok: true; result: ToolResult; ms: number; notices?: ResultNotice[] }
+  /** `artifact`: what the tool returned for the page, kept when only its content failed (see bounded-result.ts). */
+  | { ok: false; error: AgentErrorData; ms: number; artifact?: unknown };
 
 export interface InvokeOptions {
   /** The run's signal: aborting it ends the call with 'aborted'. */
@@ -81,14 +84,19 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
       return fail(notAsApprovedError(tool));
     }
 
+    // What the tool writes with ctx.setState travels with its result, and is checked with it.
+    const written: Record<string, unknown> = {};
     const context: ToolContext = {
       sessionId: '',
       invocationId: '',
       callId: '',
       agentName: '',
       state: {},
-      setState: () => undefined,
       ...options.context,
+      setState: (delta) => {
+        Object.assign(written, delta);
+        options.context?.setState?.(delta);
+      },
       signal: controller.signal,
     };
     let chunkIndex = 0;
@@ -111,7 +119,14 @@ export async function invokeTool(tool: Tool, rawArgs: unknown, options: InvokeOp
       collectToolOutput(tool.execute(valid.value, context), { onChunk, signal: controller.signal }))();
     // If a stop wins the race, the tool's late rejection must not go unhandled.
     work.catch(() => undefined);
-    const result = await Promise.race([work, stopped]);
+    const result = withWritten(await Promise.race([work, stopped]), written);
+    // A tool that blocked the page's thread past its deadline kept the timer from firing; it still was not in time.
+    if (elapsed() > timeoutMs) {
+      const error = timeoutError(tool, timeoutMs);
+      controller.abort(error);
+      options.onLate?.(crossable(tool, result, elapsed));
+      return fail(error);
+    }
     return crossable(tool, result, elapsed);
   } catch (error) {
     if (error instanceof Stop) {
@@ -174,7 +189,14 @@ function crossable(tool: Tool, result: ToolResult, elapsed: () => number): ToolO
   }
   // The delta is merged into session state: no key of it may reach a prototype.
   if (copy.stateDelta !== undefined) copy.stateDelta = copyPlainData(copy.stateDelta);
-  return { ok: true, result: copy, ms: elapsed() };
+  const bounded = boundResult(tool.name, copy);
+  if (!bounded.ok) return { ok: false, error: bounded.error.toJSON(), ms: elapsed(), artifact: bounded.artifact };
+  return { ok: true, result: bounded.result, ms: elapsed(), ...(bounded.notices && { notices: bounded.notices }) };
+}
+
+function withWritten(result: ToolResult, written: Record<string, unknown>): ToolResult {
+  if (Object.keys(written).length === 0) return result;
+  return { ...result, stateDelta: { ...written, ...result.stateDelta } };
 }
 
 function validTimeout(value: number | undefined): number | undefined {

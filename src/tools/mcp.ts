@@ -14,7 +14,8 @@
  */
 import { AgentError } from '../errors';
 import type { JsonSchema, ToolAnnotations, ToolDeclaration } from './declaration';
-import { buildTool, isTool, TOOL_NAME_PATTERN, type Tool, type ToolContext } from './define-tool';
+import { buildTool, isTool, type Tool, type ToolContext } from './define-tool';
+import { shownName, toolNameProblem } from './tool-name';
 import { jsonSchemaProblems } from './json-schema-check';
 import { isPlainObject } from './plain-copy';
 import { toDeclaration } from './to-declaration';
@@ -60,11 +61,12 @@ export function fromMCPTool(
   }
   const name = options.name ?? definition.name;
   const label = typeof name === 'string' ? name : String(definition.name);
-  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+  const problem = typeof name === 'string' ? toolNameProblem(name) : 'must be a string';
+  if (problem) {
     throw invalid(
       label,
       'name',
-      `is not allowed here: a name starts with a letter or "_", holds only letters, digits, "_" and "-", and is at most 64 characters long. Give it another with fromMCPTool(definition, execute, { name: "${suggestName(label)}" }).`,
+      `${problem}. Give it another with fromMCPTool(definition, execute, { name: "${suggestName(label)}" }).`,
     );
   }
   const inputSchema = definition.inputSchema;
@@ -104,6 +106,7 @@ export function fromMCPTool(
       ...(definition.outputSchema !== undefined && { jsonReturns: structuredClone(definition.outputSchema) }),
     },
     'mcp',
+    'fromMCPTool',
   ) as Tool<Record<string, unknown>>;
 }
 
@@ -148,9 +151,12 @@ function suggestName(name: string): string {
     .replace(/[^a-zA-Z0-9_-]+/g, '_')
     .replace(/^[^a-zA-Z_]+/, '')
     .slice(0, 64);
-  return cleaned || 'mcp_tool';
+  if (!cleaned) return 'mcp_tool';
+  return toolNameProblem(cleaned) ? `mcp_${cleaned}`.slice(0, 64) : cleaned;
 }
 
 function invalid(tool: string, field: string, problem: string): AgentError {
-  return new AgentError('invalid-tool', `MCP tool "${tool}": "${field}" ${problem}`, { details: { tool, field } });
+  return new AgentError('invalid-tool', `MCP tool ${shownName(tool)}: "${field}" ${problem}`, {
+    details: { tool, field },
+  });
 }

@@ -5,6 +5,7 @@
  */
 import type { ToolDeclaration } from './declaration';
 import type { Tool } from './define-tool';
+import { approvalRule } from './needs-approval';
 
 export function toDeclaration(tool: Tool): ToolDeclaration {
   const declaration: ToolDeclaration = {
@@ -24,15 +25,4 @@ export function toDeclaration(tool: Tool): ToolDeclaration {
     source: tool.source,
   };
   return declaration;
-}
-
-/**
- * A function cannot cross to the worker, so it becomes 'dynamic' and the
- * worker asks the page per call. Without an explicit rule a destructive tool
- * asks: the safe default for actions a person may regret.
- */
-function approvalRule(tool: Tool): ToolDeclaration['needsApproval'] {
-  if (typeof tool.needsApproval === 'function') return 'dynamic';
-  if (typeof tool.needsApproval === 'boolean') return tool.needsApproval;
-  return tool.annotations.destructive === true;
 }

@@ -16,14 +16,19 @@ import { recentEvents } from '../session/recent-events';
 import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
+import type { ModelDelta, ModelRequest } from '../model/engine';
+import { shownName, toolNameProblem } from '../tools/tool-name';
 import { openApproval } from '../flow/approval';
 import { nextStepUsage } from '../flow/context-usage';
+import { checkMessageText } from '../flow/message-text';
 import { record, standalone } from '../flow/record';
+import { continuationStart } from '../flow/continuation-start';
 import { decisionStart, messageStart, resolutionStart, type Started } from '../flow/resume';
 import { repairOpenCalls, startRun } from '../flow/start-run';
 import type { AgentContext } from '../flow/types';
 import type { Session } from '../session/store';
 import { agentContext } from './agent-context';
+import { deltaStream } from './delta-stream';
 import { EnginePool } from './engine-pool';
 import { eventChannel } from './event-channel';
 import { holdLifeline } from './lifeline';
@@ -35,6 +40,7 @@ import type {
   ImportProgress,
   PageApi,
   ResolutionInput,
+  ResumeInput,
   RunInput,
   SessionView,
   ToolCallRequest,
@@ -75,7 +81,7 @@ export class AgentHost implements AgentHostApi {
     const session =
       (config.sessionId ? await store.get(config.sessionId) : undefined) ??
       (await store.create({ id: config.sessionId, appName: config.appName, userId: config.userId }));
-    for (const tool of config.tools) this.tools.set(tool.name, tool);
+    for (const tool of config.tools) this.tools.set(tool.name, checkDeclaration(tool));
 
     page.status('loading-model');
     const { engine, release, reused } = await this.engines.acquire(
@@ -119,9 +125,7 @@ export class AgentHost implements AgentHostApi {
   }
 
   run(input: RunInput): Promise<ReadableStream<AgentEvent>> {
-    if (typeof input.text !== 'string' || !input.text.trim()) {
-      throw new AgentError('invalid-options', 'agent.run(text) needs a non-empty text.');
-    }
+    checkMessageText(input.text);
     return this.stream(
       input,
       (_session, history) => messageStart(history, input.text, input.messageId),
@@ -136,6 +140,15 @@ export class AgentHost implements AgentHostApi {
 
   resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>> {
     return this.stream(input, (session, history) => resolutionStart(session, history, input.callId, input.result));
+  }
+
+  resume(input: ResumeInput): Promise<ReadableStream<AgentEvent>> {
+    return this.stream(input, (_session, history) => continuationStart(history));
+  }
+
+  async generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>> {
+    const stream = deltaStream(this.need().context.engine, request);
+    return Comlink.transfer(stream, [stream as unknown as Transferable]);
   }
 
   abort(runId: string): void {
@@ -176,6 +189,7 @@ export class AgentHost implements AgentHostApi {
   }
 
   async registerTools(tools: ToolDeclaration[]): Promise<void> {
+    for (const tool of tools) checkDeclaration(tool);
     for (const tool of tools) this.tools.set(tool.name, tool);
   }
 
@@ -291,4 +305,20 @@ export class AgentHost implements AgentHostApi {
     await accepted;
     return Comlink.transfer(channel.readable, [channel.readable as unknown as Transferable]);
   }
+}
+
+/** The page checked its tools (asTool); the worker keeps the rule too, for any page that did not. */
+function checkDeclaration(tool: ToolDeclaration): ToolDeclaration {
+  const problem = typeof tool.name === 'string' ? toolNameProblem(tool.name) : 'must be a string';
+  if (problem)
+    throw new AgentError(
+      'invalid-tool',
+      `The worker refused a tool: its name ${shownName(String(tool.name))} ${problem}.`,
+    );
+  if (tool.source === 'builtin')
+    throw new AgentError(
+      'invalid-tool',
+      `The worker refused the tool "${tool.name}": only the runtime's own agent tools are built in.`,
+    );
+  return tool;
 }

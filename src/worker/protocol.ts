@@ -7,6 +7,7 @@
 import type { ProxyMarked } from 'comlink';
 import type { AgentErrorData } from '../errors';
 import type {
+  ModelDelta,
   ModelHandle,
   ModelInfo,
   ModelOptions,
@@ -107,6 +108,9 @@ export interface ResolutionInput extends RunControl {
   result: unknown;
 }
 
+/** agent.resume(): go on with the session's last run if a reload or a crash cut it off. */
+export type ResumeInput = RunControl;
+
 /** The worker's side, exposed with comlink. */
 export interface AgentHostApi {
   /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
@@ -118,6 +122,10 @@ export interface AgentHostApi {
   decide(input: DecisionInput): Promise<ReadableStream<AgentEvent>>;
   /** A long-running call's result; rejects with not-pending unless the call waits for one. */
   resolveTool(input: ResolutionInput): Promise<ReadableStream<AgentEvent>>;
+  /** Continues the session's last invocation if it never ended; the stream closes at once when there is none. */
+  resume(input: ResumeInput): Promise<ReadableStream<AgentEvent>>;
+  /** One step of the agent's model, outside the loop and the session; cancelling the stream aborts it. */
+  generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>>;
   abort(runId: string): void;
   /** Whether the session holds an event with this id (a message the page is not sure was stored). */
   hasEvent(id: string): Promise<boolean>;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser } from 'playwright-core';
-import { answered, launchChromium, say, serveDemo, shot, visit } from './demo-visitor';
+import { answered, eventually, launchChromium, say, serveDemo, shot, visit } from './demo-visitor';
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -23,6 +23,8 @@ afterAll(async () => {
 test('with WebGPU the picker suggests what fits the device, greys out what cannot run, and a failed download reads plainly and can be retried without a reload', async () => {
   const { page, problems, close } = await visit(browser, url, { size: 'phone', scheme: 'dark' });
   await page.click('#model-button');
+  // The picker is filled once the device is probed (WebGPU's adapter, the cache): wait for its verdict.
+  await eventually(() => page.textContent('#gpu-panel')).toContain('WebGPU runs in software here');
   const options = await page.$$eval('#model-select option', (items) =>
     items.map((item) => ({
       text: item.textContent!,
@@ -37,7 +39,6 @@ test('with WebGPU the picker suggests what fits the device, greys out what canno
     'SmolLM2 360M · 580 MB · best fit',
   ]);
   expect(options.every((option) => /\d+(\.\d)? (MB|GB)/.test(option.text))).toBe(true);
-  expect(await page.textContent('#gpu-panel')).toContain('WebGPU runs in software here');
   await shot(page, 'demo-model-picker-phone-dark');
 
   // Cancel stops a load at once.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
 import { understand } from '../../demo/engine/understand';
-import { answered, cards, launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
+import { answered, cards, eventually, launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -32,7 +32,8 @@ test.each([
     // Labelled as what it is, in the header and above the chat; the empty chat offers prompts.
     expect(await page.textContent('#model-label')).toContain('Demo mode');
     expect(await page.textContent('#mode-banner')).toContain('Demo mode: no AI model is running.');
-    expect(await page.locator('#empty-suggestions .suggestion').count()).toBeGreaterThanOrEqual(5);
+    // The prompts are offered once the (empty) session is shown, a moment after the agent is ready.
+    await eventually(() => page.locator('#empty-suggestions .suggestion').count()).toBeGreaterThanOrEqual(5);
 
     await say(page, 'Remember to buy milk and to call Ana', { enter: true });
     expect(await answered(page)).toBe('I added “Buy milk” and “Call Ana” to your list.');
@@ -87,8 +88,11 @@ test.each([
     await answered(page);
     expect(await page.$eval('#scroller', (scroller) => scroller.scrollTop)).toBeLessThan(50);
     await page.click('#jump');
-    const newest = await page.locator('#log li.msg.model').last().boundingBox();
-    expect(newest!.y + newest!.height).toBeLessThanOrEqual((await page.locator('#ask').boundingBox())!.y + 1);
+    // The jump may scroll smoothly: wait until the newest answer has come into view above the composer.
+    await eventually(async () => {
+      const newest = (await page.locator('#log li.msg.model').last().boundingBox())!;
+      return newest.y + newest.height - (await page.locator('#ask').boundingBox())!.y;
+    }).toBeLessThanOrEqual(1);
 
     // Something it does not understand is answered honestly.
     await say(page, 'What is the capital of France?', { enter: true });
@@ -124,11 +128,11 @@ test('Stop during a streamed answer keeps what arrived, says it stopped, and the
   expect(whole.startsWith(stopped)).toBe(true);
   expect(await page.locator('#log li.msg.status-line').last().textContent()).toBe('Stopped.');
   await shot(page, 'demo-stop-phone-light');
-  await page.waitForTimeout(600);
-  expect(await page.locator('#log li.msg.model .text').last().textContent()).toBe(stopped);
 
   await say(page, 'add tea');
   expect(await answered(page)).toBe('I added “Tea” to your list.');
+  // Nothing of the stopped answer arrived after Stop, even while the next run streamed.
+  expect(await page.locator('#log li.msg.model .text').first().textContent()).toBe(stopped);
   expect(problems).toEqual([]);
   await close();
 });
@@ -175,12 +179,13 @@ test('a reload while a call waits for approval: the card says it was not run bec
 
   await page.reload();
   await ready(page);
+  // The session is shown again a moment after the agent is ready: wait for the card to say what happened.
   const card = page.locator('#log li.card[data-tool="clear_todos"]');
-  expect(await card.getAttribute('data-state')).toBe('interrupted');
+  await eventually(() => card.getAttribute('data-state')).toBe('interrupted');
   expect(await card.locator('.card-note').textContent()).toBe(
     'Not run: the page was reloaded while this waited for your answer.',
   );
-  expect(await todos(page)).toEqual(['Milk']);
+  await eventually(() => todos(page)).toEqual(['Milk']);
   await shot(page, 'demo-reloaded-phone-dark');
 
   await card.locator('button', { hasText: 'Ask again' }).click();

@@ -3,6 +3,7 @@
  * light or dark, who types, waits for answers, and notices console errors and failed requests.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { createServer, type ViteDevServer } from 'vite';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -85,6 +86,15 @@ export async function answered(page: Page): Promise<string> {
     { timeout: 30_000 },
   );
   return (await page.locator('#log li.msg.model .text').last().textContent()) ?? '';
+}
+
+/**
+ * Reads `read` until what it gives matches the assertion that follows, as the page's state may lag the
+ * action that leads to it (a view drawn after an await, a session replayed after the agent is ready).
+ * Under load that lag can be long; the limit only bounds a failure.
+ */
+export function eventually<T>(read: () => Promise<T> | T) {
+  return expect.poll(read, { timeout: 30_000, interval: 50 });
 }
 
 export async function shot(page: Page, name: string): Promise<void> {

@@ -194,14 +194,15 @@ describe('a full disk', () => {
   test('a tool answer too big for the quota: the call is still answered, with that error, in the same run', async () => {
     await withServer(async (server, context) => {
       const page = await open(context, server);
-      await setQuota(page, server, 2 * 1024 * 1024);
+      await setQuota(page, server, 1024 * 1024);
       const outcome = await page.evaluate(async () => {
         const { createAgent, defineTool, z } = (window as any).lib;
+        // Within the size a result may take (1,000,000 characters of JSON each for content and artifact), over the quota.
         const big = defineTool({
           name: 'export_all',
           description: 'Returns a very large export.',
           parameters: z.object({}),
-          execute: () => 'x'.repeat(8 * 1024 * 1024),
+          execute: () => ({ content: 'x'.repeat(900_000), artifact: 'y'.repeat(900_000) }),
         });
         const agent = await createAgent({
           model: { engine: 'scripted', turns: [{ toolCalls: [{ name: 'export_all', args: {} }] }, { text: 'never' }] },

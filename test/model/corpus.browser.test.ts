@@ -1,6 +1,6 @@
 /**
  * Real model outputs, collected with their expected calls from peers' parser
- * test suites (test/model/corpus/*.json: vLLM, SGLang, llama.cpp, ollama; each case
+ * test suites (../shared/data/tool-parser-corpora/: vLLM, SGLang, llama.cpp, ollama; each case
  * names its file and test), run through the real path: a scripted { raw }
  * turn read by the same stream and readers as a web-llm model's text, in a
  * real worker via createAgent, with tools of the names and schemas the
@@ -8,12 +8,10 @@
  * how many calls were answered as unreadable, and (where pinned) the text.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { commands } from 'vitest/browser';
 import { createAgent, fromMCPTool, type Agent, type AgentEvent } from '../../src/index';
 import { responses } from '../page/helpers';
-import llamaCpp from './corpus/llama-cpp.json';
-import ollama from './corpus/ollama.json';
-import sglang from './corpus/sglang.json';
-import vllm from './corpus/vllm.json';
+import { hasSharedData, sharedDataPath } from '../shared-data';
 
 interface CorpusCase {
   file: string;
@@ -32,7 +30,25 @@ interface Corpus {
   cases: CorpusCase[];
 }
 
-for (const corpus of [vllm, sglang, llamaCpp, ollama] as Corpus[]) {
+const corporaThere = hasSharedData('tool-parser-corpora');
+const corpora: Corpus[] = corporaThere
+  ? await Promise.all(
+      ['vllm', 'sglang', 'llama-cpp', 'ollama'].map(
+        async (name) =>
+          JSON.parse(await commands.readFile(sharedDataPath('tool-parser-corpora', `${name}.json`))) as Corpus,
+      ),
+    )
+  : [];
+
+// Shown as skipped, never as passed, when the data is not there.
+test.skipIf(!corporaThere)(
+  'all 183 recorded outputs of the four peers are read (../shared/data/tool-parser-corpora/)',
+  () => {
+    expect(corpora.map((corpus) => corpus.cases.length)).toEqual([100, 23, 30, 30]);
+  },
+);
+
+for (const corpus of corpora) {
   describe(`outputs from ${corpus.source}'s tests`, () => {
     const ran: { name: string; args: unknown }[] = [];
     let agent: Agent;

@@ -42,6 +42,22 @@ describe('strict where it matters', () => {
     }
   });
 
+  it('never runs a call whose tag was left open when the turn ended, whatever ended it (an end-of-turn token too)', () => {
+    for (const end of ['', '<|im_end|>', '<|eot_id|>', '<end_of_turn>', '</s>'])
+      for (const output of [
+        `text <tool_call>{"name": "get_time", "arguments": {}}${end}`,
+        `<tool_call>\n{"name": "get_time", "arguments": {}}\n${end}`,
+        `functools[{"name": "get_time", "arguments": {}}${end}`,
+      ]) {
+        for (const read of [readModelOutput(output, { tools, finishReason: 'stop' }), stream([output]).end]) {
+          expect(read.calls, output).toEqual([]);
+          expect(read.errors.map((e) => e.message).join(' '), output).toMatch(/cut off/);
+        }
+      }
+    // A call closed before the turn ends runs.
+    expect(read('<tool_call>{"name": "get_time", "arguments": {}}</tool_call><|im_end|>').calls).toHaveLength(1);
+  });
+
   it('does not end a call at a </tool_call> inside a JSON string', () => {
     const result = read(
       '<tool_call>{"name": "add_todo", "arguments": {"text": "write </tool_call> on the board"}}</tool_call>',

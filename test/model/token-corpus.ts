@@ -1,11 +1,13 @@
 /**
  * A varied corpus for measuring the token estimate against real tokenizers:
  * prose in eight languages and chat (written for this project,
- * data/token-corpus.json), and code, JSON and tool descriptions taken from
- * this repository's own files. Read with node's fs (node tests and bench).
+ * data/token-corpus.json), code and tool descriptions taken from this
+ * repository's own files, and JSON from them and from the public data in
+ * ../shared/data/ (left out where that is missing). Read with node's fs.
  */
 import { readFileSync } from 'node:fs';
 import { TOOL_FORMATS } from '../../src/model/formats/registry';
+import { hasSharedData, sharedDataPath } from '../shared-data';
 import { tools } from './tools-fixture';
 
 export interface Sample {
@@ -15,6 +17,7 @@ export interface Sample {
 }
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const readShared = (path: string) => readFileSync(sharedDataPath(path), 'utf8');
 
 export function tokenCorpus(): Sample[] {
   const data = JSON.parse(read('test/model/data/token-corpus.json')) as {
@@ -45,14 +48,25 @@ export function tokenCorpus(): Sample[] {
     'test/e2e/pages/faults/app.js',
   ])
     samples.push({ kind: 'code', name: file, text: read(file) });
-  samples.push({ kind: 'json', name: 'vllm corpus', text: read('test/model/corpus/vllm.json').slice(0, 12_000) });
-  samples.push({ kind: 'json', name: 'ollama corpus', text: read('test/model/corpus/ollama.json').slice(0, 8_000) });
+  if (hasSharedData('tool-parser-corpora')) {
+    samples.push({
+      kind: 'json',
+      name: 'vllm corpus',
+      text: readShared('tool-parser-corpora/vllm.json').slice(0, 12_000),
+    });
+    samples.push({
+      kind: 'json',
+      name: 'ollama corpus',
+      text: readShared('tool-parser-corpora/ollama.json').slice(0, 8_000),
+    });
+  }
   samples.push({ kind: 'json', name: 'package.json', text: read('package.json') });
-  samples.push({
-    kind: 'json',
-    name: 'json-schema-test-suite properties',
-    text: read('test/tools/data/json-schema-test-suite/draft2020-12/properties.json'),
-  });
+  if (hasSharedData('json-schema-test-suite'))
+    samples.push({
+      kind: 'json',
+      name: 'json-schema-test-suite properties',
+      text: readShared('json-schema-test-suite/draft2020-12/properties.json'),
+    });
   samples.push({
     kind: 'json',
     name: 'tool results',

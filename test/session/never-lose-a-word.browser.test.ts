@@ -62,6 +62,8 @@ describe('a worker killed in the middle of a run', () => {
         callbacks: {
           beforeModel: async () => {
             steps += 1;
+            // The kill travels to the worker while it goes on: hold it here, so it cannot reach the tool first.
+            if (moment === 'after the user event') await hold;
             if (moment === 'during the model step' && steps === 1) {
               reached.open();
               await hold;

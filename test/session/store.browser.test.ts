@@ -376,22 +376,21 @@ describe('IndexedDB specifics', () => {
 });
 
 describe('resume and concurrency', () => {
-  test('open calls get one "interrupted" response; calls waiting for approval or long-running are left alone; repair is idempotent', async () => {
+  test('open calls get one "interrupted" response; calls waiting for approval (and the other calls of their turn) or long-running are left alone; repair is idempotent', async () => {
     const store = new MemorySessionStore();
     const { id } = await store.create({ appName: 'app', userId: 'u' });
     const call = (callId: string, name: string) => ({ functionCall: { id: callId, name, args: {} } });
-    await store.append(
-      id,
-      event(id, {
-        author: 'assistant',
-        content: { role: 'model', parts: [call('a', 'save'), call('b', 'delete'), call('c', 'ask')] },
-      }),
-    );
+    const model = (...parts: ReturnType<typeof call>[]) =>
+      event(id, { author: 'assistant', content: { role: 'model', parts } });
+    await store.append(id, model(call('a', 'save')));
+    await store.append(id, model(call('c', 'ask')));
+    await store.append(id, event(id, { author: 'assistant', longRunningToolIds: ['c'] }));
+    // A turn paused for a person: 'd' runs with it once 'b' is decided, so nothing may answer it before.
+    await store.append(id, model(call('b', 'delete'), call('d', 'read')));
     await store.append(
       id,
       event(id, { author: 'assistant', actions: { requestApproval: [{ callId: 'b', name: 'delete', args: {} }] } }),
     );
-    await store.append(id, event(id, { author: 'assistant', longRunningToolIds: ['c'] }));
     expect((await interruptedCalls(store, (await store.get(id))!)).map((open) => open.id)).toEqual(['a']);
     // The flow answers them through its recorder; answering again finds nothing open.
     const target: RecordTarget = {
@@ -409,7 +408,7 @@ describe('resume and concurrency', () => {
     await repairOpenCalls(target, (await store.get(id))!);
     expect(target.history).toHaveLength(1);
     // The session record keeps what is open, so nothing needs the log to know it.
-    expect(Object.keys((await store.get(id))!.openCalls!).sort()).toEqual(['b', 'c']);
+    expect(Object.keys((await store.get(id))!.openCalls!).sort()).toEqual(['b', 'c', 'd']);
   });
 
   test('two runs of one session never overlap; ifBusy "fail" says the session is busy; an abort while waiting ends the wait', async () => {

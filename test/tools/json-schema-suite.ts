@@ -1,5 +1,5 @@
 /**
- * Runs the official JSON-Schema-Test-Suite (data/json-schema-test-suite/) through
+ * Runs the official JSON-Schema-Test-Suite (../shared/data/json-schema-test-suite/) through
  * a validator and counts its verdicts. Shared by the conformance test (node) and
  * the bench (browser), so it reads no files itself: callers hand it the groups.
  *

@@ -1,0 +1,79 @@
+// The run's settings as a person sets them: the model, the arms, the categories, cases per category and
+// the seed; what the form holds, as a plan the runner takes.
+import { ARMS } from '../../eval/arms/arms';
+import type { Arm, EvalModel } from '../../eval/arms/arm';
+import { BFCL_CATEGORIES, type BfclCategory } from '../../eval/bfcl/categories';
+import { modelChoices } from '../models';
+
+export interface Setup {
+  model: EvalModel;
+  arms: Arm[];
+  categories: BfclCategory[];
+  limit: number;
+  seed: string;
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
+
+const NOTES: Record<string, string> = {
+  mechanics:
+    'No model runs: each case’s answer is BFCL’s possible answer (some made wrong on purpose), written as each arm’s model would write it and read by that arm’s real reader. It checks the plumbing, not a model.',
+  webllm: 'Runs in this tab on WebGPU; the model downloads once and stays in the browser’s cache.',
+  gguf: 'Runs llama.cpp in this tab (wllama). The engine is being added to the runtime; until then this page says which arms cannot run.',
+};
+
+export function buildForm(): void {
+  $('#webllm-ids').replaceChildren(
+    ...modelChoices.map((choice) => Object.assign(document.createElement('option'), { value: choice.id })),
+  );
+  $('#arms').replaceChildren(
+    ...Object.values(ARMS).map((arm, i) => checkbox('arm', arm.name, arm.label, i === 0 || arm.name === 'fenced-json')),
+  );
+  $('#categories').replaceChildren(
+    ...BFCL_CATEGORIES.map((category) => checkbox('category', category, category, true)),
+  );
+  const kind = $<HTMLSelectElement>('#model-kind');
+  const show = () => {
+    $('#webllm-field').hidden = kind.value !== 'webllm';
+    $('#gguf-field').hidden = kind.value !== 'gguf';
+    $('#model-note').textContent = NOTES[kind.value] ?? '';
+  };
+  kind.addEventListener('change', show);
+  show();
+}
+
+function checkbox(name: string, value: string, label: string, checked: boolean): HTMLLabelElement {
+  const box = Object.assign(document.createElement('input'), { type: 'checkbox', name, value, checked });
+  const wrapper = document.createElement('label');
+  wrapper.append(box, ` ${label}`);
+  return wrapper;
+}
+
+/** The settings, or what is missing. */
+export function readForm(): Setup | { problem: string } {
+  const kind = $<HTMLSelectElement>('#model-kind').value;
+  let model: EvalModel;
+  if (kind === 'webllm') {
+    const modelId = $<HTMLInputElement>('#webllm-id').value.trim();
+    if (!modelId) return { problem: 'Name a web-llm model id.' };
+    model = { kind: 'webllm', modelId };
+  } else if (kind === 'gguf') {
+    const url = $<HTMLInputElement>('#gguf-url').value.trim();
+    if (!url) return { problem: 'Give the URL of a GGUF file.' };
+    model = { kind: 'gguf', url };
+  } else {
+    model = { kind: 'mechanics', toolFormat: 'gemma-tool-code' };
+  }
+  const arms = checked('arm').map((name) => ARMS[name as keyof typeof ARMS]);
+  const categories = checked('category') as BfclCategory[];
+  const limit = Number($<HTMLInputElement>('#limit').value);
+  if (!arms.length) return { problem: 'Pick at least one arm.' };
+  if (!categories.length) return { problem: 'Pick at least one category.' };
+  if (!Number.isInteger(limit) || limit < 1)
+    return { problem: 'Cases per category must be a whole number, 1 or more.' };
+  return { model, arms, categories, limit, seed: $<HTMLInputElement>('#seed').value.trim() || 'bfcl' };
+}
+
+function checked(name: string): string[] {
+  return [...document.querySelectorAll<HTMLInputElement>(`input[name="${name}"]:checked`)].map((box) => box.value);
+}

@@ -1,0 +1,59 @@
+/**
+ * Arm `native` as an engine module: the model's runtime calls tools its own
+ * way (llama.cpp's chat templates and parsers through wllama's
+ * createChatCompletion with `tools`), on a chat backend of its own. The tools
+ * go as OpenAI function tools; each returned tool call's `arguments` string is
+ * parsed here, and one that is not JSON is reported as unreadable.
+ */
+import type { ChatMessage as OurMessage, EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
+import { chatBackend, type ChatBackend, type ChatBackendOptions, type ChatMessage } from './chat-backend';
+
+export interface NativeToolsEngineOptions {
+  backend: ChatBackendOptions;
+}
+
+export default function createNativeToolsEngine({ backend }: NativeToolsEngineOptions): EngineModuleEngine {
+  const chat = chatBackend(backend);
+  return {
+    info: { modelId: `native/${chat.label}`, label: `native tool calling on ${chat.label}`, nativeToolCalls: true },
+    generate: (request, signal) => respond(chat, request, signal),
+  };
+}
+
+async function* respond(chat: ChatBackend, request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelDelta> {
+  const reply = await chat.chat({
+    messages: request.messages.map(plainMessage),
+    tools: request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    })),
+    signal,
+  });
+  if (reply.content) yield { type: 'text', text: reply.content };
+  for (const call of reply.toolCalls ?? []) {
+    const args = parseArguments(call.arguments);
+    if (args === undefined)
+      yield { type: 'tool-call-error', name: call.name, raw: call.arguments, message: 'The arguments are not JSON.' };
+    else yield { type: 'tool-call', call: { name: call.name, args } };
+  }
+  yield {
+    type: 'finish',
+    reason: reply.toolCalls?.length ? 'tool-calls' : 'stop',
+    ...(reply.usage && { usage: reply.usage }),
+    raw: reply.content + (reply.toolCalls?.length ? JSON.stringify(reply.toolCalls) : ''),
+  };
+}
+
+/** A tool result as a user message: the first step of a case has none; later steps need a template's own role. */
+function plainMessage(message: OurMessage): ChatMessage {
+  if (message.role === 'tool') return { role: 'user', content: `${message.name} returned: ${message.content}` };
+  return { role: message.role, content: message.content };
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    return undefined;
+  }
+}

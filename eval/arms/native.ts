@@ -1,0 +1,40 @@
+/**
+ * Arm `native`: the model's runtime parses tool calls its own way.
+ * - GGUF: wllama's createChatCompletion with `tools` (llama.cpp's templates
+ *   and parsers), as a `wllama` kind of chat-backend.ts inside
+ *   native-tools-engine.ts, once wllama is in this branch (issue 21).
+ * - web-llm: its own function calling, which it has for the Hermes 8B ids only.
+ * - mechanics: the engine module on a scripted backend that returns the
+ *   answer as OpenAI tool calls (arguments as JSON strings).
+ */
+import { callsToolsNatively } from '../../src/model/native-models';
+import type { Arm } from './arm';
+import type { ChatReply } from './chat-backend';
+import { cutOff } from './cut-off';
+import { engineModuleUrl } from './engine-url';
+
+export const native: Arm = {
+  name: 'native',
+  label: "native (the runtime's own tool calling)",
+  modelFor(model, script) {
+    if (model.kind === 'webllm')
+      return callsToolsNatively(model.modelId, true)
+        ? { engine: 'webllm', modelId: model.modelId, nativeToolCalls: true }
+        : { unavailable: `web-llm calls tools natively only for its Hermes 8B ids, not ${model.modelId}` };
+    if (model.kind === 'gguf')
+      return { unavailable: "needs wllama's createChatCompletion with tools as a chat backend (issue 21)" };
+    if (!script) throw new Error('The mechanics check needs each case’s scripted answer.');
+    const reply: ChatReply = {
+      content: script.text,
+      toolCalls: script.calls.map((call) => {
+        const json = JSON.stringify(call.args);
+        return { name: call.name, arguments: script.cut ? cutOff(json) : json };
+      }),
+    };
+    return {
+      engine: 'module',
+      url: engineModuleUrl('native-tools-engine'),
+      options: { backend: { kind: 'scripted', reply } },
+    };
+  },
+};

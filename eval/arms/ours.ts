@@ -1,0 +1,53 @@
+/**
+ * Arms `ours` and `ours-no-grammar`: our runtime as a page gets it, the
+ * family's prompt and reader, with and without the grammar that constrains
+ * decoding. On the mechanics check both are the scripted engine replaying the
+ * answer written in the family's format (it has no grammar to switch off).
+ *
+ * Where a model plugs in:
+ * - GGUF: `{ engine: 'wllama', url: model.url, toolFormat: model.toolFormat }`
+ *   once ModelOptions has the wllama engine (issue 21); without the grammar it
+ *   needs that engine's switch for it.
+ * - web-llm: `ours` runs as is; `ours-no-grammar` needs a way to turn web-llm's
+ *   grammar off (src/model/webllm-request.ts has 'structural-tag' or 'json' only).
+ */
+import { toolFormatNamed } from '../../src/model/formats/registry';
+import type { Arm, EvalModel, ScriptedAnswer } from './arm';
+import { cutOff } from './cut-off';
+
+const WLLAMA_PENDING =
+  "needs the wllama engine (issue 21): { engine: 'wllama', url } is not in this branch's ModelOptions yet";
+
+export const ours: Arm = {
+  name: 'ours',
+  label: 'ours (format + grammar)',
+  modelFor(model, script) {
+    if (model.kind === 'mechanics') return scripted(model, script);
+    if (model.kind === 'webllm')
+      return { engine: 'webllm', modelId: model.modelId, nativeToolCalls: false, toolFormat: model.toolFormat };
+    return { unavailable: `GGUF ${WLLAMA_PENDING}` };
+  },
+};
+
+export const oursWithoutGrammar: Arm = {
+  name: 'ours-no-grammar',
+  label: 'ours, no grammar (prompt + reader)',
+  modelFor(model, script) {
+    if (model.kind === 'mechanics') return scripted(model, script);
+    if (model.kind === 'webllm')
+      return { unavailable: "web-llm's engine has no switch to decode without our grammar yet" };
+    return { unavailable: `GGUF ${WLLAMA_PENDING}, with a switch to leave the grammar out` };
+  },
+};
+
+function scripted(model: Extract<EvalModel, { kind: 'mechanics' }>, script: ScriptedAnswer | undefined) {
+  if (!script) throw new Error('The mechanics check needs each case’s scripted answer.');
+  const format = toolFormatNamed(model.toolFormat);
+  const written = format.writeTurn(script.text, script.calls);
+  const raw = script.cut ? cutOff(written, format.writeTurn(script.text, script.calls.slice(0, 1))) : written;
+  return {
+    engine: 'scripted' as const,
+    turns: [{ raw }],
+    toolFormat: model.toolFormat,
+  };
+}

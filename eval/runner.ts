@@ -1,0 +1,60 @@
+// The page `npm run eval` drives (scripts/eval.mjs): the run named by the URL's parameters, each result
+// handed to the script as it is judged (window.__evalReport), the table left in window.__evalDone.
+import { armNamed } from './arms/arms';
+import { parseModel } from './arms/parse-model';
+import { readBundledBfcl } from './bfcl/bundled-files';
+import { BFCL_CATEGORIES, isCategory, type BfclCategory } from './bfcl/categories';
+import { pickCases } from './bfcl/pick-cases';
+import type { CaseResult } from './run/case-result';
+import { runEval } from './run/run-eval';
+import { formatTable, summarize } from './run/summary';
+
+declare global {
+  interface Window {
+    __evalReport?: (result: CaseResult) => Promise<void>;
+    __evalProgress?: (progress: { index: number; total: number; id: string; arm: string }) => Promise<void>;
+    __evalDone?: { table: string; cases: number } | { error: string };
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const out = document.querySelector('#out')!;
+
+function categories(list: string | null): BfclCategory[] {
+  if (!list) return [...BFCL_CATEGORIES];
+  return list.split(',').map((name) => {
+    if (!isCategory(name)) throw new Error(`No BFCL category "${name}"; use: ${BFCL_CATEGORIES.join(', ')}.`);
+    return name;
+  });
+}
+
+try {
+  const seed = params.get('seed') ?? 'bfcl';
+  const limit = params.get('limit');
+  const cases = await pickCases(
+    { categories: categories(params.get('categories')), seed, ...(limit && { limit: Number(limit) }) },
+    readBundledBfcl,
+  );
+  const arms = (params.get('arms') ?? 'ours').split(',').map(armNamed);
+  const model = parseModel(params.get('model') ?? 'mechanics');
+  const results: CaseResult[] = [];
+  const run = runEval(
+    { cases, arms, model, seed },
+    {
+      onCase: (testCase, arm, index, total) =>
+        void window.__evalProgress?.({ index, total, id: testCase.id, arm: arm.name }),
+    },
+  );
+  for await (const result of run) {
+    results.push(result);
+    out.textContent = `${results.length} of ${cases.length * arms.length}`;
+    await window.__evalReport?.(result);
+  }
+  const table = formatTable(summarize(results));
+  out.textContent = table;
+  window.__evalDone = { table, cases: results.length };
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  out.textContent = message;
+  window.__evalDone = { error: message };
+}

@@ -1,0 +1,101 @@
+// `npm run eval`: BFCL's single-turn categories through createAgent in headless Chromium (the real worker,
+// formats and readers), served by vite; one JSON line per case and arm in eval-results/, a table at the end.
+// Usage: npm run eval -- [--model=mechanics|<file or URL>.gguf|<web-llm id>] [--arms=ours,ours-no-grammar,native,fenced-json]
+//                        [--categories=simple_python,…] [--limit=<cases per category>] [--seed=bfcl] [--out=eval-results]
+import { createServer } from 'vite';
+import { chromium } from 'playwright-core';
+import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { ensureChromium, chromiumArgs } from './chromium.mjs';
+import { describeMissingSharedData, missingSharedData, sharedDataDir } from './shared-data.mjs';
+
+const option = (name, fallback) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const root = resolve(import.meta.dirname, '..');
+const seed = option('seed', 'bfcl');
+const limit = option('limit');
+const categories = option('categories');
+const arms = option('arms', 'ours');
+const outDir = resolve(root, option('out', 'eval-results'));
+let model = option('model', 'mechanics');
+
+if (missingSharedData().includes('bfcl')) {
+  console.error(`BFCL's data is missing: ${describeMissingSharedData(['bfcl'])}`);
+  process.exit(1);
+}
+if (model === 'mechanics' || model.startsWith('mechanics:'))
+  console.warn('No model named (--model): this is the mechanics check, answers scripted from BFCL, no model runs.');
+
+// A GGUF on this disk is served by the same server, from its own folder.
+const allow = [root, sharedDataDir];
+const local = model.replace(/^gguf:/, '');
+if (/\.gguf$/i.test(local) && existsSync(local)) {
+  allow.push(dirname(resolve(local)));
+  model = `gguf:/@fs${resolve(local)}`;
+}
+
+const executablePath = ensureChromium();
+// Cross-origin isolation lets llama.cpp run more than one thread.
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+const server = await createServer({
+  root,
+  logLevel: 'error',
+  server: { host: '127.0.0.1', port: 0, headers: isolation, fs: { allow } },
+});
+await server.listen();
+const browser = await chromium.launch({ executablePath, args: [...chromiumArgs, '--enable-unsafe-webgpu'] });
+
+mkdirSync(outDir, { recursive: true });
+const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+const name = `${stamp}-${basename(model.replace(/^\w+:/, '')).replace(/[^\w.-]+/g, '_')}-${arms.replace(/,/g, '+')}`;
+const linesPath = join(outDir, `${name}.jsonl`);
+const lines = createWriteStream(linesPath);
+const started = performance.now();
+let done;
+let written = 0;
+try {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error.message));
+  let current = '';
+  await page.exposeFunction('__evalProgress', ({ index, total, id, arm }) => {
+    current = `[${index + 1}/${total}] ${id} · ${arm}`;
+  });
+  await page.exposeFunction('__evalReport', (result) => {
+    lines.write(`${JSON.stringify(result)}\n`);
+    written++;
+    const why = result.verdict === 'correct' ? '' : ` (${result.rule ?? result.why ?? ''})`;
+    console.error(`${current}: ${result.verdict}${why}, ${result.seconds.toFixed(2)} s`);
+  });
+  const query = new URLSearchParams({ model, arms, seed, ...(limit && { limit }), ...(categories && { categories }) });
+  await page.goto(`${server.resolvedUrls.local[0]}eval/runner.html?${query}`);
+  await page.waitForFunction(() => window.__evalDone, null, { timeout: 0, polling: 500 });
+  done = await page.evaluate(() => window.__evalDone);
+} finally {
+  lines.end();
+  await browser.close();
+  await server.close();
+}
+if (done.error) {
+  console.error(done.error);
+  // A run refused before its first case leaves no file behind.
+  if (!written) rmSync(linesPath, { force: true });
+  process.exit(1);
+}
+const wallSeconds = (performance.now() - started) / 1000;
+const run = {
+  model,
+  arms: arms.split(','),
+  categories: categories?.split(',') ?? 'all',
+  limit: limit ? Number(limit) : 'all',
+  seed,
+  cases: done.cases,
+  wallSeconds,
+  commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(),
+  machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`,
+  table: done.table,
+};
+writeFileSync(join(outDir, `${name}.run.json`), `${JSON.stringify(run, null, 2)}\n`);
+console.log(done.table);
+console.log(`\n${done.cases} runs in ${wallSeconds.toFixed(1)} s; results: ${linesPath}`);

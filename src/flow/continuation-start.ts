@@ -1,0 +1,19 @@
+/**
+ * How a run that a reload or a crash cut off goes on (agent.resume): the
+ * session's last invocation, if it never ended, takes its next model step
+ * from the history as stored. Calls it left open were answered 'interrupted'
+ * before this is decided (start-run.ts), so no tool runs again on its own.
+ * An invocation that ended, or paused on purpose (awaiting-approval,
+ * long-running: both are endings), has nothing to go on with.
+ */
+import type { AgentEvent } from '../session/event';
+import type { Started } from './resume';
+
+/** The invocations of events recorded outside any run (record.ts `standalone`): notices, repairs. */
+const OUTSIDE_RUNS = new Set(['storage', 'repair']);
+
+export function continuationStart(history: readonly AgentEvent[]): Started {
+  const last = history.findLast((event) => !event.partial && !event.late && !OUTSIDE_RUNS.has(event.invocationId));
+  if (!last || last.endReason) return { kind: 'nothing' };
+  return { kind: 'continue', before: [], invocationId: last.invocationId };
+}

@@ -1,0 +1,45 @@
+/**
+ * The rules every session log keeps, checked event by event where a log
+ * comes from outside (an import: the file may come from anywhere). Call ids
+ * are unique within a session; an answer names a call made before it, and a
+ * call is answered at most once (late answers, which are recorded and never
+ * used, aside); a request for approval keeps the rule of
+ * approval-request-rule.ts. The runtime's own logs always keep them, so a
+ * log that breaks one was forged or edited.
+ */
+import { approvalRequestProblem } from './approval-request-rule';
+import type { AgentEvent, FunctionCall } from './event';
+
+/** A checker for one log: give it the events in order; it says what the first bad one breaks. */
+export function logRules(): (event: AgentEvent) => string | undefined {
+  const made = new Set<string>();
+  const answered = new Set<string>();
+  let turn: FunctionCall[] | undefined;
+  return (event) => {
+    const parts = event.content?.parts ?? [];
+    if (event.content?.role === 'model') {
+      turn = [];
+      for (const part of parts) {
+        if (!('functionCall' in part)) continue;
+        const { id } = part.functionCall;
+        if (made.has(id)) return `call id "${id}" is used twice; call ids are unique within a session`;
+        made.add(id);
+        turn.push(part.functionCall);
+      }
+    }
+    for (const part of parts) {
+      if (!('functionResponse' in part)) continue;
+      const { id } = part.functionResponse;
+      if (!made.has(id)) return `it answers call "${id}", which no earlier event made`;
+      if (event.late) continue;
+      if (answered.has(id)) return `it answers call "${id}" a second time; a call is answered once`;
+      answered.add(id);
+    }
+    const asked = event.actions?.requestApproval;
+    if (asked) {
+      const problem = approvalRequestProblem(asked, turn, (id) => answered.has(id));
+      if (problem) return `its request for approval cannot stand: ${problem}`;
+    }
+    return undefined;
+  };
+}

@@ -1,0 +1,111 @@
+// eval.html, the BFCL self-test page, as `npm start` serves it, in Chromium: a person picks the model and a
+// sample of 10 cases per category, starts, watches the table fill in, and exports the run as JSON. Without a
+// model here (the wllama engine is not in this branch yet), the page's mechanics check runs: each case's
+// answer scripted from BFCL's possible answers, some wrong on purpose, read by each arm's real reader.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { ViteDevServer } from 'vite';
+import type { Browser } from 'playwright-core';
+import { hasSharedData } from '../shared-data';
+import { eventually, launchChromium, serveDemo, shot, sizes } from './demo-visitor';
+
+let server: ViteDevServer;
+let browser: Browser;
+let url: string;
+const there = hasSharedData('bfcl');
+
+beforeAll(async () => {
+  if (!there) return;
+  ({ server, url } = await serveDemo());
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const CATEGORIES = ['simple_python', 'parallel_multiple'];
+
+test.skipIf(!there)(
+  'a sample of 10 per category fills the table live, every verdict as scripted, and exports as JSON',
+  async () => {
+    const context = await browser.newContext({ viewport: sizes.desktop, colorScheme: 'light', acceptDownloads: true });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on(
+      'response',
+      (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.url()}`),
+    );
+    try {
+      await page.goto(`${url}eval.html`);
+      expect(await page.textContent('#model-note')).toContain('No model runs');
+
+      // A GGUF cannot run in this branch yet: the page says which arms, and why, and starts nothing.
+      await page.selectOption('#model-kind', 'gguf');
+      await page.fill('#gguf-url', `${url}models/gemma-3-270m-q4_k_m.gguf`);
+      await page.click('#start');
+      await expect.poll(() => page.textContent('#refusal')).toContain('wllama');
+      expect(await page.getAttribute('#progress', 'data-state')).toBe('idle');
+
+      await page.selectOption('#model-kind', 'mechanics');
+      for (const box of await page.locator('input[name="category"]').all())
+        await box.setChecked(CATEGORIES.includes((await box.getAttribute('value'))!));
+      await page.fill('#limit', '10');
+      await page.click('#start');
+      expect(await page.isHidden('#refusal')).toBe(true);
+
+      // Live: the current case, the last calls and verdicts, and the table, while the run goes on.
+      await page.waitForFunction(
+        () =>
+          document.querySelector<HTMLElement>('#progress')!.dataset.state === 'running' &&
+          document.querySelectorAll('#log li').length >= 3,
+      );
+      expect(await page.textContent('#current-case')).toMatch(/^(simple_python|parallel_multiple)_\d+ · /);
+      expect(await page.textContent('#last-verdict')).toMatch(/correct|wrong|invalid/);
+      expect(await page.locator('#summary tbody tr').count()).toBeGreaterThan(0);
+
+      await page.waitForSelector('#progress[data-state="done"]', { timeout: 110_000 });
+      expect(await page.textContent('#progress-text')).toBe('Done: 40 of 40 judged.');
+      expect(await page.locator('#log li').count()).toBe(40);
+      const rows = await page.$$eval('#summary tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+      );
+      expect(rows.map((cells) => `${cells[0]} ${cells[1]} ${cells[2]}`)).toEqual([
+        'simple_python ours 10',
+        'simple_python fenced-json 10',
+        'parallel_multiple ours 10',
+        'parallel_multiple fenced-json 10',
+        'all categories ours 20',
+        'all categories fenced-json 20',
+      ]);
+      // The judge said what each scripted answer meant it to, in every row.
+      expect(rows.map((cells) => cells.at(-1))).toEqual(['10/10', '10/10', '10/10', '10/10', '20/20', '20/20']);
+      // The AI SDK's way passes on one call only: no parallel answer of it can be right.
+      expect(rows[3]![3]).toBe('0.0%');
+      await page.evaluate(() => scrollTo(0, 0));
+      await shot(page, 'eval-page');
+
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+      const report = JSON.parse(await readFile((await download.path())!, 'utf8'));
+      expect(report.model).toBe('mechanics check, no model (gemma-tool-code)');
+      expect(report.casesPerCategory).toBe(10);
+      expect(report.results).toHaveLength(40);
+      expect(new Set(report.results.map((result: { category: string }) => result.category))).toEqual(
+        new Set(CATEGORIES),
+      );
+      expect(report.summary).toHaveLength(6);
+
+      await page.setViewportSize(sizes.phone);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await eventually(() => page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
+      await page.locator('#table-title').scrollIntoViewIfNeeded();
+      await shot(page, 'eval-page-phone-dark');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  },
+);

@@ -1,0 +1,32 @@
+// A run's model from one string, as npm run eval and the runner page take it.
+import { expect, test } from 'vitest';
+import { armNamed } from '../../../eval/arms/arms';
+import { parseModel } from '../../../eval/arms/parse-model';
+
+test('mechanics (in Gemma’s format unless named), a GGUF, or a web-llm id', () => {
+  expect(parseModel('mechanics')).toEqual({ kind: 'mechanics', toolFormat: 'gemma-tool-code' });
+  expect(parseModel('mechanics:hermes')).toEqual({ kind: 'mechanics', toolFormat: 'hermes' });
+  expect(parseModel('/@fs/work/cache/gemma-3-270m-q4_k_m.gguf')).toEqual({
+    kind: 'gguf',
+    url: '/@fs/work/cache/gemma-3-270m-q4_k_m.gguf',
+  });
+  expect(parseModel('gguf:https://example.com/model?download=1')).toEqual({
+    kind: 'gguf',
+    url: 'https://example.com/model?download=1',
+  });
+  expect(parseModel('Qwen2.5-0.5B-Instruct-q4f32_1-MLC')).toEqual({
+    kind: 'webllm',
+    modelId: 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC',
+  });
+});
+
+test('an unknown format or arm is refused with the names there are', () => {
+  expect(() => parseModel('mechanics:nope')).toThrow(/not a tool-call format; use one of: hermes/);
+  expect(armNamed('d').name).toBe('fenced-json');
+  expect(() => armNamed('constructor')).toThrow(/No arm "constructor"; use one of ours/);
+});
+
+test('each arm says why it cannot run a GGUF yet, instead of running something else', () => {
+  for (const arm of ['a', 'b', 'c', 'd'].map(armNamed))
+    expect(arm.modelFor({ kind: 'gguf', url: '/m.gguf' })).toEqual({ unavailable: expect.stringMatching(/wllama/) });
+});
