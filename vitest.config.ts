@@ -2,26 +2,9 @@ import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs as quiet, findChromium } from './scripts/chromium.mjs';
 import { missingSharedData, sharedDataDir } from './scripts/shared-data.mjs';
-import { FETCH_HINT, realModelPath, serveModels } from './scripts/model-files.mjs';
+import { realModelPath, serveModels } from './scripts/model-files.mjs';
 
 const executablePath = findChromium();
-
-// The real model (Gemma 3 270M from PyPI) lives outside the repository. Without it the real-model
-// tests are skipped, saying how to get it; in CI (CI=true) a missing model fails the run.
-const realModel = realModelPath();
-if (!realModel) {
-  if (process.env.CI === 'true') throw new Error(`CI=true and ${FETCH_HINT}.`);
-  // Said once, although vitest reads this file once per project.
-  if (!process.env.INPAGE_AGENT_SKIP_SAID) console.warn(`Skipping the real-model tests: ${FETCH_HINT}.`);
-  process.env.INPAGE_AGENT_SKIP_SAID = '1';
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Whether /models/gemma-3-270m-q4_k_m.gguf is served (the real model was fetched). */
-    realModel: boolean;
-  }
-}
 
 function browserProject(name: string, include: string[], extraArgs: string[] = []) {
   return {
@@ -52,9 +35,12 @@ export default defineConfig({
   // Browser tests read the public data outside the repository through the test server.
   server: { fs: { allow: ['.', sharedDataDir] } },
   test: {
-    // Says once what is skipped for want of ../shared/data (and fails the run under CI=true).
-    globalSetup: ['test/shared-data.setup.ts'],
-    provide: { sharedData: { dir: sharedDataDir, missing: missingSharedData() }, realModel: Boolean(realModel) },
+    // Say once what is skipped for want of ../shared/data or of the real model (and fail the run under CI=true).
+    globalSetup: ['test/shared-data.setup.ts', 'test/real-model.setup.ts'],
+    provide: {
+      sharedData: { dir: sharedDataDir, missing: missingSharedData() },
+      realModel: Boolean(realModelPath()),
+    },
     projects: [
       {
         extends: true,
