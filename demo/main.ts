@@ -20,6 +20,7 @@ import {
   keepPendingLast,
   revealEvent,
   setChatHooks,
+  setOneCallPerRequest,
   showEvent,
   showPending,
   showUnsent,
@@ -28,7 +29,7 @@ import { closeDrawer, currentView, isDrawerOpen, openDrawer, startDrawer, type V
 import { friendlyError } from './ui/friendly-error';
 import { pin, startFollowing } from './ui/follow';
 import { showGraph, startZoom } from './ui/graph-view';
-import { fillPicker, modelFor, probeDevice, progressReporter } from './ui/model-picker';
+import { fillPicker, isBaseModel, modelFor, probeDevice, progressReporter } from './ui/model-picker';
 import { drawSessions, startSessions } from './ui/sessions-view';
 import { drawTimeline } from './ui/timeline';
 import { formatMs } from './ui/tool-card';
@@ -114,9 +115,12 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
     sessionId: localStorage.getItem(SESSION_KEY) ?? undefined,
     toolkit: { startActions: ['organize'], hops: 3 },
     onApproval: approve,
+    // A base model answers each request with one call and no reply (see demo/models.ts).
+    ...(isBaseModel(model) && { toolChoice: 'required' as const, maxSteps: 1 }),
     signal,
   });
   agent = next;
+  setOneCallPerRequest(isBaseModel(model));
   next.addEventListener('status', (event) => setStatus((event as CustomEvent<{ status: string }>).detail.status));
   setStatus(next.status);
   localStorage.setItem(SESSION_KEY, next.sessionId);

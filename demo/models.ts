@@ -32,6 +32,11 @@ export interface GgufChoice {
   tokensPerSecond: number;
   /** The family's tool-call format, when its name does not say it. */
   toolFormat?: 'gemma-tool-code';
+  /**
+   * A base model (no chat template): it continues patterns, so each request gets one required call and no
+   * reply, since after a tool's output it repeats its call instead of answering.
+   */
+  base?: boolean;
   note?: string;
 }
 
@@ -42,7 +47,8 @@ export const ggufChoices: GgufChoice[] = [
     url: 'models/gemma-3-270m-q4_k_m.gguf',
     sizeMB: 241,
     tokensPerSecond: 6,
-    note: 'a base model: it picks tools, it does not chat well',
+    base: true,
+    note: 'a base model: it picks a tool for each request, and does not reply',
   },
 ];
 

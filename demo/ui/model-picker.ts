@@ -29,7 +29,8 @@ async function downloaded(): Promise<Set<string>> {
   try {
     for (const name of await caches.keys())
       for (const request of await (await caches.open(name)).keys())
-        for (const choice of [...modelChoices, ...ggufChoices]) if (request.url.includes(choice.id)) found.add(choice.id);
+        for (const choice of [...modelChoices, ...ggufChoices])
+          if (request.url.includes(choice.id)) found.add(choice.id);
   } catch {
     // No Cache Storage here (an opaque origin): nothing is marked.
   }
@@ -114,9 +115,16 @@ export function modelFor(value: string, onProgress: (progress: ModelProgress) =>
       url: gguf.url,
       modelId: gguf.label,
       ...(gguf.toolFormat && { toolFormat: gguf.toolFormat }),
+      // A base model writes until its token budget ends when it does not call: keep a step short.
+      ...(gguf.base && { completion: { n_predict: 48 } }),
       onProgress,
     };
   return { engine: 'webllm', modelId: id, onProgress };
+}
+
+/** Whether these options load a base GGUF model (one call per request, no reply). */
+export function isBaseModel(model: ModelOptions): boolean {
+  return model.engine === 'wllama' && ggufChoices.some((choice) => choice.base && choice.label === model.modelId);
 }
 
 /** "312 / 580 MB · 4.1 MB/s · 1 min left": bytes so far, the speed since the first bytes, and the time left at that speed. */
