@@ -1,18 +1,22 @@
 /**
  * The real model, Gemma 3 270M (Q4_K_M, the base model from PyPI), in the
- * agent's real worker through createAgent, on the README's to-do page: one
- * tool, add_todo. What it does with "Remember to buy milk", the KV cache across
- * that run's steps, and Stop. Loaded once for the file, one CPU thread.
+ * agent's real worker through createAgent, loaded once for the file (one CPU
+ * thread; it decodes a few tokens a second here, so every step is short):
+ * - on the README's to-do page (one tool, add_todo): what it does with
+ *   "Remember to buy milk", the KV cache across that run's steps, and Stop;
+ * - twenty page requests over five page tools, each one step of the agent's
+ *   model (agent.generate: the family's prompt and grammar, llama.cpp's cache
+ *   of the shared instructions).
  *
- * A base model continues the pattern it is shown, so the page's instructions
- * show requests answered in Gemma's ```tool_code syntax, each call's output,
- * and a reply after it.
+ * A base model continues the pattern it is shown, so the instructions show
+ * requests answered in Gemma's ```tool_code syntax (and, on the to-do page,
+ * each call's output and a reply after it).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAgent, defineTool, z, type Agent, type AgentEvent } from '../../../src/index';
-import type { ModelDelta } from '../../../src/model/engine';
+import type { ChatMessage, ModelDelta } from '../../../src/model/engine';
 import { hasRealModel, REAL_MODEL_URL } from '../../real-model';
-import { pageTools } from './page-requests';
+import { pageInstructions, pageRequests, pageTools, score, type Score } from './page-requests';
 
 const call = (code: string) => `\`\`\`tool_code\n${code}\n\`\`\``;
 const output = (json: string) => `\`\`\`tool_output\n${json}\n\`\`\``;
@@ -49,7 +53,7 @@ const modelSteps = (events: AgentEvent[]) =>
 const callsOf = (event: AgentEvent) =>
   (event.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
 
-describe.skipIf(!hasRealModel())('Gemma 3 270M (the real base model) on the README’s to-do page', () => {
+describe.skipIf(!hasRealModel())('Gemma 3 270M (the real base model) in the agent’s worker', () => {
   let agent: Agent;
 
   beforeAll(async () => {
@@ -63,6 +67,12 @@ describe.skipIf(!hasRealModel())('Gemma 3 270M (the real base model) on the READ
     });
   }, 120_000);
   afterAll(() => agent?.close());
+
+  test('says what it runs on: Gemma’s tool_code format, one call per step, one CPU thread', () => {
+    expect(agent.info?.model).toMatchObject({ engine: 'wllama', toolFormat: 'gemma-tool-code', threads: 1 });
+    // No chat template in the GGUF: a base model, whose steps end at their first call.
+    expect(agent.info?.model.notice).toMatch(/chat template/);
+  });
 
   test(
     '"Remember to buy milk" runs add_todo with milk; the base model then repeats its call instead of answering, ' +
@@ -93,6 +103,62 @@ describe.skipIf(!hasRealModel())('Gemma 3 270M (the real base model) on the READ
     },
     180_000,
   );
+
+  test('twenty page requests over five tools: every call valid; how many picked the right tool with the right arguments', async () => {
+    const total: Score = { requests: 0, validCalls: 0, right: 0, rightTool: 0 };
+    const wrong: string[] = [];
+    for (const request of pageRequests) {
+      const deltas: ModelDelta[] = [];
+      for await (const delta of agent.generate({
+        messages: [
+          { role: 'system', content: pageInstructions },
+          { role: 'user', content: request.text },
+        ],
+        tools: pageTools,
+        toolChoice: 'required',
+        sampling: { maxTokens: 24 },
+      }))
+        deltas.push(delta);
+      const calls = deltas.flatMap((delta) => (delta.type === 'tool-call' ? [delta.call] : []));
+      const errors = deltas.filter((delta) => delta.type === 'tool-call-error');
+      // Under the grammar every call is one of the five tools with arguments its schema accepts.
+      expect(errors, request.text).toEqual([]);
+      expect(calls.length, request.text).toBeGreaterThan(0);
+      const right = total.right;
+      score(total, request, calls, errors.length);
+      if (total.right === right) wrong.push(`${request.text} → ${calls[0].name}(${JSON.stringify(calls[0].args)})`);
+    }
+    expect(total.validCalls).toBe(20);
+    // A figure, not a threshold.
+    console.info(
+      `Gemma 3 270M, 20 page requests: ${total.right} right tool with right arguments, ${total.rightTool} right tool, ${total.validCalls} valid. Wrong: ${wrong.join('; ')}`,
+    );
+  }, 600_000);
+
+  test('a prompt past Gemma 3’s 512-token sliding window is reused whole by the step that extends it (swa_full)', async () => {
+    const step = async (messages: ChatMessage[]) => {
+      const deltas: ModelDelta[] = [];
+      for await (const delta of agent.generate({ messages, tools: [], sampling: { maxTokens: 4 } })) deltas.push(delta);
+      return deltas.find((delta) => delta.type === 'finish')!;
+    };
+    const notes = Array.from({ length: 12 }, (_, i) => `Note ${i + 1}: the shop opens at nine and closes at six.`);
+    const first: ChatMessage[] = [
+      { role: 'system', content: pageInstructions },
+      { role: 'user', content: notes.join('\n') },
+    ];
+    const one = await step(first);
+    expect(one.usage!.promptTokens).toBeGreaterThan(512);
+    const two = await step([
+      ...first,
+      { role: 'assistant', content: one.raw ?? '', raw: one.raw ?? '' },
+      { role: 'user', content: 'And on Sundays?' },
+    ]);
+    // Everything the first step read is still in llama.cpp's cache, although it is longer than the window.
+    expect(two.usage!.cachedPromptTokens).toBeGreaterThanOrEqual(one.usage!.promptTokens);
+    console.info(
+      `Gemma 3 270M past its sliding window: step 1 read ${one.usage!.promptTokens} tokens; step 2 ${two.usage!.cachedPromptTokens} cached + ${two.usage!.promptTokens - two.usage!.cachedPromptTokens!} prefilled`,
+    );
+  }, 120_000);
 
   test('Stop ends decoding within a token, and the next run works', async () => {
     const controller = new AbortController();
