@@ -95,6 +95,17 @@ async function readyAgent(): Promise<Agent | undefined> {
   }
 }
 
+/** A base model continues the pattern it is shown: requests, each answered with one call in Gemma's syntax. */
+const BASE_MODEL_INSTRUCTIONS = [
+  'You help with this page. Answer each request with one call of a tool, in a ```tool_code block.',
+  ['Add eggs to my list', 'add_todo(text="eggs")'],
+  ['I bought the bread', 'complete_todo(text="bread")'],
+  ['Note: the meeting is at ten', 'add_note(title="Meeting", body="at ten")'],
+  ['Sort the products by price', 'sort_table(column="price")'],
+]
+  .map((entry) => (typeof entry === 'string' ? entry : `Request: ${entry[0]}\n\`\`\`tool_code\n${entry[1]}\n\`\`\``))
+  .join('\n\n');
+
 async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<void> {
   // No message may reach the agent being replaced: it is closing (its run() would reject with 'closed').
   const previous = agent;
@@ -108,8 +119,9 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
     : `Loading ${model.engine === 'webllm' ? model.modelId : model.engine === 'wllama' ? (model.modelId ?? '') : ''}…`;
   const next = await createAgent({
     model,
-    instructions:
-      'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
+    instructions: isBaseModel(model)
+      ? BASE_MODEL_INSTRUCTIONS
+      : 'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
     tools: pageTools,
     storage: 'auto',
     sessionId: localStorage.getItem(SESSION_KEY) ?? undefined,

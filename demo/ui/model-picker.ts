@@ -116,7 +116,7 @@ export function modelFor(value: string, onProgress: (progress: ModelProgress) =>
       modelId: gguf.label,
       ...(gguf.toolFormat && { toolFormat: gguf.toolFormat }),
       // A base model writes until its token budget ends when it does not call: keep a step short.
-      ...(gguf.base && { completion: { n_predict: 48 } }),
+      ...(gguf.base && { completion: { n_predict: 64 } }),
       onProgress,
     };
   return { engine: 'webllm', modelId: id, onProgress };

@@ -87,6 +87,8 @@ test.skipIf(!realModel)(
     );
     const cards = page.locator('#log li.card');
     expect(await cards.count()).toBe(1);
+    // A call the page could read and run: the card did not fail.
+    expect(await cards.first().getAttribute('data-state')).not.toBe('failed');
     console.info(`Gemma 3 270M in the demo, "Remember to buy milk": ${await cards.first().getAttribute('data-tool')}`);
     expect(await page.locator('#log li.msg.status-line').last().textContent()).toBe(
       'Done. This model runs one tool per request and does not reply.',

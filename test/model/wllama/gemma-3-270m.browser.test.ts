@@ -134,7 +134,7 @@ describe.skipIf(!hasRealModel())('Gemma 3 270M (the real base model) in the agen
     console.info(
       `Gemma 3 270M, 20 page requests: ${total.right} right tool with right arguments, ${total.rightTool} right tool, ${total.validCalls} valid. Wrong: ${wrong.join('; ')}`,
     );
-  }, 600_000);
+  }, 1_500_000);
 
   test('a prompt past Gemma 3’s 512-token sliding window is reused whole by the step that extends it (swa_full)', async () => {
     const step = async (messages: ChatMessage[]) => {
