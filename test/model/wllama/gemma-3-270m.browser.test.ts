@@ -142,7 +142,7 @@ describe.skipIf(!hasRealModel())('Gemma 3 270M (the real base model) in the agen
       for await (const delta of agent.generate({ messages, tools: [], sampling: { maxTokens: 4 } })) deltas.push(delta);
       return deltas.find((delta) => delta.type === 'finish')!;
     };
-    const notes = Array.from({ length: 12 }, (_, i) => `Note ${i + 1}: the shop opens at nine and closes at six.`);
+    const notes = Array.from({ length: 36 }, (_, i) => `Note ${i + 1}: the shop opens at nine and closes at six.`);
     const first: ChatMessage[] = [
       { role: 'system', content: pageInstructions },
       { role: 'user', content: notes.join('\n') },
