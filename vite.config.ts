@@ -2,11 +2,14 @@
 import { defineConfig } from 'vite';
 import { resolve } from 'node:path';
 import { sharedDataDir } from './scripts/shared-data.mjs';
+import { serveModels } from './scripts/model-files.mjs';
 
 /** Engine modules of the eval page, built under fixed names beside the page's chunks. */
 const ENGINE_ENTRIES = new Set(['fenced-json-engine', 'native-tools-engine']);
 
 export default defineConfig({
+  // GGUF models at /models/ from this machine's model cache (scripts/model-files.mjs), for the demo's llama.cpp choices.
+  plugins: [serveModels()],
   server: { host: '127.0.0.1', port: 5173, strictPort: false, fs: { allow: ['.', sharedDataDir] } },
   // Pages that read public data kept outside the repository (../shared/data, e.g. BFCL for eval.html) import it as '@shared-data/…'.
   resolve: { alias: { '@shared-data': sharedDataDir } },

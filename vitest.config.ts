@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs as quiet, findChromium } from './scripts/chromium.mjs';
 import { missingSharedData, sharedDataDir } from './scripts/shared-data.mjs';
+import { realModelPath, serveModels } from './scripts/model-files.mjs';
 
 const executablePath = findChromium();
 
@@ -24,15 +25,22 @@ function browserProject(name: string, include: string[], extraArgs: string[] = [
 }
 
 export default defineConfig({
+  // GGUF models at /models/ on the test server's own origin (scripts/model-files.mjs).
+  plugins: [serveModels()],
   // Workers and engine fixtures import these at run time, where Vite's scan of the tests cannot see them;
   // found mid-run, Vite would bundle them then and reload the page under a running test.
-  optimizeDeps: { include: ['comlink', 'idb', 'zod', '@mlc-ai/web-llm', '@lenml/tokenizers', 'ai'] },
+  optimizeDeps: {
+    include: ['comlink', 'idb', 'zod', '@mlc-ai/web-llm', '@lenml/tokenizers', 'ai', '@wllama/wllama/esm/index.js'],
+  },
   // Browser tests read the public data outside the repository through the test server.
   server: { fs: { allow: ['.', sharedDataDir] } },
   test: {
-    // Says once what is skipped for want of ../shared/data (and fails the run under CI=true).
-    globalSetup: ['test/shared-data.setup.ts'],
-    provide: { sharedData: { dir: sharedDataDir, missing: missingSharedData() } },
+    // Say once what is skipped for want of ../shared/data or of the real model (and fail the run under CI=true).
+    globalSetup: ['test/shared-data.setup.ts', 'test/real-model.setup.ts'],
+    provide: {
+      sharedData: { dir: sharedDataDir, missing: missingSharedData() },
+      realModel: Boolean(realModelPath()),
+    },
     projects: [
       {
         extends: true,

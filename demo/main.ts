@@ -20,6 +20,7 @@ import {
   keepPendingLast,
   revealEvent,
   setChatHooks,
+  setOneCallPerRequest,
   showEvent,
   showPending,
   showUnsent,
@@ -28,7 +29,7 @@ import { closeDrawer, currentView, isDrawerOpen, openDrawer, startDrawer, type V
 import { friendlyError } from './ui/friendly-error';
 import { pin, startFollowing } from './ui/follow';
 import { showGraph, startZoom } from './ui/graph-view';
-import { fillPicker, probeDevice, progressReporter } from './ui/model-picker';
+import { fillPicker, isBaseModel, modelFor, probeDevice, progressReporter } from './ui/model-picker';
 import { drawSessions, startSessions } from './ui/sessions-view';
 import { drawTimeline } from './ui/timeline';
 import { formatMs } from './ui/tool-card';
@@ -94,6 +95,17 @@ async function readyAgent(): Promise<Agent | undefined> {
   }
 }
 
+/** A base model continues the pattern it is shown: requests, each answered with one call in Gemma's syntax. */
+const BASE_MODEL_INSTRUCTIONS = [
+  'You help with this page. Answer each request with one call of a tool, in a ```tool_code block.',
+  ['Add eggs to my list', 'add_todo(text="eggs")'],
+  ['I bought the bread', 'complete_todo(text="bread")'],
+  ['Note: the meeting is at ten', 'add_note(title="Meeting", body="at ten")'],
+  ['Sort the products by price', 'sort_table(column="price")'],
+]
+  .map((entry) => (typeof entry === 'string' ? entry : `Request: ${entry[0]}\n\`\`\`tool_code\n${entry[1]}\n\`\`\``))
+  .join('\n\n');
+
 async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<void> {
   // No message may reach the agent being replaced: it is closing (its run() would reject with 'closed').
   const previous = agent;
@@ -102,19 +114,25 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
   await previous?.close();
   setStatus('starting');
   const demoMode = model.engine === 'module';
-  $('#model-label').textContent = demoMode ? 'Demo mode' : `Loading ${model.engine === 'webllm' ? model.modelId : ''}…`;
+  $('#model-label').textContent = demoMode
+    ? 'Demo mode'
+    : `Loading ${model.engine === 'webllm' ? model.modelId : model.engine === 'wllama' ? (model.modelId ?? '') : ''}…`;
   const next = await createAgent({
     model,
-    instructions:
-      'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
+    instructions: isBaseModel(model)
+      ? BASE_MODEL_INSTRUCTIONS
+      : 'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
     tools: pageTools,
     storage: 'auto',
     sessionId: localStorage.getItem(SESSION_KEY) ?? undefined,
     toolkit: { startActions: ['organize'], hops: 3 },
     onApproval: approve,
+    // A base model answers each request with one call and no reply (see demo/models.ts).
+    ...(isBaseModel(model) && { toolChoice: 'required' as const, maxSteps: 1 }),
     signal,
   });
   agent = next;
+  setOneCallPerRequest(isBaseModel(model));
   next.addEventListener('status', (event) => setStatus((event as CustomEvent<{ status: string }>).detail.status));
   setStatus(next.status);
   localStorage.setItem(SESSION_KEY, next.sessionId);
@@ -340,15 +358,15 @@ const sessionHooks = {
 // ── model: the picker, loading with progress, falling back to demo mode ──
 let loading: AbortController | undefined;
 
-async function loadModel(modelId: string): Promise<void> {
+async function loadModel(choice: string): Promise<void> {
   loading = new AbortController();
   $('#progress').hidden = false;
   $('#cancel-load').hidden = false;
   $<HTMLButtonElement>('#load-model').disabled = true;
   try {
-    currentModel = { engine: 'webllm', modelId, onProgress: progressReporter() };
+    currentModel = modelFor(choice, progressReporter());
     await start(currentModel, loading.signal);
-    $('#gpu-panel').textContent = `${modelId} is running on this device.`;
+    $('#gpu-panel').textContent = `${agent?.info?.model.label ?? 'The model'} is running on this device.`;
   } catch (error) {
     const { text, details } = friendlyError(error as AgentError);
     const panel = $('#gpu-panel');

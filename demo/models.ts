@@ -16,6 +16,43 @@ export const modelChoices: ModelChoice[] = [
   { id: 'SmolLM2-360M-Instruct-q4f32_1-MLC', label: 'SmolLM2 360M', vramMB: 580, needsF16: false },
 ];
 
+/**
+ * GGUF models llama.cpp runs in the worker (the wllama engine): on the CPU of any browser, on
+ * WebGPU where there is one. Served from the demo's own origin (`models/…`: `npm start` serves
+ * the machine's model cache there, scripts/model-files.mjs); sizes are the files'. The expected
+ * speed is what it decoded at on one thread of this project's 2-core x86 test machine (4.4 tokens/s
+ * without a grammar, a 1,024-token step, while the machine was shared; `npm run bench` measures it again).
+ */
+export interface GgufChoice {
+  id: string;
+  label: string;
+  url: string;
+  /** The file's size, in MB. */
+  sizeMB: number;
+  /** Decoding speed measured on one CPU thread, in tokens per second. */
+  tokensPerSecond: number;
+  /** The family's tool-call format, when its name does not say it. */
+  toolFormat?: 'gemma-tool-code';
+  /**
+   * A base model (no chat template): it continues patterns, so each request gets one required call and no
+   * reply, since after a tool's output it repeats its call instead of answering.
+   */
+  base?: boolean;
+  note?: string;
+}
+
+export const ggufChoices: GgufChoice[] = [
+  {
+    id: 'gemma-3-270m-q4_k_m',
+    label: 'Gemma 3 270M (Q4_K_M)',
+    url: 'models/gemma-3-270m-q4_k_m.gguf',
+    sizeMB: 241,
+    tokensPerSecond: 4,
+    base: true,
+    note: 'a base model: it picks a tool for each request, and does not reply',
+  },
+];
+
 export interface Device {
   /** Whether a WebGPU adapter was found. */
   adapter: boolean;

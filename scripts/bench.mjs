@@ -25,8 +25,11 @@ let results;
 try {
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error('page error:', error.message));
+  // Long suites say where they are ('bench: …'), so a slow run shows its progress.
+  page.on('console', (message) => message.text().startsWith('bench: ') && console.log(message.text()));
   await page.goto(`${url}bench/index.html${only ? `?only=${only}` : ''}`);
-  await page.waitForFunction(() => window.__bench, null, { timeout: 15 * 60_000, polling: 500 });
+  // The real-model suite (bench/wllama.bench.ts) alone takes a quarter of an hour on 2 cores.
+  await page.waitForFunction(() => window.__bench, null, { timeout: 45 * 60_000, polling: 500 });
   results = await page.evaluate(() => window.__bench);
 } finally {
   await browser.close();

@@ -13,6 +13,7 @@ import {
   workerBuilds,
   webllmMarkersIn,
   aiSdkMarkersIn,
+  wllamaMarkersIn,
   workerPatternsIn,
   bundledPackages,
   staticClosure,
@@ -146,16 +147,31 @@ function checkOutput(dist) {
       fail(
         `dist/${file} contains web-llm (${found.join(', ')}): the page bundle must never import it. Find the import that pulls src/model/webllm* into the page side.`,
       );
+    const wllama = wllamaMarkersIn(read(file));
+    if (wllama.length)
+      fail(
+        `dist/${file} contains wllama (${wllama.join(', ')}): the page bundle must never import it. Find the import that pulls src/model/wllama-engine.ts into the page side.`,
+      );
   }
   // A scripted agent fetches the worker and the chunks it imports statically: none may hold web-llm.
   const chunks = readdirSync(resolve(dist, 'chunks')).map((name) => `chunks/${name}`);
   const webllmChunks = chunks.filter((file) => webllmMarkersIn(read(file)).length);
   if (webllmChunks.length !== 1) fail(`Expected web-llm in exactly one chunk of dist/chunks/, found: ${webllmChunks}.`);
+  const wllamaChunks = chunks.filter((file) => file.endsWith('.js') && wllamaMarkersIn(read(file)).length);
+  if (wllamaChunks.length !== 1) fail(`Expected wllama in exactly one chunk of dist/chunks/, found: ${wllamaChunks}.`);
+  if (!/new URL\(\s*"\.\/wllama\.wasm",\s*import\.meta\.url\)/.test(read(wllamaChunks[0])))
+    fail(
+      `dist/${wllamaChunks[0]} does not look for wllama.wasm beside itself (see wllamaWasmBeside in library-builds.mjs).`,
+    );
   for (const entry of [WORKER_FILE, SHARED_WORKER_FILE]) {
     for (const file of staticClosure(dist, entry)) {
       if (webllmMarkersIn(read(file)).length)
         fail(
           `dist/${file} is loaded with ${entry} and holds web-llm: it must stay a lazy chunk (src/model/create-engine.ts).`,
+        );
+      if (wllamaMarkersIn(read(file)).length)
+        fail(
+          `dist/${file} is loaded with ${entry} and holds wllama: it must stay a lazy chunk (src/model/wllama-lazy-engine.ts).`,
         );
     }
   }

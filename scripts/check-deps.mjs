@@ -2,8 +2,8 @@
 // - tools, toolkit, session, model never import contract, flow, worker, page, extension;
 // - contract (the page ↔ worker contract) imports none of flow, worker, page, extension;
 // - flow imports none of worker, page, extension;
-// - only model/webllm* imports @mlc-ai/web-llm; only session/idb-*.ts and
-//   toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
+// - only model/webllm* imports @mlc-ai/web-llm, only model/wllama-engine.ts imports @wllama/wllama;
+//   only session/idb-*.ts and toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
 // - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
 //   index.ts (its build imports that as the package 'inpage-agent', so an app holds one runtime);
 //   nothing else in src imports ai-sdk;
@@ -71,6 +71,10 @@ for (const file of files) {
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
     } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {
       problems.push(`${name} imports web-llm: only src/model/webllm* may`);
+    } else if (spec.startsWith('@wllama/wllama') && !/^model\/wllama-engine\.ts$/.test(name)) {
+      problems.push(
+        `${name} imports wllama: only src/model/wllama-engine.ts may (the lazy chunk create-engine.ts imports)`,
+      );
     } else if (spec === 'idb' && !/^(session|toolkit)\/idb-[\w-]+\.ts$/.test(name)) {
       problems.push(`${name} imports idb: only the IndexedDB files of session/ and toolkit/ (named idb-*.ts) may`);
     } else if (spec === 'comlink' && !['contract', ...hosts].includes(from)) {

@@ -14,7 +14,10 @@
 // - inpage-agent.worker.js, inpage-agent.shared-worker.js: the workers. Their
 //   shared code is in chunks/; web-llm is in the chunk the engine's `import()`
 //   loads only when a web-llm model starts.
-// Only the workers' web-llm chunk contains web-llm.
+// - chunks/wllama.wasm: llama.cpp's WebAssembly, which the wllama chunk asks
+//   for with `new URL('./wllama.wasm', import.meta.url)` (an app's bundler
+//   follows that pattern as it does for the workers).
+// Only the workers' web-llm chunk contains web-llm, only their wllama chunk wllama.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -189,6 +192,37 @@ export function extensionBuilds(outDir = 'dist') {
   ];
 }
 
+const WLLAMA_WASM = '@wllama/wllama/esm/wasm/wllama.wasm?url';
+
+/**
+ * llama.cpp's wasm beside the wllama chunk: the engine's `?url` import of it
+ * (what Vite's dev server and an app's vite build resolve themselves) becomes
+ * `new URL('./wllama.wasm', import.meta.url)`, written in only as the chunk
+ * is rendered, so that vite's asset plugin does not inline 8.8 MB as base64.
+ */
+function wllamaWasmBeside() {
+  const placeholder = '__inpageAgentWllamaWasm__';
+  return {
+    name: 'inpage-agent:wllama-wasm-beside',
+    enforce: 'pre',
+    resolveId(id) {
+      return id === WLLAMA_WASM ? `\0${WLLAMA_WASM}` : null;
+    },
+    load(id) {
+      if (id !== `\0${WLLAMA_WASM}`) return null;
+      this.emitFile({
+        type: 'asset',
+        fileName: 'chunks/wllama.wasm',
+        source: readFileSync(resolve(root, 'node_modules/@wllama/wllama/esm/wasm/wllama.wasm')),
+      });
+      return `export default new URL(${placeholder}, import.meta.url).href;`;
+    },
+    renderChunk(code) {
+      return code.includes(placeholder) ? { code: code.replaceAll(placeholder, '"./wllama.wasm"'), map: null } : null;
+    },
+  };
+}
+
 /**
  * Both workers in one build, so that they share their chunks and there is one
  * web-llm chunk, which the engine's `import()` loads only when a web-llm model
@@ -201,7 +235,7 @@ export function workerBuilds(outDir = 'dist') {
       root,
       logLevel: 'warn',
       publicDir: false,
-      plugins: [recordBundledPackages()],
+      plugins: [recordBundledPackages(), wllamaWasmBeside()],
       build: {
         outDir: resolve(root, outDir),
         emptyOutDir: false,
@@ -232,6 +266,13 @@ export const WEBLLM_MARKERS = ['MLCEngine', 'tvmjs', 'CreateMLCEngine'];
 
 export function webllmMarkersIn(code) {
   return WEBLLM_MARKERS.filter((marker) => code.includes(marker));
+}
+
+/** Strings that only wllama's code contains (its inner worker's source, kept as a string). */
+export const WLLAMA_MARKERS = ['wllamaMalloc', 'wllamaStart'];
+
+export function wllamaMarkersIn(code) {
+  return WLLAMA_MARKERS.filter((marker) => code.includes(marker));
 }
 
 /** The pattern an app's bundler follows to find a worker beside the module that starts it. */

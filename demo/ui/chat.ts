@@ -224,8 +224,20 @@ function showToolEvent(event: AgentEvent): void {
   follow();
 }
 
+let oneCallPerRequest = false;
+/** A base model's runs end after their one call (maxSteps 1): that end is no failure, so it is said as such. */
+export function setOneCallPerRequest(on: boolean): void {
+  oneCallPerRequest = on;
+}
+
 function showError(event: AgentEvent): void {
   const item = document.createElement('li');
+  if (oneCallPerRequest && event.error!.code === 'max-steps') {
+    item.className = 'msg status-line';
+    item.textContent = 'Done. This model runs one tool per request and does not reply.';
+    add(item);
+    return;
+  }
   if (event.error!.code === 'aborted') {
     item.className = 'msg status-line';
     item.textContent = 'Stopped.';

@@ -1,8 +1,9 @@
 // The model picker: what this device can run (WebGPU, shader-f16, a memory estimate), the best
 // model preselected, sizes and "downloaded" marks, and download progress with bytes, speed and
-// time left.
-import type { ModelProgress } from '../../src/index';
-import { bestChoice, fits, modelChoices, type Device } from '../models';
+// time left. Two kinds of model: web-llm's (WebGPU) and GGUF files for llama.cpp (the CPU, or
+// WebGPU), each option's value saying which: `webllm:<id>` or `gguf:<id>`.
+import type { ModelOptions, ModelProgress } from '../../src/index';
+import { bestChoice, fits, ggufChoices, modelChoices, type Device } from '../models';
 
 const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 
@@ -22,13 +23,14 @@ export async function probeDevice(): Promise<Device> {
   };
 }
 
-/** Model ids with files in Cache Storage (web-llm's default cache). */
+/** Model ids with files in Cache Storage (web-llm's default cache, and the GGUF cache). */
 async function downloaded(): Promise<Set<string>> {
   const found = new Set<string>();
   try {
     for (const name of await caches.keys())
       for (const request of await (await caches.open(name)).keys())
-        for (const choice of modelChoices) if (request.url.includes(choice.id)) found.add(choice.id);
+        for (const choice of [...modelChoices, ...ggufChoices])
+          if (request.url.includes(choice.id)) found.add(choice.id);
   } catch {
     // No Cache Storage here (an opaque origin): nothing is marked.
   }
@@ -40,10 +42,14 @@ const size = (mb: number) => (mb >= 1000 ? `${(mb / 1024).toFixed(1)} GB` : `${m
 export async function fillPicker(device: Device): Promise<void> {
   const cached = await downloaded();
   const best = bestChoice(device);
-  $('#model-select').replaceChildren(
+  // Without WebGPU, the smallest GGUF model on the CPU.
+  const bestGguf = best ? undefined : ggufChoices.at(-1);
+  const webllm = document.createElement('optgroup');
+  webllm.label = 'WebGPU models (web-llm)';
+  webllm.append(
     ...modelChoices.map((choice) => {
       const option = document.createElement('option');
-      option.value = choice.id;
+      option.value = `webllm:${choice.id}`;
       const marks = [
         size(choice.vramMB),
         cached.has(choice.id) ? 'downloaded' : '',
@@ -56,32 +62,69 @@ export async function fillPicker(device: Device): Promise<void> {
         choice === best ? 'best fit' : '',
       ].filter(Boolean);
       option.textContent = `${choice.label} · ${marks.join(' · ')}`;
-      // Without WebGPU nothing can load (the Load button says so), but the list still shows what there is.
-      option.disabled = device.adapter && choice.needsF16 && !device.f16;
-      option.selected = choice === (best ?? modelChoices.at(-1));
+      option.disabled = !device.adapter || (choice.needsF16 && !device.f16);
+      option.selected = choice === best;
       return option;
     }),
   );
+  const gguf = document.createElement('optgroup');
+  gguf.label = 'GGUF models on the CPU or WebGPU (llama.cpp)';
+  gguf.append(
+    ...ggufChoices.map((choice) => {
+      const option = document.createElement('option');
+      option.value = `gguf:${choice.id}`;
+      const marks = [
+        size(choice.sizeMB),
+        cached.has(choice.id) ? 'downloaded' : '',
+        `about ${choice.tokensPerSecond} tokens/s on one CPU thread`,
+        choice === bestGguf ? 'best fit' : '',
+      ].filter(Boolean);
+      option.textContent = `${choice.label} · ${marks.join(' · ')}`;
+      if (choice.note) option.title = choice.note;
+      option.selected = choice === bestGguf;
+      return option;
+    }),
+  );
+  $('#model-select').replaceChildren(webllm, gguf);
   const panel = $('#gpu-panel');
   panel.hidden = false;
   panel.classList.remove('error');
-  if (!device.adapter) {
-    panel.textContent =
-      'This browser has no WebGPU, so no local model can run here: you are in demo mode, where a few rules stand in for a model. In Chrome or Edge on a computer with a graphics chip, WebGPU is on by default.';
-    $<HTMLButtonElement>('#load-model').disabled = true;
-  } else {
-    panel.textContent = [
-      device.software
-        ? 'WebGPU runs in software here (no graphics chip), so a model runs slowly: the smallest is suggested.'
-        : `WebGPU is available; about ${size(device.budgetMB)} of memory can go to a model, and the best fit is preselected.`,
-      device.f16 ? '' : 'This adapter has no shader-f16, so q4f16 models are greyed out.',
-      'A model downloads once, then loads from this browser’s cache.',
-    ]
-      .filter(Boolean)
-      .join(' ');
-    $<HTMLButtonElement>('#load-model').disabled = false;
-  }
-  $('#model-hint').textContent = best ? `Suggested: ${best.label}.` : '';
+  panel.textContent = device.adapter
+    ? [
+        device.software
+          ? 'WebGPU runs in software here (no graphics chip), so a model runs slowly: the smallest is suggested.'
+          : `WebGPU is available; about ${size(device.budgetMB)} of memory can go to a model, and the best fit is preselected.`,
+        device.f16 ? '' : 'This adapter has no shader-f16, so q4f16 models are greyed out.',
+        'A model downloads once, then loads from this browser’s cache.',
+      ]
+        .filter(Boolean)
+        .join(' ')
+    : 'This browser has no WebGPU, so the web-llm models cannot run here; a GGUF model runs on the CPU instead (llama.cpp), slower, so a small one is offered. Until you load it, you are in demo mode, where a few rules stand in for a model.';
+  $<HTMLButtonElement>('#load-model').disabled = false;
+  const suggested = best?.label ?? bestGguf?.label;
+  $('#model-hint').textContent = suggested ? `Suggested: ${suggested}.` : '';
+}
+
+/** The engine options for a picker value (`webllm:<id>` or `gguf:<id>`). */
+export function modelFor(value: string, onProgress: (progress: ModelProgress) => void): ModelOptions {
+  const [kind, id] = [value.slice(0, value.indexOf(':')), value.slice(value.indexOf(':') + 1)];
+  const gguf = ggufChoices.find((choice) => choice.id === id);
+  if (kind === 'gguf' && gguf)
+    return {
+      engine: 'wllama',
+      url: gguf.url,
+      modelId: gguf.label,
+      ...(gguf.toolFormat && { toolFormat: gguf.toolFormat }),
+      // A base model writes until its token budget ends when it does not call: keep a step short.
+      ...(gguf.base && { completion: { n_predict: 64 } }),
+      onProgress,
+    };
+  return { engine: 'webllm', modelId: id, onProgress };
+}
+
+/** Whether these options load a base GGUF model (one call per request, no reply). */
+export function isBaseModel(model: ModelOptions): boolean {
+  return model.engine === 'wllama' && ggufChoices.some((choice) => choice.base && choice.label === model.modelId);
 }
 
 /** "312 / 580 MB · 4.1 MB/s · 1 min left": bytes so far, the speed since the first bytes, and the time left at that speed. */

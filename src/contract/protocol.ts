@@ -78,6 +78,8 @@ export interface HostInfo {
   modelShared: boolean;
   /** 'shared-worker' (one model for every tab) or 'worker' (this tab's own). */
   host: 'shared-worker' | 'worker';
+  /** Why this tab runs a worker of its own although share: 'tabs' was asked for. */
+  hostNotice?: string;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The engine a ModelOptions asks for. web-llm (about 6 MB) is imported only
- * when a webllm engine loads, so a worker that runs the scripted engine (tests,
- * the demo without WebGPU) never fetches or parses it.
+ * The engine a ModelOptions asks for. web-llm (about 6 MB) and llama.cpp
+ * (wllama, 0.4 MB of JavaScript and an 8.8 MB wasm) are imported only when
+ * their engine loads, so a worker that runs the scripted engine (tests, the
+ * demo without WebGPU) never fetches or parses either.
  */
 import { AgentError } from '../errors';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
@@ -12,12 +13,13 @@ import { callsToolsNatively } from './native-models';
 import { ScriptedEngine } from './scripted-engine';
 import { estimateTokens, tokenizerFamily } from './token-estimate';
 import type { WebLLMEngine, WebLLMEngineOptions } from './webllm-engine';
+import { LazyWllamaEngine } from './wllama-lazy-engine';
 
 export function createEngine(options: ModelOptions): ModelEngine {
   if (!options || typeof options !== 'object') {
     throw new AgentError(
       'invalid-options',
-      'model must be { engine: "webllm", modelId }, { engine: "scripted", turns } or { engine: "module", url }.',
+      'model must be { engine: "webllm", modelId }, { engine: "wllama", url }, { engine: "scripted", turns } or { engine: "module", url }.',
     );
   }
   if (options.engine === 'scripted') {
@@ -43,10 +45,11 @@ export function createEngine(options: ModelOptions): ModelEngine {
     if (rest.toolFormat !== undefined) toolFormatNamed(rest.toolFormat); // refuse an unknown name before any download
     return new LazyWebLLMEngine(rest);
   }
+  if (options.engine === 'wllama') return new LazyWllamaEngine(options);
   if (options.engine === 'module') return new ModuleEngine(options.url, options.options);
   throw new AgentError(
     'invalid-options',
-    `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm", "scripted" or "module".`,
+    `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm", "wllama", "scripted" or "module".`,
   );
 }
 

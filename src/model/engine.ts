@@ -83,7 +83,7 @@ export interface ModelProgress {
 }
 
 export interface ModelInfo {
-  engine: 'webllm' | 'scripted' | 'module';
+  engine: 'webllm' | 'wllama' | 'scripted' | 'module';
   modelId: string;
   /** Shown wherever the model is named, e.g. "scripted (no model)". */
   label: string;
@@ -91,6 +91,10 @@ export interface ModelInfo {
   nativeToolCalls: boolean;
   /** The tool-call format the model's prompt, grammar and history are written in (model/formats). */
   toolFormat: ToolFormatName;
+  /** CPU threads the model decodes on (wllama). */
+  threads?: number;
+  /** Said when the model runs with less than was asked, and why (e.g. one thread: the page is not cross-origin isolated). */
+  notice?: string;
 }
 
 /** What a page may do with its model's files (agent.model). */
@@ -146,6 +150,35 @@ export type ModelOptions =
       contextWindow?: number;
       /** The format raw turns are told to write when a call cannot be read (default 'generic-json'). */
       toolFormat?: ToolFormatName;
+      onProgress?: (progress: ModelProgress) => void;
+    }
+  | {
+      /** Any GGUF model through llama.cpp in WebAssembly (@wllama/wllama), on the CPU or WebGPU. */
+      engine: 'wllama';
+      /** The .gguf file's address, or the addresses of a split model's files in order; relative to the page. */
+      url: string | string[];
+      /** A name for the model (its label, and the family whose format it writes); default: the GGUF's own. */
+      modelId?: string;
+      /** Use this family's tool-call format instead of the one the model's name or architecture implies. */
+      toolFormat?: ToolFormatName;
+      /** Tokens of context llama.cpp allocates (default 4096). */
+      contextWindow?: number;
+      /** CPU threads; more than one only where the page is cross-origin isolated (default: half the cores there, else 1). */
+      threads?: number;
+      /** 'auto' (default): WebGPU where the browser has it; 'off': the CPU only. */
+      gpu?: 'auto' | 'off';
+      /** Where llama.cpp's wllama.wasm is served (default: beside the worker's chunks). */
+      wasmUrl?: string;
+      /** Sampling temperature for every step (default 0: always the most likely token). */
+      temperature?: number;
+      seed?: number;
+      /**
+       * 'one': each step ends with its first call; 'any': the model may go on writing and calling after it.
+       * Default: 'one' for a model whose GGUF has no chat template (a base model does not end its turn by itself), else 'any'.
+       */
+      callsPerStep?: 'one' | 'any';
+      /** llama.cpp completion fields sent with every step, in its own names (e.g. { repeat_penalty: 1.1, top_k: 40 }). */
+      completion?: Record<string, unknown>;
       onProgress?: (progress: ModelProgress) => void;
     }
   | {

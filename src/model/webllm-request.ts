@@ -56,7 +56,7 @@ export interface RequestStyle {
 }
 
 /** The runtime's own length limit, so that a model that babbles stops: a quarter of the window, 256 to 2,048 tokens. */
-function defaultMaxTokens(contextWindow: number): number {
+export function defaultMaxTokens(contextWindow: number): number {
   return Math.max(256, Math.min(2048, Math.floor(contextWindow / 4)));
 }
 
@@ -142,7 +142,7 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
 }
 
 /** A model turn as generated, without the end-of-turn tokens web-llm's template adds itself. */
-function withoutEndOfTurn(raw: string): string {
+export function withoutEndOfTurn(raw: string): string {
   let end = raw.length;
   for (let stripped = true; stripped;) {
     stripped = false;

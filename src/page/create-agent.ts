@@ -53,6 +53,11 @@ function hostConfig(options: AgentOptions): AgentSettings {
     URL.canParse(modelConfig.url, document.baseURI)
   )
     modelConfig.url = new URL(modelConfig.url, document.baseURI).href;
+  // And a GGUF's address (or each of a split model's).
+  if (modelConfig.engine === 'wllama' && typeof document !== 'undefined') {
+    const absolute = (url: string) => (URL.canParse(url, document.baseURI) ? new URL(url, document.baseURI).href : url);
+    modelConfig.url = Array.isArray(modelConfig.url) ? modelConfig.url.map(absolute) : absolute(modelConfig.url);
+  }
   const callbacks = options.callbacks ?? {};
   return {
     appName: options.appName ?? (typeof location !== 'undefined' ? location.origin : 'inpage-agent'),

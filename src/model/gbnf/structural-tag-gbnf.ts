@@ -1,0 +1,230 @@
+/**
+ * A step's structural tag (what web-llm hands to xgrammar; model/formats) as
+ * llama.cpp's GBNF, for the wllama engine. The same language, so that a call
+ * llama.cpp lets through is one xgrammar would have let through:
+ *
+ * - triggered tags: free text until a trigger, then one of the tags, then
+ *   free text again (more calls may follow). Lazy (the default), the grammar
+ *   starts at the trigger: llama.cpp decodes freely until the trigger appears
+ *   and constrains from there (`grammar_lazy`, `grammar_triggers`), so the
+ *   grammar's root is a tag followed by the rest. `at_least_one` (a required
+ *   call) is never lazy: the output opens with a tag, as xgrammar has it.
+ *   `full` writes the free text before the first trigger into the grammar too
+ *   (text-until.ts), for a step that must be constrained from its first token.
+ * - a tag: its begin, its content, its end; `any_text` content is any text up
+ *   to the end.
+ * - contents: EBNF (our argument grammars, read-ebnf.ts), a JSON Schema
+ *   (written by our own argument grammar), a regular expression, a constant.
+ *
+ * Triggers and the markup that may be one special token (`<tool_call>`,
+ * `[TOOL_CALLS]`, `<|"|>`) are listed as preserved tokens: llama.cpp renders
+ * such a token as its text only when it is preserved, and refuses a trigger
+ * that is one token but not preserved. Listing a string that is several
+ * tokens in this vocabulary is harmless; llama.cpp skips it.
+ */
+import { argumentsGrammar } from '../formats/ebnf-arguments';
+import { parsePattern, type Regex } from '../formats/regex-pattern';
+import type { StructuralTagFormat, TagFormat } from '../formats/structural-tag';
+import { choice, literal, ref, renamed, sequence, type GrammarNode, type GrammarRules } from './grammar-tree';
+import { readEbnf } from './read-ebnf';
+import { textUntil, type TextUntilRules } from './text-until';
+import { gbnfName, writeGbnf } from './write-gbnf';
+
+export interface GbnfGrammar {
+  grammar: string;
+  /** Applied from a trigger on; before it, decoding is free. */
+  lazy: boolean;
+  /** llama.cpp's grammar_triggers, as words. */
+  triggers: string[];
+  preservedTokens: string[];
+}
+
+export class GbnfUnsupported extends Error {}
+
+/** Any text of whole characters: what a step without tools continues under after the model wrote bytes that are not UTF-8. */
+export const ANY_TEXT_GBNF = 'root ::= [\\x01-\\U0010ffff]*';
+
+export interface GbnfOptions {
+  /** Constrain from the first token (no lazy trigger). */
+  full?: boolean;
+  /**
+   * With `full`: the output so far, which the grammar continues (a step that goes on after llama.cpp
+   * refused a lazy trigger's token). It must hold no complete trigger.
+   */
+  after?: string;
+}
+
+export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOptions = {}): GbnfGrammar {
+  const builder = new GbnfBuilder();
+  const lazy = !options.full && format.type === 'triggered_tags' && !format.at_least_one;
+  let root: GrammarNode;
+  if (format.type === 'triggered_tags') {
+    const tags = builder.triggeredTags(format);
+    if (lazy || format.at_least_one) root = tags.fromTag;
+    else {
+      const rest = tags.fromText.after(options.after ?? '');
+      if (rest === undefined) throw new GbnfUnsupported('the output to continue already holds a trigger');
+      root = ref(rest);
+    }
+  } else root = builder.content(format);
+  builder.setRoot(root);
+  const triggers = format.type === 'triggered_tags' ? [...format.triggers] : [];
+  return {
+    grammar: builder.write(),
+    lazy,
+    triggers: lazy ? triggers : [],
+    preservedTokens: preservedTokens(builder.literals, triggers),
+  };
+}
+
+/** Markup that looks like one special token: `<…>`, `<|…|>`, `[UPPER_CASE]`. */
+const SPECIAL = /<\|?[^<>\s|]{0,24}\|?>|<\|"\|>|\[[A-Z_]{2,24}\]/g;
+
+function preservedTokens(literals: readonly string[], triggers: readonly string[]): string[] {
+  const found = new Set(triggers);
+  for (const text of literals) for (const [token] of text.matchAll(SPECIAL)) found.add(token);
+  return [...found];
+}
+
+class GbnfBuilder {
+  private readonly rules: GrammarRules = new Map([['root', literal('')]]);
+  private count = 0;
+  /** Every literal written, for the preserved tokens. */
+  readonly literals: string[] = [];
+
+  setRoot(node: GrammarNode): void {
+    this.rules.set('root', node);
+  }
+
+  write(): string {
+    return writeGbnf(this.rules);
+  }
+
+  /** A fresh rule name with a readable stem. */
+  private fresh(stem: string): string {
+    return `${gbnfName(stem)}-${this.count++}`;
+  }
+
+  private literal(text: string): GrammarNode {
+    this.literals.push(text);
+    return literal(text);
+  }
+
+  /**
+   * The tags after a trigger, then free text with more tags: `fromTag` opens with a tag (the lazy
+   * root, or a required call), `fromText` opens with free text (the whole output).
+   */
+  triggeredTags(format: Extract<StructuralTagFormat, { type: 'triggered_tags' }>): {
+    fromTag: GrammarNode;
+    fromText: TextUntilRules;
+  } {
+    const { triggers, tags } = format;
+    const tagRules = tags.map((tag) => {
+      const trigger = [...triggers].sort((a, b) => b.length - a.length).find((t) => tag.begin.startsWith(t));
+      if (trigger === undefined)
+        throw new GbnfUnsupported(`the tag ${JSON.stringify(tag.begin)} starts with no trigger`);
+      const body = this.tagBody(tag);
+      const name = this.fresh('tag');
+      this.rules.set(name, sequence(this.literal(tag.begin), body));
+      // The same tag once the free text has written its trigger.
+      const rest = this.fresh('tag-rest');
+      this.rules.set(rest, sequence(literal(tag.begin.slice(trigger.length)), body));
+      return { trigger, name, rest };
+    });
+    const text = this.fresh('text');
+    const anyTag = this.fresh('tags');
+    this.rules.set(anyTag, choice(...tagRules.map((tag) => ref(tag.name))));
+    const afterTag = format.stop_after_first ? undefined : ref(text);
+    const fromText = textUntil(
+      {
+        stops: triggers,
+        mayEnd: true,
+        after: (index) => {
+          const rests = tagRules.filter((tag) => tag.trigger === triggers[index]).map((tag) => ref(tag.rest));
+          return sequence(choice(...rests), ...(afterTag ? [afterTag] : []));
+        },
+      },
+      (state) => (state === 0 ? text : `${text}-${state}`),
+      (name, body) => this.rules.set(name, body),
+    );
+    const fromTag = sequence(ref(anyTag), ...(afterTag ? [afterTag] : []));
+    return { fromTag, fromText };
+  }
+
+  private tag(tag: TagFormat): GrammarNode {
+    return sequence(this.literal(tag.begin), this.tagBody(tag));
+  }
+
+  /** A tag's content and end, as one rule (written once, whichever way the tag is entered). */
+  private tagBody(tag: TagFormat): GrammarNode {
+    const name = this.fresh('body');
+    this.literals.push(tag.end);
+    if (tag.content.type === 'any_text') {
+      textUntil(
+        { stops: [tag.end], mayEnd: false, after: () => undefined },
+        (state) => (state === 0 ? name : `${name}-${state}`),
+        (rule, body) => this.rules.set(rule, body),
+      );
+    } else this.rules.set(name, sequence(this.content(tag.content), literal(tag.end)));
+    return ref(name);
+  }
+
+  content(format: StructuralTagFormat): GrammarNode {
+    switch (format.type) {
+      case 'const_string':
+        return this.literal(format.value);
+      case 'grammar':
+        return this.ebnf(format.grammar);
+      case 'json_schema':
+        return this.ebnf(argumentsGrammar(format.json_schema as never, 'json').grammar);
+      case 'regex':
+        return regexNode(parsePattern(`^(?:${format.pattern})$`));
+      case 'sequence':
+        return sequence(...format.elements.map((element) => this.content(element)));
+      case 'or':
+        return choice(...format.elements.map((element) => this.content(element)));
+      case 'tag':
+        return this.tag(format);
+      case 'triggered_tags': {
+        const tags = this.triggeredTags(format);
+        return format.at_least_one ? tags.fromTag : ref(tags.fromText.start);
+      }
+      case 'any_text':
+        return { kind: 'repeat', item: { kind: 'chars', set: [[0, 0x10ffff]] }, min: 0, max: Infinity };
+      default:
+        throw new GbnfUnsupported(`the structural tag content "${format.type}" has no GBNF translation`);
+    }
+  }
+
+  /** An EBNF grammar's rules, renamed apart from every other grammar's; its root as a reference. */
+  private ebnf(text: string): GrammarNode {
+    const rules = readEbnf(text);
+    const prefix = this.fresh('g');
+    const rename = (name: string) => `${prefix}-${gbnfName(name)}`;
+    for (const [name, body] of rules) {
+      this.rules.set(rename(name), renamed(body, rename));
+      collectLiterals(body, this.literals);
+    }
+    return ref(rename('root'));
+  }
+}
+
+function collectLiterals(node: GrammarNode, into: string[]): void {
+  if (node.kind === 'literal') into.push(node.text);
+  else if (node.kind === 'sequence') node.items.forEach((item) => collectLiterals(item, into));
+  else if (node.kind === 'choice') node.options.forEach((option) => collectLiterals(option, into));
+  else if (node.kind === 'repeat') collectLiterals(node.item, into);
+}
+
+function regexNode(regex: Regex): GrammarNode {
+  switch (regex.kind) {
+    case 'chars':
+      return { kind: 'chars', set: regex.set };
+    case 'sequence':
+      return sequence(...regex.items.map(regexNode));
+    case 'choice':
+      return choice(...regex.options.map(regexNode));
+    case 'repeat':
+      return { kind: 'repeat', item: regexNode(regex.item), min: regex.min, max: regex.max };
+  }
+}

@@ -1,0 +1,390 @@
+/**
+ * Any GGUF model through llama.cpp compiled to WebAssembly (@wllama/wllama),
+ * in the current thread (our worker); wllama starts one worker of its own for
+ * the wasm. What it adds to wllama: checks of the browser and the page's
+ * policy before any download, the files downloaded with progress and abort and
+ * kept in Cache Storage, a load that cannot hang, errors that say what
+ * happened (llama.cpp's own words, from its log), and our tool-call protocol:
+ * the family's prompt and reader, and its grammar in GBNF.
+ *
+ * Decoding is one llama.cpp slot, so each step's prompt, which extends the
+ * last, is prefilled only past the prefix llama.cpp still holds; the usage of
+ * each step says how many prompt tokens came from that cache.
+ */
+import { LogLevel, Wllama } from '@wllama/wllama/esm/index.js';
+import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { AgentError } from '../errors';
+import type { Usage } from '../session/event';
+import type {
+  FinishReason,
+  ModelDelta,
+  ModelEngine,
+  ModelInfo,
+  ModelProgress,
+  ModelRequest,
+  ToolFormatName,
+} from './engine';
+import { toolFormatNamed } from './formats/registry';
+import type { ToolFormat } from './formats/tool-format';
+import { ANY_TEXT_GBNF, structuralTagToGbnf } from './gbnf/structural-tag-gbnf';
+import { ToolCallStream } from './stream-tool-calls';
+import { estimateTokens, tokenizerFamily } from './token-estimate';
+import { checkEnvironment, threadsFor } from './wllama-environment';
+import { formatOf, modelNameOf } from './wllama-family';
+import { areCached, deleteCached, DOWNLOAD_SHARE, mb, modelFiles } from './wllama-files';
+import { WllamaLog } from './wllama-log';
+import { grammarParams, toWllamaRequest, type CompletionParams, type WllamaRequestPlan } from './wllama-request';
+import { chatTemplate, templateOf, type ChatTemplate } from './wllama-template';
+
+export interface WllamaEngineOptions {
+  /** Absolute URLs of the GGUF file, or of a split model's files in order. */
+  urls: string[];
+  modelId?: string;
+  toolFormat?: ToolFormatName;
+  contextWindow?: number;
+  threads?: number;
+  gpu?: 'auto' | 'off';
+  wasmUrl?: string;
+  temperature?: number;
+  seed?: number;
+  callsPerStep?: 'one' | 'any';
+  /** llama.cpp fields for every completion (the step's own grammar and length win). */
+  completion?: Record<string, unknown>;
+  /** Keep a sliding-window model's whole KV (default true; see load()). */
+  swaFull?: boolean;
+  /** How long a load may go without a word from llama.cpp before it counts as stalled (default 90 s). */
+  stallMs?: number;
+}
+
+const DEFAULT_CONTEXT_WINDOW = 4096;
+const DEFAULT_STALL_MS = 90_000;
+
+/** A chunk of llama.cpp's streamed completion, as wllama hands it on. */
+interface CompletionChunk {
+  choices?: { text?: string; finish_reason?: string | null }[];
+  timings?: Timings;
+}
+
+/** llama.cpp's own account of a completion. */
+export interface Timings {
+  cache_n?: number;
+  prompt_n?: number;
+  prompt_ms?: number;
+  predicted_n?: number;
+  predicted_ms?: number;
+}
+
+export class WllamaEngine implements ModelEngine {
+  private wllama?: Wllama;
+  private readonly log = new WllamaLog();
+  /** llama.cpp's timings of the last completion (for benchmarks and the curious). */
+  lastTimings?: Timings;
+  private format: ToolFormat;
+  private template?: ChatTemplate;
+  private oneCall = false;
+  private loaded?: Promise<void>;
+  private busy = false;
+  private state: ModelInfo;
+
+  constructor(private readonly options: WllamaEngineOptions) {
+    if (!options.urls.length) throw new AgentError('invalid-options', 'model.url must be the address of a .gguf file.');
+    const name = options.modelId ?? modelNameOf(options.urls[0]);
+    this.format = toolFormatNamed(options.toolFormat ?? formatOf([name]));
+    this.state = {
+      engine: 'wllama',
+      modelId: name,
+      label: `${name} (llama.cpp, on this device)`,
+      contextWindow: options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+      nativeToolCalls: false,
+      toolFormat: this.format.name,
+    };
+  }
+
+  get info(): ModelInfo {
+    return this.state;
+  }
+
+  load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void> {
+    this.loaded ??= this.start(onProgress, signal).catch((error: unknown) => {
+      this.loaded = undefined;
+      throw error;
+    });
+    return this.loaded;
+  }
+
+  private async start(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw aborted();
+    await checkEnvironment();
+    const wasmUrl = new URL(this.options.wasmUrl ?? defaultWasmUrl, self.location.href).href;
+    await checkWasm(wasmUrl, signal);
+    const files = await modelFiles(this.options.urls, onProgress, signal);
+    if (signal?.aborted) throw aborted();
+    const { threads, notice } = threadsFor(this.options.threads);
+    onProgress?.({
+      progress: DOWNLOAD_SHARE,
+      text: `Loading ${this.state.modelId} (${mb(files.bytes)}) into llama.cpp on ${threads === 1 ? 'one thread' : `${threads} threads`}…`,
+      loadedBytes: files.bytes,
+      totalBytes: files.bytes,
+    });
+
+    const wllama = new Wllama({ default: wasmUrl }, { logger: this.log.logger });
+    wllama.setCompat(null); // no compatibility build from a CDN: the page's own files only
+    this.wllama = wllama;
+    const mark = this.log.mark;
+    const loading = wllama.loadModel(files.blobs, {
+      n_ctx: this.state.contextWindow,
+      n_threads: threads,
+      n_parallel: 1,
+      log_level: LogLevel.DEBUG,
+      // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
+      // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
+      swa_full: this.options.swaFull ?? true,
+      ...(this.options.gpu === 'off' && { n_gpu_layers: 0 }),
+    });
+    try {
+      await settleOrStall(loading, this.log, this.options.stallMs ?? DEFAULT_STALL_MS, signal);
+      // wllama resolves even when llama.cpp's load failed (it does not read the result's `success`).
+      const result = wllama.getLoadedContextInfo() as { success?: boolean; n_ctx?: number };
+      if (result.success === false || !result.n_ctx) throw new Error('llama.cpp did not load the model');
+    } catch (error) {
+      await wllama.exit().catch(() => undefined);
+      this.wllama = undefined;
+      if (signal?.aborted) throw aborted();
+      throw this.log.failure(error, mark, `Loading ${this.state.modelId} failed`);
+    }
+    const metadata = wllama.getModelMetadata().meta;
+    const context = wllama.getLoadedContextInfo();
+    const name = this.options.modelId ?? metadata['general.name'] ?? this.state.modelId;
+    if (!this.options.toolFormat)
+      this.format = toolFormatNamed(
+        formatOf(
+          [this.options.modelId, metadata['general.name'], modelNameOf(this.options.urls[0])],
+          metadata['general.architecture'],
+        ),
+      );
+    this.template = chatTemplate(templateOf(metadata));
+    const base = !metadata['tokenizer.chat_template'];
+    this.oneCall = (this.options.callsPerStep ?? (base ? 'one' : 'any')) === 'one';
+    const notices = [
+      notice,
+      base && !this.options.callsPerStep
+        ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${this.template.name}'s markup, and each step ends with its first call, since such a model does not end its turn by itself.`
+        : undefined,
+    ].filter(Boolean);
+    const gpu = /webgpu/i.test(this.log.recent.join('\n')) && this.options.gpu !== 'off';
+    this.state = {
+      ...this.state,
+      modelId: name,
+      label: `${name} (llama.cpp, ${gpu ? 'WebGPU' : threads === 1 ? 'one CPU thread' : `${threads} CPU threads`})`,
+      contextWindow: context.n_ctx,
+      toolFormat: this.format.name,
+      threads,
+      ...(notices.length && { notice: notices.join(' ') }),
+    };
+    onProgress?.({
+      progress: 1,
+      text: `${this.state.label} is ready.`,
+      loadedBytes: files.bytes,
+      totalBytes: files.bytes,
+    });
+  }
+
+  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    const wllama = this.wllama;
+    if (!wllama || !this.template)
+      throw new AgentError('model-failed', `The model ${this.state.modelId} is not loaded yet; call load() first.`);
+    if (this.busy)
+      throw new AgentError(
+        'model-failed',
+        'The model is already answering another request; llama.cpp runs one at a time here.',
+      );
+    if (signal?.aborted) {
+      yield { type: 'finish', reason: 'abort' };
+      return;
+    }
+    const plan = toWllamaRequest(request, {
+      format: this.format,
+      template: this.template,
+      contextWindow: this.state.contextWindow,
+      temperature: this.options.temperature ?? 0,
+      seed: this.options.seed,
+      oneCall: this.oneCall,
+    });
+    if (plan.notice) yield plan.notice;
+    this.busy = true;
+    try {
+      yield* this.decode(wllama, plan, signal);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async *decode(wllama: Wllama, plan: WllamaRequestPlan, signal?: AbortSignal): AsyncGenerator<ModelDelta> {
+    const stream = new ToolCallStream({ tools: plan.tools, allowed: plan.toolNames, example: plan.format.example });
+    let raw = '';
+    let finish: FinishReason = 'stop';
+    let usage: Usage | undefined;
+    let params: CompletionParams = plan.params;
+    for (let attempt = 0; ; attempt++) {
+      const mark = this.log.mark;
+      try {
+        const chunks = (await wllama.createCompletion({
+          ...this.options.completion,
+          prompt: plan.prompt + raw,
+          ...params,
+          stop: [...params.stop, ...stopsOf(this.options.completion)],
+          stream: true,
+          ...(signal && { abortSignal: signal }),
+        } as never)) as unknown as AsyncIterable<CompletionChunk>;
+        for await (const chunk of chunks) {
+          const choice = chunk.choices?.[0];
+          const text = choice?.text ?? '';
+          raw += text;
+          if (text) for (const piece of stream.push(text)) yield piece;
+          if (choice?.finish_reason === 'length') finish = 'length';
+          if (chunk.timings) {
+            usage = addUsage(usage, chunk.timings);
+            this.lastTimings = chunk.timings;
+          }
+        }
+        break;
+      } catch (error) {
+        if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
+          finish = 'abort';
+          break;
+        }
+        const failure = this.log.decodeFailure(error, mark, this.state.modelId);
+        const stricter = attempt === 0 && failure.recoverable ? strictGrammar(plan, raw) : undefined;
+        if (!stricter) throw failure.error;
+        // Go on from the text so far under a grammar that holds every token from here.
+        params = { ...plan.params, grammar_lazy: undefined, grammar_triggers: undefined, ...stricter };
+        yield {
+          type: 'notice',
+          code: 'grammar-strict',
+          message: `${failure.error.message}. The step went on from there under a grammar that holds every token.`,
+        };
+      }
+    }
+    const rest = stream.end(finish);
+    if (rest.reasoning) yield { type: 'reasoning', text: rest.reasoning };
+    if (rest.text) yield { type: 'text', text: rest.text };
+    for (const call of rest.calls) yield { type: 'tool-call', call };
+    for (const error of rest.errors) yield { type: 'tool-call-error', ...error };
+    const calls = rest.calls.length + rest.errors.length;
+    yield {
+      type: 'finish',
+      reason: finish === 'abort' || finish === 'length' ? finish : calls ? 'tool-calls' : 'stop',
+      ...(usage && { usage }),
+      raw,
+    };
+  }
+
+  countTokens(text: string): number {
+    return estimateTokens(text, tokenizerFamily(this.state.modelId));
+  }
+
+  async isCached(): Promise<boolean> {
+    return areCached(this.options.urls);
+  }
+
+  async deleteCache(): Promise<void> {
+    await deleteCached(this.options.urls);
+  }
+
+  async dispose(): Promise<void> {
+    const wllama = this.wllama;
+    this.wllama = undefined;
+    this.loaded = undefined;
+    await wllama?.exit();
+  }
+}
+
+/** Stop strings the page added in model.completion (they add to the template's own). */
+function stopsOf(completion: Record<string, unknown> | undefined): string[] {
+  const stop = completion?.stop;
+  return typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop.filter((item) => typeof item === 'string') : [];
+}
+
+/** The grammar to go on under: the step's, constrained from the text so far; or any whole characters without tools. */
+function strictGrammar(plan: WllamaRequestPlan, raw: string): Partial<CompletionParams> | undefined {
+  if (!plan.structuralTag) return { grammar: ANY_TEXT_GBNF };
+  try {
+    return grammarParams(structuralTagToGbnf(plan.structuralTag, { full: true, after: raw }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A step's usage from llama.cpp's timings, summed over the completions it took. */
+function addUsage(before: Usage | undefined, timings: Timings): Usage {
+  const cached = timings.cache_n ?? 0;
+  const prefilled = timings.prompt_n ?? 0;
+  if (!before)
+    return { promptTokens: cached + prefilled, completionTokens: timings.predicted_n ?? 0, cachedPromptTokens: cached };
+  return { ...before, completionTokens: before.completionTokens + (timings.predicted_n ?? 0) };
+}
+
+/** The wasm is fetched by wllama's inner worker, whose failures never reach us: ask for it first. */
+async function checkWasm(url: string, signal?: AbortSignal): Promise<void> {
+  let status: number;
+  try {
+    const timeout = AbortSignal.timeout(15_000);
+    status = (await fetch(url, { method: 'HEAD', signal: signal ? AbortSignal.any([signal, timeout]) : timeout }))
+      .status;
+  } catch (error) {
+    if (signal?.aborted) throw aborted();
+    throw new AgentError(
+      'download-failed',
+      `llama.cpp's WebAssembly file ${url} could not be fetched (${error instanceof Error ? error.message : String(error)}).`,
+      { cause: error },
+    );
+  }
+  if (status >= 400)
+    throw new AgentError(
+      'download-failed',
+      `llama.cpp's WebAssembly file is not at ${url} (HTTP ${status}). Serve wllama.wasm from inpage-agent's dist/chunks/ beside the worker's chunks, or pass its address as model.wasmUrl.`,
+      { details: { url, status } },
+    );
+}
+
+/**
+ * The load, or an error if llama.cpp writes nothing for `stallMs` (a load that will never settle:
+ * a policy that stopped its worker, a wasm that never arrives), or the abort.
+ */
+async function settleOrStall(
+  loading: Promise<void>,
+  log: WllamaLog,
+  stallMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let onAbort: (() => void) | undefined;
+  const watch = new Promise<never>((_, reject) => {
+    timer = setInterval(
+      () => {
+        if (performance.now() - log.lastActivity < stallMs) return;
+        reject(
+          new AgentError(
+            'model-failed',
+            `Loading the model stalled: llama.cpp has said nothing for ${Math.round(stallMs / 1000)} s. Its own worker may have been stopped by the page's Content-Security-Policy (it needs script-src 'wasm-unsafe-eval' and worker-src blob:), or its WebAssembly file never arrived.`,
+          ),
+        );
+      },
+      Math.min(1000, stallMs / 4),
+    );
+    onAbort = () => reject(aborted());
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  log.lastActivity = performance.now();
+  try {
+    await Promise.race([loading, watch]);
+  } finally {
+    clearInterval(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    loading.catch(() => undefined);
+  }
+}
+
+function aborted(): AgentError {
+  return new AgentError('aborted', 'Loading the model was aborted.');
+}

@@ -1,0 +1,168 @@
+/**
+ * Our ModelRequest as a llama.cpp completion: the prompt written by the
+ * family's format (tools described in the system text, earlier turns replayed
+ * as generated, tool results as the family reads them) inside the model's
+ * conversation markup (wllama-template.ts), and the step's grammar in GBNF.
+ *
+ * The prompt depends on `request.tools` only; `allowedTools` and `toolChoice`
+ * narrow the grammar. So each step's prompt extends the last one, and
+ * llama.cpp's prefix cache keeps everything but the new tokens.
+ *
+ * The fields are llama.cpp's own (its server reads them; wllama hands them
+ * on whether or not its types list them).
+ */
+import type { ToolDeclaration } from '../tools/declaration';
+import type { ChatMessage, ModelDelta, ModelRequest } from './engine';
+import { escapeUntrusted } from './escape';
+import type { StructuralTagFormat } from './formats/structural-tag';
+import { allowedNames, planToolCalls } from './formats/tool-call-plan';
+import type { ToolFormat, ToolResultText } from './formats/tool-format';
+import { structuralTagToGbnf, GbnfUnsupported, type GbnfGrammar } from './gbnf/structural-tag-gbnf';
+import type { ChatTemplate, Turn } from './wllama-template';
+import { defaultMaxTokens, withoutEndOfTurn } from './webllm-request';
+
+/** llama.cpp's grammar trigger types (common_grammar_trigger_type): a word in the output. */
+const TRIGGER_WORD = 1;
+
+export interface WllamaStyle {
+  format: ToolFormat;
+  template: ChatTemplate;
+  contextWindow: number;
+  /** Sampling the page did not set: the engine's defaults. */
+  temperature: number;
+  seed?: number;
+  /** Each step ends with its first call (a model that would not end its turn by itself). */
+  oneCall?: boolean;
+}
+
+export interface WllamaRequestPlan {
+  prompt: string;
+  /** Everything but the prompt: sampling, length, the grammar. */
+  params: CompletionParams;
+  tools: ToolDeclaration[];
+  /** Names a call may use in this step. */
+  toolNames: string[];
+  format: ToolFormat;
+  /** The step's structural tag, to build a stricter grammar from if llama.cpp refuses a lazy trigger. */
+  structuralTag?: StructuralTagFormat;
+  notice?: Extract<ModelDelta, { type: 'notice' }>;
+}
+
+export interface CompletionParams {
+  max_tokens: number;
+  temperature: number;
+  top_p?: number;
+  seed?: number;
+  cache_prompt: true;
+  stop: string[];
+  grammar?: string;
+  grammar_lazy?: boolean;
+  grammar_triggers?: { type: number; value: string }[];
+  preserved_tokens?: string[];
+}
+
+export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): WllamaRequestPlan {
+  const { format } = style;
+  const tools = request.tools;
+  const choice = request.toolChoice ?? 'auto';
+  const toolNames = allowedNames(tools, { allowedTools: request.allowedTools, toolChoice: choice });
+  const system = request.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const section = tools.length ? format.describeTools(tools) : '';
+  const systemText = (format.toolsFirst ? [section, system] : [system, section]).filter(Boolean).join('\n\n');
+  const turns: Turn[] = [
+    ...(systemText ? [{ role: 'system' as const, content: systemText }] : []),
+    ...conversation(
+      request.messages.filter((m) => m.role !== 'system'),
+      format,
+    ),
+  ];
+  const sampling = request.sampling ?? {};
+  const params: CompletionParams = {
+    max_tokens: sampling.maxTokens ?? defaultMaxTokens(style.contextWindow),
+    temperature: sampling.temperature ?? style.temperature,
+    ...(sampling.topP !== undefined && { top_p: sampling.topP }),
+    ...((sampling.seed ?? style.seed) !== undefined && { seed: sampling.seed ?? style.seed }),
+    cache_prompt: true,
+    stop: style.template.stops,
+  };
+  const plan: WllamaRequestPlan = {
+    prompt: style.template.render(turns),
+    params,
+    tools: [...tools],
+    toolNames,
+    format,
+  };
+  if (!tools.length || !toolNames.length) return plan;
+
+  const toolPlan = planToolCalls(format, tools, { allowedTools: request.allowedTools, toolChoice: choice });
+  const planned = toolPlan.responseFormat?.structural_tag.format;
+  if (!planned) return plan;
+  const structuralTag =
+    style.oneCall && planned.type === 'triggered_tags' ? { ...planned, stop_after_first: true } : planned;
+  let grammar: GbnfGrammar;
+  try {
+    grammar = structuralTagToGbnf(structuralTag);
+  } catch (error) {
+    if (!(error instanceof GbnfUnsupported)) throw error;
+    plan.notice = {
+      type: 'notice',
+      code: 'grammar-fallback',
+      message: `This step's grammar has no llama.cpp form (${error.message}); its calls are read and validated after generation.`,
+    };
+    return plan;
+  }
+  Object.assign(params, grammarParams(grammar));
+  plan.structuralTag = structuralTag;
+  if (toolPlan.relaxed.size)
+    plan.notice = {
+      type: 'notice',
+      code: 'grammar-fallback',
+      message: `The grammar cannot hold the argument schema of ${[...toolPlan.relaxed].map(([name, why]) => `${name} (${why})`).join('; ')}: calls to it are constrained to its name only, and their arguments are validated after generation.`,
+    };
+  return plan;
+}
+
+/** llama.cpp's fields for a GBNF grammar: lazy ones start at a trigger word. */
+export function grammarParams(
+  grammar: GbnfGrammar,
+): Pick<CompletionParams, 'grammar' | 'grammar_lazy' | 'grammar_triggers' | 'preserved_tokens'> {
+  return {
+    grammar: grammar.grammar,
+    ...(grammar.lazy && {
+      grammar_lazy: true,
+      grammar_triggers: grammar.triggers.map((value) => ({ type: TRIGGER_WORD, value })),
+    }),
+    preserved_tokens: grammar.preservedTokens,
+  };
+}
+
+/** The conversation as turns: tool results of one step become one user turn, written the way the family reads them. */
+function conversation(messages: ChatMessage[], format: ToolFormat): Turn[] {
+  const out: Turn[] = [];
+  let results: ToolResultText[] = [];
+  const flush = () => {
+    if (results.length) out.push({ role: 'user', content: format.writeResults(results) });
+    results = [];
+  };
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      results.push({ callId: message.toolCallId, name: message.name, content: escapeUntrusted(message.content) });
+      continue;
+    }
+    flush();
+    if (message.role === 'user') out.push({ role: 'user', content: escapeUntrusted(message.content) });
+    else if (message.role === 'assistant')
+      out.push({
+        role: 'assistant',
+        content:
+          message.raw !== undefined
+            ? withoutEndOfTurn(message.raw)
+            : format.writeTurn(escapeUntrusted(message.content), message.toolCalls ?? []),
+      });
+  }
+  flush();
+  return out;
+}

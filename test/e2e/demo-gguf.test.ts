@@ -1,0 +1,111 @@
+// The demo's model picker in Chromium without WebGPU (what most visitors without a graphics chip
+// have), as `npm start` serves it: a real GGUF model on the CPU, served from the demo's own origin
+// (Gemma 3 270M from PyPI, scripts/model-files.mjs), its size and expected speed shown before the
+// download, then loaded with progress, answering, and marked as downloaded afterwards.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { ViteDevServer } from 'vite';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
+import { hasRealModel } from '../real-model';
+
+const realModel = hasRealModel();
+let server: ViteDevServer;
+let browser: Browser;
+let url: string;
+
+beforeAll(async () => {
+  if (!realModel) return;
+  ({ server, url } = await serveDemo());
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function options(page: Page) {
+  return page.$$eval('#model-select option', (items) =>
+    items.map((item) => ({
+      text: item.textContent!,
+      value: (item as HTMLOptionElement).value,
+      selected: (item as HTMLOptionElement).selected,
+      disabled: (item as HTMLOptionElement).disabled,
+    })),
+  );
+}
+
+test.skipIf(!realModel)(
+  'without WebGPU the picker offers a GGUF model on the CPU with its size and speed, loads it from this origin with progress, and it answers',
+  async () => {
+    const { page, problems, close } = await visit(browser, url, { size: 'desktop', scheme: 'light' });
+    await page.click('#model-button');
+    const listed = await options(page);
+    const gguf = listed.find((option) => option.value === 'gguf:gemma-3-270m-q4_k_m')!;
+    expect(gguf.text).toMatch(/^Gemma 3 270M \(Q4_K_M\) · 241 MB · about \d+ tokens\/s on one CPU thread · best fit$/);
+    expect(gguf).toMatchObject({ selected: true, disabled: false });
+    // The WebGPU models are listed, and cannot be chosen here.
+    const webllm = listed.filter((option) => option.value.startsWith('webllm:'));
+    expect(webllm.length).toBeGreaterThan(0);
+    expect(webllm.every((option) => option.disabled && option.text.includes('needs WebGPU'))).toBe(true);
+    expect(await page.textContent('#gpu-panel')).toContain('a GGUF model runs on the CPU instead (llama.cpp)');
+    expect(await page.isEnabled('#load-model')).toBe(true);
+    await shot(page, 'demo-gguf-picker-desktop-light');
+
+    // Load: progress in bytes, then the model's own label.
+    await page.click('#load-model');
+    await page.waitForFunction(
+      () => /\d+ \/ 241 MB/.test(document.querySelector('#progress-text')?.textContent ?? ''),
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#progress')!.hasAttribute('hidden') &&
+        /llama\.cpp/.test(document.querySelector('#model-label')?.textContent ?? ''),
+      null,
+      { timeout: 120_000 },
+    );
+    await ready(page);
+    expect(await page.textContent('#model-label')).toBe('Gemma 3 270M (Q4_K_M) (llama.cpp, one CPU thread)');
+    expect(await page.textContent('#gpu-panel')).toBe(
+      'Gemma 3 270M (Q4_K_M) (llama.cpp, one CPU thread) is running on this device.',
+    );
+    expect(await page.isVisible('#mode-banner')).toBe(false);
+    await shot(page, 'demo-gguf-loaded-desktop-light');
+
+    // A base model answers a request with one call of a page tool and no reply: one card, then the run's end said as such.
+    await page.keyboard.press('Escape');
+    await say(page, 'Remember to buy milk');
+    await page.waitForFunction(
+      () =>
+        !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+      null,
+      { timeout: 300_000 },
+    );
+    const cards = page.locator('#log li.card');
+    expect(await cards.count()).toBe(1);
+    // A call the page could read and run: the card did not fail.
+    expect(await cards.first().getAttribute('data-state')).not.toBe('failed');
+    console.info(`Gemma 3 270M in the demo, "Remember to buy milk": ${await cards.first().getAttribute('data-tool')}`);
+    expect(await page.locator('#log li.msg.status-line').last().textContent()).toBe(
+      'Done. This model runs one tool per request and does not reply.',
+    );
+    expect(await page.locator('#log li.msg.error').count()).toBe(0);
+    await shot(page, 'demo-gguf-answered-desktop-light');
+
+    // Downloaded once: after a reload the picker marks it.
+    await page.reload();
+    await ready(page);
+    await page.click('#model-button');
+    expect((await options(page)).find((option) => option.value === 'gguf:gemma-3-270m-q4_k_m')!.text).toContain(
+      '· downloaded ·',
+    );
+    // Everything came from the demo's own origin, and nothing failed.
+    expect(problems).toEqual([]);
+    await close();
+  },
+  600_000,
+);
