@@ -8,8 +8,8 @@
  */
 import { Grammar } from '@mlc-ai/web-xgrammar';
 import { planToolCalls } from '../src/model/formats/tool-call-plan';
-import { readModelOutput } from '../src/model/read-model-output';
-import { ToolCallStream } from '../src/model/stream-tool-calls';
+import { readModelOutput } from '../src/model/readers/read-model-output';
+import { ToolCallStream } from '../src/model/readers/stream-tool-calls';
 import { callOrAnswerSchema } from '../src/model/tool-grammar';
 import { describeTools } from '../src/model/tool-prompt';
 import { estimateTokens } from '../src/model/token-estimate';

@@ -2,6 +2,7 @@
 // - tools, toolkit, session, model never import contract, flow, worker, page, extension;
 // - contract (the page ↔ worker contract) imports none of flow, worker, page, extension;
 // - flow imports none of worker, page, extension;
+// - model imports nothing of session (an engine knows requests and deltas, not the session's log);
 // - only model/webllm* imports @mlc-ai/web-llm, only model/wllama-engine.ts imports @wllama/wllama;
 //   only session/idb-*.ts and toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
 // - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
@@ -67,6 +68,7 @@ for (const file of files) {
       const to = target.split('/')[0];
       if (lower.includes(from) && upper.includes(to))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
+      if (from === 'model' && to === 'session') problems.push(`${name} imports ${spec}: model never imports session`);
       if ((from === 'flow' || from === 'contract') && (hosts.includes(to) || (from === 'contract' && to === 'flow')))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
     } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {

@@ -26,20 +26,6 @@ const ENTRIES = [
 /** The build puts page/worker-url.<variant>.ts in place of page/worker-url.ts: they export what it exports. */
 const STAND_INS = /\/page\/worker-url\.[\w-]+\.ts$/;
 const READERS = ['src', 'test', 'bench', 'demo', 'eval'].map((dir) => join(root, dir));
-/**
- * Exports left as they are for now, in files another change reworks: the
- * model/ bullet of issue 23 moves the grammar compiler and the readers out of
- * model/formats/ and exports the engine-module types from inpage-agent
- * (ModelEngineFactory). This list may only shrink.
- */
-const PENDING = new Set([
-  'src/model/engine.ts: ModelEngineFactory',
-  'src/model/formats/ebnf-arguments.ts: LENGTH_LIMIT',
-  'src/model/formats/ebnf-arguments.ts: COUNT_LIMIT',
-  'src/model/formats/hermes.ts: opensBody',
-  'src/model/formats/read-calls.ts: callShape',
-  'src/model/read-model-output.ts: DEFAULT_EXAMPLE',
-]);
 
 function sourceFiles(dir, files = []) {
   if (!existsSync(dir)) return files;
@@ -202,11 +188,9 @@ for (const file of srcFiles) {
   const { exported, namedInExports } = modules.get(file);
   for (const name of exported) {
     const line = `${relative(root, file)}: ${name}`;
-    if (!names.has(name) && !namedInExports.has(name) && !PENDING.delete(line)) unused.push(line);
+    if (!names.has(name) && !namedInExports.has(name)) unused.push(line);
   }
 }
-// A pending export that is used now, or gone, leaves the list with it.
-const stale = [...PENDING];
 
 const problems = [
   ...circles.map(
@@ -216,7 +200,6 @@ const problems = [
         .join(' → ')}`,
   ),
   ...unused.map((line) => `unused export (no file imports it; drop the export, or the code): ${line}`),
-  ...stale.map((line) => `pending export no longer unused (take it off PENDING in scripts/check-imports.mjs): ${line}`),
 ];
 if (problems.length) {
   console.error(`The import graph of src/ is not clean:\n  ${problems.join('\n  ')}`);

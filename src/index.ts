@@ -17,4 +17,14 @@ export type { AgentErrorCode } from './errors';
 export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason, ApprovalRequest } from './session/event';
 export type { Session, SessionSummary } from './session/store';
 export type { ModelProgress, ScriptedTurn, ModelOptions, ModelRequest, ChatMessage, ToolChoice } from './model/engine';
+// What an engine module (model: { engine: 'module' }) is written against.
+export type {
+  ModelEngine,
+  ModelEngineFactory,
+  EngineModuleEngine,
+  ModelDelta,
+  ModelInfo,
+  ModelToolCall,
+  FinishReason,
+} from './model/engine';
 export type { AgentStatus, AgentStats, ContextUsage } from './contract/protocol';

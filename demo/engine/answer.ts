@@ -1,6 +1,6 @@
 // What the stand-in says once the page's tools have answered: read from the results in the
 // history, as a model would, so a refusal, a failure or a reload is said as it happened.
-import type { ChatMessage, ModelToolCall } from '../../src/model/engine';
+import type { ChatMessage, ModelToolCall } from '../../src/index';
 
 export interface ToolOutcome {
   call: ModelToolCall;

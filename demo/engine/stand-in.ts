@@ -3,7 +3,7 @@
 // sample page (understand.ts), calls the page's tools, answers from their results (answer.ts),
 // and streams every word with a delay so that streaming and Stop can be seen. It is labelled
 // as what it is wherever the model is named.
-import type { EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
+import type { EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/index';
 import { estimateTokens } from '../../src/model/token-estimate';
 import { answerFrom, lastOutcomes } from './answer';
 import { understand } from './understand';

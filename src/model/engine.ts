@@ -3,7 +3,7 @@
  * nothing else; the loop never imports an engine.
  */
 import type { ToolDeclaration } from '../tools/declaration';
-import type { AgentEvent, Usage } from '../session/event';
+import type { Usage } from './usage';
 import type { ToolFormatName } from './formats/tool-format-name';
 
 export type { ToolFormatName };
@@ -105,6 +105,15 @@ export interface ModelHandle {
   deleteCache(): Promise<void>;
 }
 
+/**
+ * What an engine is told of a session's past: its events (AgentEvent), of which
+ * an engine reads only what the model wrote (`raw`), so that model/ does not
+ * depend on the session's vocabulary.
+ */
+export interface PastEvent {
+  raw?: string;
+}
+
 export interface ModelEngine {
   readonly info: ModelInfo;
   load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void>;
@@ -116,7 +125,7 @@ export interface ModelEngine {
    * that carries state across steps (the scripted engine continues its script
    * after a restart from the turns it already played).
    */
-  resume?(history: readonly AgentEvent[]): void;
+  resume?(history: readonly PastEvent[]): void;
   isCached?(): Promise<boolean>;
   deleteCache?(): Promise<void>;
   dispose(): Promise<void>;

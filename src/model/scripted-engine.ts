@@ -9,12 +9,19 @@
  * without weights.
  */
 import { AgentError, runAbortedError } from '../errors';
-import type { AgentEvent } from '../session/event';
-import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ScriptedTurn } from './engine';
+import type {
+  ModelDelta,
+  ModelEngine,
+  ModelInfo,
+  ModelProgress,
+  ModelRequest,
+  ScriptedTurn,
+  PastEvent,
+} from './engine';
 import { genericJson } from './formats/generic-json';
 import { allowedNames } from './formats/tool-call-plan';
 import type { ToolFormat } from './formats/tool-format';
-import { ToolCallStream } from './stream-tool-calls';
+import { ToolCallStream } from './readers/stream-tool-calls';
 import { estimateTokens } from './token-estimate';
 
 export class ScriptedEngine implements ModelEngine {
@@ -45,7 +52,7 @@ export class ScriptedEngine implements ModelEngine {
    * longest run of this script's turns found, in order, among the model's
    * own outputs in the history. Another script's session starts at its first turn.
    */
-  resume(history: readonly AgentEvent[]): void {
+  resume(history: readonly PastEvent[]): void {
     let played = 0;
     for (const event of history) {
       if (

@@ -5,7 +5,7 @@
  * tags, one per family, live in model/formats.
  */
 import type { JsonSchema, ToolDeclaration } from '../tools/declaration';
-import { callSchema } from './formats/grammar-schema';
+import { callSchema } from './grammar/grammar-schema';
 
 /** The schema of the fallback: one call to any declared tool, or a final answer. */
 export function callOrAnswerSchema(tools: readonly ToolDeclaration[]): JsonSchema {

@@ -13,10 +13,10 @@
  */
 import type { ChatCompletionChunk, ChatCompletionFinishReason } from '@mlc-ai/web-llm';
 import type { FinishReason, ModelDelta } from './engine';
-import type { Usage } from '../session/event';
-import { parseLiteral } from './formats/literal';
-import { notAllowedMessage, readModelOutput, unknownToolMessage } from './read-model-output';
-import { ToolCallStream } from './stream-tool-calls';
+import type { Usage } from './usage';
+import { parseLiteral } from './readers/literal';
+import { notAllowedMessage, readModelOutput, unknownToolMessage } from './readers/read-model-output';
+import { ToolCallStream } from './readers/stream-tool-calls';
 import type { WebLLMRequestPlan } from './webllm-request';
 
 export async function* toModelDeltas(

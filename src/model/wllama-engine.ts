@@ -14,7 +14,7 @@
 import { LogLevel, Wllama } from '@wllama/wllama/esm/index.js';
 import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { AgentError } from '../errors';
-import type { Usage } from '../session/event';
+import type { Usage } from './usage';
 import type {
   FinishReason,
   ModelDelta,
@@ -27,7 +27,7 @@ import type {
 import { toolFormatNamed } from './formats/registry';
 import type { ToolFormat } from './formats/tool-format';
 import { ANY_TEXT_GBNF, structuralTagToGbnf } from './gbnf/structural-tag-gbnf';
-import { ToolCallStream } from './stream-tool-calls';
+import { ToolCallStream } from './readers/stream-tool-calls';
 import { estimateTokens, tokenizerFamily } from './token-estimate';
 import { checkEnvironment, threadsFor } from './wllama-environment';
 import { formatOf, modelNameOf } from './wllama-family';

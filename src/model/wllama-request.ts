@@ -14,7 +14,7 @@
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ChatMessage, ModelDelta, ModelRequest } from './engine';
 import { escapeUntrusted } from './escape';
-import type { StructuralTagFormat } from './formats/structural-tag';
+import type { StructuralTagFormat } from './grammar/structural-tag';
 import { allowedNames, planToolCalls } from './formats/tool-call-plan';
 import type { ToolFormat, ToolResultText } from './formats/tool-format';
 import { structuralTagToGbnf, GbnfUnsupported, type GbnfGrammar } from './gbnf/structural-tag-gbnf';

@@ -3,6 +3,9 @@
  * per session; `partial` events are streamed pieces and never stored.
  */
 import type { AgentErrorData } from '../errors';
+import type { Usage } from '../model/usage';
+
+export type { Usage };
 
 export interface FunctionCall {
   /** The runtime's id: unique, never chosen by the model. Approvals, answers and resolutions refer to it. */
@@ -63,13 +66,6 @@ export type EndReason =
   | 'error'
   | 'awaiting-approval'
   | 'long-running';
-
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  /** Prompt tokens the engine found in its cache from the last step, not prefilled again (wllama). */
-  cachedPromptTokens?: number;
-}
 
 export interface AgentEvent {
   id: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeUntrusted } from '../../src/model/escape';
 import { genericJson } from '../../src/model/formats/generic-json';
-import { readModelOutput } from '../../src/model/read-model-output';
+import { readModelOutput } from '../../src/model/readers/read-model-output';
 import { toWebLLMRequest } from '../../src/model/webllm-request';
 import { tools } from './tools-fixture';
 

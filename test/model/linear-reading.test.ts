@@ -6,8 +6,8 @@
  * quadratic, each would run for minutes and time the test out.
  */
 import { describe, expect, it } from 'vitest';
-import { readModelOutput } from '../../src/model/read-model-output';
-import { ToolCallStream, type StreamPiece } from '../../src/model/stream-tool-calls';
+import { readModelOutput } from '../../src/model/readers/read-model-output';
+import { ToolCallStream, type StreamPiece } from '../../src/model/readers/stream-tool-calls';
 import { tools } from './tools-fixture';
 
 const MB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseLiteral } from '../../src/model/formats/literal';
-import { ToolCallStream, type StreamPiece } from '../../src/model/stream-tool-calls';
+import { parseLiteral } from '../../src/model/readers/literal';
+import { ToolCallStream, type StreamPiece } from '../../src/model/readers/stream-tool-calls';
 import { describeTools } from '../../src/model/tool-prompt';
 import { closestIds, f32Alternative, toAgentError } from '../../src/model/webllm-errors';
 import { parseProgress } from '../../src/model/webllm-progress';

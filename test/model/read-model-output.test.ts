@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readModelOutput } from '../../src/model/read-model-output';
+import { readModelOutput } from '../../src/model/readers/read-model-output';
 import corpus from './corpus/model-outputs.json';
 import { tools } from './tools-fixture';
 

@@ -3,8 +3,8 @@
  * thing is at stake, forgiving where it is safe.
  */
 import { describe, expect, it } from 'vitest';
-import { readModelOutput } from '../../src/model/read-model-output';
-import { ToolCallStream, type StreamPiece } from '../../src/model/stream-tool-calls';
+import { readModelOutput } from '../../src/model/readers/read-model-output';
+import { ToolCallStream, type StreamPiece } from '../../src/model/readers/stream-tool-calls';
 import { tools } from './tools-fixture';
 
 const read = (output: string, finishReason?: 'stop' | 'length') => readModelOutput(output, { tools, finishReason });

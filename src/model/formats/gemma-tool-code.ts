@@ -7,14 +7,14 @@
  * it has no trigger a grammar could wait for: `[` opens prose as often as calls.)
  */
 import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
-import type { CallReader, Found, ReadContext } from './call-reader';
-import { describe } from './grammar-schema';
-import { readLiteral, skipWhitespace } from './literal';
+import type { CallReader, Found, ReadContext } from '../readers/call-reader';
+import { describe } from '../grammar/grammar-schema';
+import { readLiteral, skipWhitespace } from '../readers/literal';
 import { toolCallTagReader } from './hermes';
 import { functionEqualsReader } from './qwen-xml';
-import { callsOfValue, CUT_OFF, isRecord, looksLikeCall, readPythonicCalls, type Read } from './read-calls';
-import { sharedCallTags } from './shared-call-tag';
-import { triggeredTags } from './structural-tag';
+import { callsOfValue, CUT_OFF, isRecord, looksLikeCall, readPythonicCalls, type Read } from '../readers/read-calls';
+import { sharedCallTags } from '../grammar/shared-call-tag';
+import { triggeredTags } from '../grammar/structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const gemmaToolCode: ToolFormat = {

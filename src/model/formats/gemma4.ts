@@ -6,12 +6,12 @@
  * template (ollama's model/renderers/testdata/gemma4_e2b_chat_template.jinja2).
  */
 import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
-import type { CallReader } from './call-reader';
-import { describe } from './grammar-schema';
-import { readLiteral, skipWhitespace } from './literal';
-import { CUT_OFF, isRecord } from './read-calls';
-import { sharedCallTags } from './shared-call-tag';
-import { triggeredTags } from './structural-tag';
+import type { CallReader } from '../readers/call-reader';
+import { describe } from '../grammar/grammar-schema';
+import { readLiteral, skipWhitespace } from '../readers/literal';
+import { CUT_OFF, isRecord } from '../readers/read-calls';
+import { sharedCallTags } from '../grammar/shared-call-tag';
+import { triggeredTags } from '../grammar/structural-tag';
 import type { ToolFormat } from './tool-format';
 
 const Q = '<|"|>';

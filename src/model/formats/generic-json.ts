@@ -6,7 +6,7 @@
 import { pythonJson } from './python-json';
 import { describeTools } from '../tool-prompt';
 import { jsonCallTags } from './hermes';
-import { triggeredTags } from './structural-tag';
+import { triggeredTags } from '../grammar/structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const genericJson: ToolFormat = {

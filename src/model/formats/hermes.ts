@@ -10,14 +10,14 @@
  */
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
-import { DECIDE_WITHIN, type CallReader, type Found, type FoundError, type ReadContext } from './call-reader';
-import { functionEntry } from './grammar-schema';
-import { skipWhitespace } from './literal';
+import { DECIDE_WITHIN, type CallReader, type Found, type FoundError, type ReadContext } from '../readers/call-reader';
+import { functionEntry } from '../grammar/grammar-schema';
+import { skipWhitespace } from '../readers/literal';
 import { pythonJson } from './python-json';
 import { readFunctionBody } from './qwen-xml';
-import { CUT_OFF, readJsonValues, readPythonicCalls } from './read-calls';
-import { sharedCallTags } from './shared-call-tag';
-import { triggeredTags } from './structural-tag';
+import { CUT_OFF, readJsonValues, readPythonicCalls } from '../readers/read-calls';
+import { sharedCallTags } from '../grammar/shared-call-tag';
+import { triggeredTags } from '../grammar/structural-tag';
 import type { GrammarStep, ToolFormat } from './tool-format';
 import { writeToolResponses } from './tool-responses';
 
@@ -177,7 +177,7 @@ function cutOff(text: string, start: number): Found {
 }
 
 /** Whether the body after a tag opens a call: JSON, markup, or a pythonic call. */
-export function opensBody(text: string, from: number): boolean | undefined {
+function opensBody(text: string, from: number): boolean | undefined {
   const i = skipWhitespace(text, from);
   if (i >= text.length) return i - from > DECIDE_WITHIN ? false : undefined;
   const ch = text[i];

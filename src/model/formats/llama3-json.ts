@@ -7,10 +7,10 @@
  * The readers here also find such JSON with prose around it, several joined
  * by ";", and a pythonic list, in any family's output.
  */
-import type { CallReader, ReadContext } from './call-reader';
-import { functionEntry } from './grammar-schema';
+import type { CallReader, ReadContext } from '../readers/call-reader';
+import { functionEntry } from '../grammar/grammar-schema';
 import { jsonCallTags } from './hermes';
-import { readLiteral, skipWhitespace } from './literal';
+import { readLiteral, skipWhitespace } from '../readers/literal';
 import { pythonJson } from './python-json';
 import {
   callsOfValue,
@@ -20,8 +20,8 @@ import {
   readJsonValues,
   readPythonicCalls,
   type Read,
-} from './read-calls';
-import { triggeredTags } from './structural-tag';
+} from '../readers/read-calls';
+import { triggeredTags } from '../grammar/structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const llama3Json: ToolFormat = {

@@ -6,13 +6,13 @@
  * The reader also takes the older `[TOOL_CALLS] [{"name", "arguments"}]` and
  * the `[TOOL_CALLS]NAME{…}` that small models write without `[ARGS]`.
  */
-import type { CallReader } from './call-reader';
-import { functionEntry } from './grammar-schema';
-import { readLiteral, skipWhitespace } from './literal';
+import type { CallReader } from '../readers/call-reader';
+import { functionEntry } from '../grammar/grammar-schema';
+import { readLiteral, skipWhitespace } from '../readers/literal';
 import { pythonJson } from './python-json';
-import { CUT_OFF, readJsonValues } from './read-calls';
-import { sharedCallTags } from './shared-call-tag';
-import { triggeredTags } from './structural-tag';
+import { CUT_OFF, readJsonValues } from '../readers/read-calls';
+import { sharedCallTags } from '../grammar/shared-call-tag';
+import { triggeredTags } from '../grammar/structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const mistral: ToolFormat = {

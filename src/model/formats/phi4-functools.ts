@@ -3,13 +3,13 @@
  * the system message between `<|tool|>` and `<|/tool|>`, as Phi-4-mini's chat
  * template writes them (microsoft/Phi-4-mini-instruct).
  */
-import type { CallReader } from './call-reader';
-import { toolEntry } from './grammar-schema';
-import { callListContent } from './call-list';
-import { readLiteral, skipWhitespace } from './literal';
+import type { CallReader } from '../readers/call-reader';
+import { toolEntry } from '../grammar/grammar-schema';
+import { callListContent } from '../grammar/call-list';
+import { readLiteral, skipWhitespace } from '../readers/literal';
 import { pythonJson } from './python-json';
-import { callsOfValue, CUT_OFF, type Read } from './read-calls';
-import { tag, triggeredTags } from './structural-tag';
+import { callsOfValue, CUT_OFF, type Read } from '../readers/read-calls';
+import { tag, triggeredTags } from '../grammar/structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const phi4Functools: ToolFormat = {

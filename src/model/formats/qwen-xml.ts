@@ -13,13 +13,13 @@
  */
 import type { JsonSchema } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
-import type { CallReader, Found, ReadContext } from './call-reader';
-import { freeArgumentsContent, functionEntry } from './grammar-schema';
-import { parseLiteral, readLiteral, skipWhitespace } from './literal';
+import type { CallReader, Found, ReadContext } from '../readers/call-reader';
+import { freeArgumentsContent, functionEntry } from '../grammar/grammar-schema';
+import { parseLiteral, readLiteral, skipWhitespace } from '../readers/literal';
 import { pythonJson } from './python-json';
-import { CUT_OFF, isRecord } from './read-calls';
-import { sharedCallTags } from './shared-call-tag';
-import { afterOptionalThinking, tag, triggeredTags } from './structural-tag';
+import { CUT_OFF, isRecord } from '../readers/read-calls';
+import { sharedCallTags } from '../grammar/shared-call-tag';
+import { afterOptionalThinking, tag, triggeredTags } from '../grammar/structural-tag';
 import type { GrammarStep, ToolFormat } from './tool-format';
 import { writeToolResponses } from './tool-responses';
 

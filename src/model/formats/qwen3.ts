@@ -4,7 +4,7 @@
  * the grammar lets a required call follow the thinking.
  */
 import { describeHermesTools, hermesGrammar, writeHermesTurn, writeToolResponses } from './hermes';
-import { afterOptionalThinking } from './structural-tag';
+import { afterOptionalThinking } from '../grammar/structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const qwen3: ToolFormat = {

@@ -5,10 +5,10 @@
  * (HuggingFaceTB/SmolLM2-1.7B-Instruct), with plain answers allowed.
  */
 import { pythonJson } from './python-json';
-import { toolEntry } from './grammar-schema';
-import { callListContent } from './call-list';
+import { toolEntry } from '../grammar/grammar-schema';
+import { callListContent } from '../grammar/call-list';
 import { writeToolResponses } from './hermes';
-import { tag, triggeredTags } from './structural-tag';
+import { tag, triggeredTags } from '../grammar/structural-tag';
 import type { ToolFormat } from './tool-format';
 
 export const smollm2: ToolFormat = {

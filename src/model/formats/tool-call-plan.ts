@@ -10,10 +10,10 @@
  */
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { FinishReason, ToolChoice } from '../engine';
-import { readModelOutput, type ModelOutput } from '../read-model-output';
-import { argumentsSupport } from './grammar-support';
+import { readModelOutput, type ModelOutput } from '../readers/read-model-output';
+import { argumentsSupport } from '../grammar/grammar-support';
 import { toolFormatNamed } from './registry';
-import type { StructuralTag } from './structural-tag';
+import type { StructuralTag } from '../grammar/structural-tag';
 import type { ToolFormat, ToolFormatName } from './tool-format';
 
 export interface ToolCallPlanOptions {

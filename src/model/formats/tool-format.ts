@@ -7,8 +7,8 @@
  */
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
-import type { ArgumentSyntax } from './string-syntax';
-import type { StructuralTagFormat } from './structural-tag';
+import type { ArgumentSyntax } from '../grammar/string-syntax';
+import type { StructuralTagFormat } from '../grammar/structural-tag';
 import type { ToolFormatName } from './tool-format-name';
 
 export type { ToolFormatName };

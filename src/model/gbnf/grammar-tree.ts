@@ -5,7 +5,7 @@
  * share, with characters as code points, so that each side only reads or
  * writes its own spelling.
  */
-import type { CharSet } from '../formats/char-set';
+import type { CharSet } from '../grammar/char-set';
 
 export type GrammarNode =
   | { kind: 'literal'; text: string }

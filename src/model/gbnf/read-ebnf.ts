@@ -1,6 +1,6 @@
 /**
  * Reads xgrammar's EBNF (the dialect our argument grammars are written in,
- * formats/ebnf-arguments.ts) into a grammar tree. One pass over the text,
+ * grammar/ebnf-arguments.ts) into a grammar tree. One pass over the text,
  * linear in its length.
  *
  * Lookaheads `(= …)` are dropped: xgrammar uses them to match a rule's end
@@ -8,7 +8,7 @@
  * (ebnf-arguments.ts: FOLLOWS), so the language stays the same without them.
  * GBNF has no lookahead.
  */
-import { charSet, complement, union, type CharSet } from '../formats/char-set';
+import { charSet, complement, union, type CharSet } from '../grammar/char-set';
 import { choice, sequence, type GrammarNode, type GrammarRules } from './grammar-tree';
 
 class EbnfSyntaxError extends Error {}

@@ -22,9 +22,9 @@
  * that is one token but not preserved. Listing a string that is several
  * tokens in this vocabulary is harmless; llama.cpp skips it.
  */
-import { argumentsGrammar } from '../formats/ebnf-arguments';
-import { parsePattern, type Regex } from '../formats/regex-pattern';
-import type { StructuralTagFormat, TagFormat } from '../formats/structural-tag';
+import { argumentsGrammar } from '../grammar/ebnf-arguments';
+import { parsePattern, type Regex } from '../grammar/regex-pattern';
+import type { StructuralTagFormat, TagFormat } from '../grammar/structural-tag';
 import { choice, literal, ref, renamed, sequence, type GrammarNode, type GrammarRules } from './grammar-tree';
 import { readEbnf } from './read-ebnf';
 import { textUntil, type TextUntilRules } from './text-until';

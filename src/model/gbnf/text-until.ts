@@ -7,7 +7,7 @@
  * one alternative per group of characters that lead to the same state, and
  * the rest of the text once a string is complete.
  */
-import { charSet, complement, type CharSet } from '../formats/char-set';
+import { charSet, complement, type CharSet } from '../grammar/char-set';
 import { choice, literal, ref, sequence, type GrammarNode } from './grammar-tree';
 
 export interface TextUntil {

@@ -5,7 +5,7 @@
  * (and every class character that is not a letter or digit) is a \x, \u or
  * \U escape, which llama.cpp's grammar parser reads in both.
  */
-import { complement, type CharSet } from '../formats/char-set';
+import { complement, type CharSet } from '../grammar/char-set';
 import type { GrammarNode, GrammarRules } from './grammar-tree';
 
 /** A GBNF rule name for any name: `_` and other characters become `-`, and a number keeps names apart. */

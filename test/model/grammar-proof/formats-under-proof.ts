@@ -11,9 +11,9 @@
  */
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import type { ToolFormatName } from '../../../src/model/formats/tool-format';
-import type { StructuralTagFormat, TagFormat } from '../../../src/model/formats/structural-tag';
+import type { StructuralTagFormat, TagFormat } from '../../../src/model/grammar/structural-tag';
 import { planToolCalls } from '../../../src/model/formats/tool-call-plan';
-import type { ModelOutput } from '../../../src/model/read-model-output';
+import type { ModelOutput } from '../../../src/model/readers/read-model-output';
 import { readStructuralTag, type Expected, type ExpectedCall } from './structural-tag-oracle';
 import type { TokenizerPackage } from './vocabulary';
 

@@ -1,6 +1,6 @@
 /**
  * The values in the two non-JSON argument syntaxes our grammars allow
- * (formats/ebnf-arguments.ts), read the way the languages define them and
+ * (grammar/ebnf-arguments.ts), read the way the languages define them and
  * independently of our readers: Python keyword arguments (Gemma's
  * ```tool_code) and Gemma 4's `{key:<|"|>text<|"|>,n:1}`. A text without a
  * single meaning in its language (an escape Python refuses) throws: the

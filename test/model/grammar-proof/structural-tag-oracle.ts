@@ -14,8 +14,8 @@
  * prose before it, closed after it) never runs, nor bare JSON (a trigger
  * that is no tag, Llama 3.2's `{"name": `) inside a tag left open on its line.
  */
-import type { StructuralTagFormat, TagFormat } from '../../../src/model/formats/structural-tag';
-import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/formats/readers';
+import type { StructuralTagFormat, TagFormat } from '../../../src/model/grammar/structural-tag';
+import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/readers/readers';
 import { endOfPythonArguments, parseGemma4Object, parsePythonArguments } from './literal-oracle';
 
 export interface ExpectedCall {

@@ -6,7 +6,7 @@
  * validator.
  */
 import type { JsonSchema } from '../../tools/declaration';
-import { isRecord } from './read-calls';
+import { isRecord } from '../readers/read-calls';
 
 const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];

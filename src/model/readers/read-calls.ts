@@ -14,7 +14,7 @@ export interface Read {
 const CUT_OFF = 'it stops before its end (the output was cut off)';
 
 /** `{"name", "arguments"}`, OpenAI's `{"function": {"name", "arguments"}}`, Llama's `"parameters"`. */
-export function callShape(value: unknown): { name: string; args: unknown; id?: string } | undefined {
+function callShape(value: unknown): { name: string; args: unknown; id?: string } | undefined {
   if (!isRecord(value)) return undefined;
   const fn = isRecord(value.function) ? value.function : value;
   const name = typeof fn.name === 'string' ? fn.name : typeof value.function === 'string' ? value.function : undefined;

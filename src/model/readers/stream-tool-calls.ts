@@ -11,8 +11,8 @@
  * scanned again while it grows (appending to a long string and searching it
  * makes the engine copy it every time).
  */
-import type { FinishReason } from './engine';
-import { DECIDE_WITHIN } from './formats/call-reader';
+import type { FinishReason } from '../engine';
+import { DECIDE_WITHIN } from './call-reader';
 import {
   markerScanner,
   matchedHandler,

@@ -28,7 +28,7 @@ import { hasType } from '../../tools/json-schema-validate';
 import { ANY_CHAR, charSet, ebnfClass, ebnfLiteral, hasChar, isEmpty, subtract, type CharSet } from './char-set';
 import { formatPattern } from './grammar-formats';
 import { numberGrammar } from './number-range';
-import { isRecord } from './read-calls';
+import { isRecord } from '../readers/read-calls';
 import { parsePattern, UnsupportedPattern, type Regex } from './regex-pattern';
 import { ANNOTATIONS, mergeSchemas } from './schema-merge';
 import { anyStringRules, delimiters, oneOf, patternChar, stringLiteral, type ArgumentSyntax } from './string-syntax';
@@ -40,9 +40,9 @@ const WS = '[ \\n\\t]*';
 /** A const or enum value nested deeper than this is not written (the grammar would nest as deep). */
 const MAX_LITERAL_DEPTH = 16;
 /** String length bounds the grammar holds, in characters. */
-export const LENGTH_LIMIT = 8;
+const LENGTH_LIMIT = 8;
 /** Repetition counts (in patterns) and list lengths the grammar holds. */
-export const COUNT_LIMIT = 16;
+const COUNT_LIMIT = 16;
 /** The copies nested repetitions of a pattern may expand to together. */
 const EXPANSION_LIMIT = 64;
 

@@ -2,18 +2,18 @@
  * Reads a model's whole output: the text for the person, the reasoning, the
  * calls to run, and the calls that could not be read (answered to the model
  * so it can correct itself). One left-to-right scan finds every reader's
- * markers (formats/readers.ts) at once, so the work is linear in the output;
+ * markers (readers.ts) at once, so the work is linear in the output;
  * each reader consumes the markup it owns.
  *
  * Only the model's output comes through here: user text and tool results are
  * escaped before the model reads them (escape.ts) and never parsed.
  */
-import type { ToolDeclaration } from '../tools/declaration';
-import type { FinishReason, ModelToolCall } from './engine';
-import type { CallReader, FoundCall, FoundError, ReadContext } from './formats/call-reader';
-import { parseLiteral } from './formats/literal';
-import { isRecord } from './formats/read-calls';
-import { CALL_READERS, END_OF_TURN, REASONING_BLOCKS } from './formats/readers';
+import type { ToolDeclaration } from '../../tools/declaration';
+import type { FinishReason, ModelToolCall } from '../engine';
+import type { CallReader, FoundCall, FoundError, ReadContext } from './call-reader';
+import { parseLiteral } from './literal';
+import { isRecord } from './read-calls';
+import { CALL_READERS, END_OF_TURN, REASONING_BLOCKS } from './readers';
 import { codeSpanEnd, PROSE_START, proseAfter, type ProseState } from './prose-state';
 
 export interface ToolCallError {
@@ -51,7 +51,7 @@ export interface ReadOptions {
   example?: string;
 }
 
-export const DEFAULT_EXAMPLE = '<tool_call>{"name": "<tool name>", "arguments": {<arguments as JSON>}}</tool_call>';
+const DEFAULT_EXAMPLE = '<tool_call>{"name": "<tool name>", "arguments": {<arguments as JSON>}}</tool_call>';
 
 type Handler =
   /** `bare`: matched by a pattern, without a marker of its own (JSON or a pythonic call in the prose). */

@@ -4,13 +4,13 @@
  * leftmost marker; at the same place, the earlier reader in this list wins.
  */
 import type { CallReader } from './call-reader';
-import { gemma4CallReader } from './gemma4';
-import { fencedBlockReader } from './gemma-tool-code';
-import { functionNameReader, toolCallTagReader, toolTagReader } from './hermes';
-import { bareJsonReader, pythonicListReader, pythonTagReader } from './llama3-json';
-import { toolCallsReader } from './mistral';
-import { functoolsReader } from './phi4-functools';
-import { functionEqualsReader } from './qwen-xml';
+import { gemma4CallReader } from '../formats/gemma4';
+import { fencedBlockReader } from '../formats/gemma-tool-code';
+import { functionNameReader, toolCallTagReader, toolTagReader } from '../formats/hermes';
+import { bareJsonReader, pythonicListReader, pythonTagReader } from '../formats/llama3-json';
+import { toolCallsReader } from '../formats/mistral';
+import { functoolsReader } from '../formats/phi4-functools';
+import { functionEqualsReader } from '../formats/qwen-xml';
 
 export const CALL_READERS: readonly CallReader[] = [
   toolCallTagReader,

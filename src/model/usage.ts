@@ -1,0 +1,7 @@
+/** What a model step cost, in tokens: the engine measures it, the session records it on the step's event. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens the engine found in its cache from the last step, not prefilled again (wllama). */
+  cachedPromptTokens?: number;
+}
