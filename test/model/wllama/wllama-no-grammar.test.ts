@@ -1,6 +1,8 @@
 // model.grammar: false on the wllama engine: the same prompt, no grammar sent to llama.cpp, and a step
 // that ends at its first call is cut where that call's block closes, wherever the chunks split it.
 import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../../src/model/engine';
+import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { toolFormatNamed } from '../../../src/model/formats/registry';
 import { toWllamaRequest } from '../../../src/model/wllama-request';
 import { chatTemplate } from '../../../src/model/wllama-template';
@@ -12,8 +14,8 @@ const tools = [
     description: 'The weather in a city.',
     parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   },
-];
-const request = { messages: [{ role: 'user' as const, content: 'Weather in Oslo?' }], tools };
+] as unknown as ToolDeclaration[];
+const request: ModelRequest = { messages: [{ role: 'user' as const, content: 'Weather in Oslo?' }], tools };
 const style = {
   format: toolFormatNamed('gemma-tool-code'),
   template: chatTemplate('gemma'),
