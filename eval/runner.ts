@@ -1,5 +1,6 @@
 // The page `npm run eval` drives (scripts/eval.mjs): the run named by the URL's parameters, each result
 // handed to the script as it is judged (window.__evalReport), the table left in window.__evalDone.
+import type { EvalModel } from './arms/arm';
 import { armNamed } from './arms/arms';
 import { parseModel } from './arms/parse-model';
 import { readBundledBfcl } from './bfcl/bundled-files';
@@ -36,10 +37,21 @@ try {
     readBundledBfcl,
   );
   const arms = (params.get('arms') ?? 'ours').split(',').map(armNamed);
-  const model = parseModel(params.get('model') ?? 'mechanics');
+  const parsed = parseModel(params.get('model') ?? 'mechanics');
+  const callsPerStep = params.get('callsPerStep');
+  const threads = params.get('threads');
+  const model: EvalModel =
+    parsed.kind === 'gguf'
+      ? {
+          ...parsed,
+          ...((callsPerStep === 'one' || callsPerStep === 'any') && { callsPerStep: callsPerStep as 'one' | 'any' }),
+          ...(threads && { threads: Number(threads) }),
+        }
+      : parsed;
+  const maxTokens = params.get('maxTokens');
   const results: CaseResult[] = [];
   const run = runEval(
-    { cases, arms, model, seed },
+    { cases, arms, model, seed, ...(maxTokens && { maxTokens: Number(maxTokens) }) },
     {
       onCase: (testCase, arm, index, total) =>
         void window.__evalProgress?.({ index, total, id: testCase.id, arm: arm.name }),

@@ -2,6 +2,7 @@
 // formats and readers), served by vite; one JSON line per case and arm in eval-results/, a table at the end.
 // Usage: npm run eval -- [--model=mechanics|<file or URL>.gguf|<web-llm id>] [--arms=ours,ours-no-grammar,native,fenced-json]
 //                        [--categories=simple_python,…] [--limit=<cases per category>] [--seed=bfcl] [--out=eval-results]
+//                        [--max-tokens=<per answer, every arm>] [--calls-per-step=one|any] [--threads=<llama.cpp's>]
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,9 @@ const limit = option('limit');
 const categories = option('categories');
 const arms = option('arms', 'ours');
 const outDir = resolve(root, option('out', 'eval-results'));
+const maxTokens = option('max-tokens');
+const callsPerStep = option('calls-per-step');
+const threads = option('threads');
 let model = option('model', 'mechanics');
 
 if (missingSharedData().includes('bfcl')) {
@@ -68,7 +72,16 @@ try {
     const why = result.verdict === 'correct' ? '' : ` (${result.rule ?? result.why ?? ''})`;
     console.error(`${current}: ${result.verdict}${why}, ${result.seconds.toFixed(2)} s`);
   });
-  const query = new URLSearchParams({ model, arms, seed, ...(limit && { limit }), ...(categories && { categories }) });
+  const query = new URLSearchParams({
+    model,
+    arms,
+    seed,
+    ...(limit && { limit }),
+    ...(categories && { categories }),
+    ...(maxTokens && { maxTokens }),
+    ...(callsPerStep && { callsPerStep }),
+    ...(threads && { threads }),
+  });
   await page.goto(`${server.resolvedUrls.local[0]}eval/runner.html?${query}`);
   await page.waitForFunction(() => window.__evalDone, null, { timeout: 0, polling: 500 });
   done = await page.evaluate(() => window.__evalDone);
@@ -90,6 +103,9 @@ const run = {
   categories: categories?.split(',') ?? 'all',
   limit: limit ? Number(limit) : 'all',
   seed,
+  ...(maxTokens && { maxTokens: Number(maxTokens) }),
+  ...(callsPerStep && { callsPerStep }),
+  ...(threads && { threads: Number(threads) }),
   cases: done.cases,
   wallSeconds,
   commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(),

@@ -247,6 +247,8 @@ export class WllamaEngine implements ModelEngine {
           abortSignal,
         } as never)) as unknown as AsyncIterable<CompletionChunk>;
         for await (const chunk of chunks) {
+          // Read on after the cut, so that wllama's abort error reaches the catch below (a break would leave it unhandled).
+          if (cut.signal.aborted) continue;
           const choice = chunk.choices?.[0];
           let text = choice?.text ?? '';
           if (chunk.timings) timings = this.lastTimings = chunk.timings;
@@ -256,7 +258,7 @@ export class WllamaEngine implements ModelEngine {
           if (text) for (const piece of stream.push(text)) yield piece;
           if (end !== undefined) {
             cut.abort();
-            break;
+            continue;
           }
           if (choice?.finish_reason === 'length') finish = 'length';
         }
