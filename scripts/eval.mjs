@@ -49,7 +49,13 @@ const server = await createServer({
   server: { host: '127.0.0.1', port: 0, headers: isolation, fs: { allow } },
 });
 await server.listen();
-const browser = await chromium.launch({ executablePath, args: [...chromiumArgs, '--enable-unsafe-webgpu'] });
+const browser = await chromium.launch({
+  executablePath,
+  args: [...chromiumArgs, '--enable-unsafe-webgpu'],
+  // A stop is ours to handle: the cases judged so far are tabled first (below).
+  handleSIGINT: false,
+  handleSIGTERM: false,
+});
 
 mkdirSync(outDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
@@ -59,8 +65,20 @@ const lines = createWriteStream(linesPath);
 const started = performance.now();
 let done;
 let written = 0;
+let page;
+// Stopped (Ctrl-C, kill): the cases judged so far are kept and tabled, marked as a stopped run.
+let stopped = false;
+// Vite's dev server exits on SIGTERM by itself; its handler goes, ours closes the server after the table.
+process.removeAllListeners('SIGTERM');
+const stop = new Promise((resolve) => {
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      stopped = true;
+      resolve();
+    });
+});
 try {
-  const page = await browser.newPage();
+  page = await browser.newPage();
   page.on('pageerror', (error) => console.error('page error:', error.message));
   let current = '';
   await page.exposeFunction('__evalProgress', ({ index, total, id, arm }) => {
@@ -83,8 +101,8 @@ try {
     ...(threads && { threads }),
   });
   await page.goto(`${server.resolvedUrls.local[0]}eval/runner.html?${query}`);
-  await page.waitForFunction(() => window.__evalDone, null, { timeout: 0, polling: 500 });
-  done = await page.evaluate(() => window.__evalDone);
+  await Promise.race([page.waitForFunction(() => window.__evalDone, null, { timeout: 0, polling: 500 }), stop]);
+  done = stopped ? await page.evaluate(() => window.__evalTable()) : await page.evaluate(() => window.__evalDone);
 } finally {
   lines.end();
   await browser.close();
@@ -107,6 +125,7 @@ const run = {
   ...(callsPerStep && { callsPerStep }),
   ...(threads && { threads: Number(threads) }),
   cases: done.cases,
+  ...(stopped && { stopped: 'before its end: the table holds the cases judged until then' }),
   wallSeconds,
   commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(),
   machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`,
@@ -114,4 +133,4 @@ const run = {
 };
 writeFileSync(join(outDir, `${name}.run.json`), `${JSON.stringify(run, null, 2)}\n`);
 console.log(done.table);
-console.log(`\n${done.cases} runs in ${wallSeconds.toFixed(1)} s; results: ${linesPath}`);
+console.log(`\n${done.cases} runs in ${wallSeconds.toFixed(1)} s${stopped ? ' (stopped)' : ''}; results: ${linesPath}`);

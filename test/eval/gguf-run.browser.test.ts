@@ -30,10 +30,7 @@ async function collect(run: AsyncIterable<CaseResult>): Promise<CaseResult[]> {
 
 describe.skipIf(!there)('the eval on a GGUF', () => {
   test('every arm loads the model once and judges every case', async () => {
-    const cases = await pickCases(
-      { categories: ['simple_python', 'parallel', 'irrelevance', 'live_simple'], limit: 1, seed: 'npm-test' },
-      read,
-    );
+    const cases = await pickCases({ categories: ['parallel', 'irrelevance'], limit: 1, seed: 'npm-test' }, read);
     const arms = Object.values(ARMS);
     const results = await collect(runEval({ cases, arms, model: TINY, seed: 'npm-test', maxTokens: 24 }));
     expect(results).toHaveLength(cases.length * arms.length);
@@ -45,7 +42,7 @@ describe.skipIf(!there)('the eval on a GGUF', () => {
       const own = results.filter((result) => result.arm === arm.name);
       // The first case starts the arm's agent and loads the model; the others reuse it.
       expect(own[0]!.startSeconds).toBeGreaterThan(0);
-      expect(own.slice(1).map((result) => result.startSeconds)).toEqual([0, 0, 0]);
+      expect(own.slice(1).map((result) => result.startSeconds)).toEqual([0]);
     }
     // Under our grammar every call read is valid under its schema (one cut off by the token cap is not read).
     for (const result of results.filter((r) => r.arm === 'ours')) expect(result.valid).toBe(result.calls.length);
