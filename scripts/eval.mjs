@@ -3,9 +3,10 @@
 // Usage: npm run eval -- [--model=mechanics|<file or URL>.gguf|<web-llm id>] [--arms=ours,ours-no-grammar,native,fenced-json]
 //                        [--categories=simple_python,…] [--limit=<cases per category>] [--seed=bfcl] [--out=eval-results]
 //                        [--max-tokens=<per answer, every arm>] [--calls-per-step=one|any] [--threads=<llama.cpp's>]
+//        npm run eval -- --table=<results.jsonl>[,<more.jsonl>]   (the table of results already written)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
-import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -24,6 +25,22 @@ const maxTokens = option('max-tokens');
 const callsPerStep = option('calls-per-step');
 const threads = option('threads');
 let model = option('model', 'mechanics');
+
+const tableOf = option('table');
+if (tableOf) {
+  // The runner's own summary, loaded into Node by vite (it is TypeScript).
+  const server = await createServer({ root, logLevel: 'error', server: { middlewareMode: true }, appType: 'custom' });
+  const { summarize, formatTable } = await server.ssrLoadModule('/eval/run/summary.ts');
+  const results = tableOf.split(',').flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line)),
+  );
+  console.log(formatTable(summarize(results)));
+  await server.close();
+  process.exit(0);
+}
 
 if (missingSharedData().includes('bfcl')) {
   console.error(`BFCL's data is missing: ${describeMissingSharedData(['bfcl'])}`);
