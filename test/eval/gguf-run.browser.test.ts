@@ -69,12 +69,12 @@ describe.skipIf(!there)('the eval on a GGUF', () => {
 
 const realModel = inject('realModel');
 describe.skipIf(!there || !realModel)('the eval on Gemma 3 270M', () => {
-  test('our arms on two BFCL cases: judged, every call under the grammar valid, the prompt the same', async () => {
-    const cases = await pickCases({ categories: ['simple_python'], limit: 2, seed: 'npm-test' }, read);
+  test('our arms on a BFCL case: judged, every call under the grammar valid, the prompt the same', async () => {
+    const cases = await pickCases({ categories: ['simple_python'], limit: 1, seed: 'npm-test' }, read);
     const results = await collect(
       runEval({ cases, arms: [ours, oursWithoutGrammar], model: REAL, seed: 'npm-test', maxTokens: 48 }),
     );
-    expect(results).toHaveLength(4);
+    expect(results).toHaveLength(2);
     for (const result of results) expect(result.verdict, `${result.arm} ${result.id}: ${result.why}`).not.toBe('error');
     const held = results.filter((result) => result.arm === 'ours');
     const free = results.filter((result) => result.arm === 'ours-no-grammar');
