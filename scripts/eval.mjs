@@ -89,7 +89,9 @@ let stopped = false;
 process.removeAllListeners('SIGTERM');
 const stop = new Promise((resolve) => {
   for (const signal of ['SIGINT', 'SIGTERM'])
-    process.once(signal, () => {
+    process.on(signal, () => {
+      // A second stop while the first writes the table ends the script at once.
+      if (stopped) process.exit(130);
       stopped = true;
       resolve();
     });

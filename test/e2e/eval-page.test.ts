@@ -44,11 +44,13 @@ test.skipIf(!there)(
       await page.goto(`${url}eval.html`);
       expect(await page.textContent('#model-note')).toContain('No model runs');
 
-      // A sample that cannot run is refused with its reason, and nothing starts.
-      await page.fill('#limit', '0');
+      // A run that cannot start is refused with its reason, and nothing starts.
+      for (const box of await page.locator('input[name="arm"]').all()) await box.setChecked(false);
       await page.click('#start');
-      await expect.poll(() => page.textContent('#refusal')).toContain('Cases per category');
+      await expect.poll(() => page.textContent('#refusal')).toContain('Pick at least one arm');
       expect(await page.getAttribute('#progress', 'data-state')).toBe('idle');
+      for (const box of await page.locator('input[name="arm"]').all())
+        await box.setChecked(['ours', 'fenced-json'].includes((await box.getAttribute('value'))!));
 
       for (const box of await page.locator('input[name="category"]').all())
         await box.setChecked(CATEGORIES.includes((await box.getAttribute('value'))!));
