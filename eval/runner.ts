@@ -1,10 +1,12 @@
 // The page `npm run eval` drives (scripts/eval.mjs): the run named by the URL's parameters, each result
 // handed to the script as it is judged (window.__evalReport), the table left in window.__evalDone.
+import type { EvalModel } from './arms/arm';
 import { armNamed } from './arms/arms';
 import { parseModel } from './arms/parse-model';
 import { readBundledBfcl } from './bfcl/bundled-files';
 import { BFCL_CATEGORIES, isCategory, type BfclCategory } from './bfcl/categories';
 import { pickCases } from './bfcl/pick-cases';
+import type { BfclCase } from './bfcl/types';
 import type { CaseResult } from './run/case-result';
 import { runEval } from './run/run-eval';
 import { formatTable, summarize } from './run/summary';
@@ -14,6 +16,8 @@ declare global {
     __evalReport?: (result: CaseResult) => Promise<void>;
     __evalProgress?: (progress: { index: number; total: number; id: string; arm: string }) => Promise<void>;
     __evalDone?: { table: string; cases: number } | { error: string };
+    /** The table of the cases judged so far (a run stopped before its end still reports them). */
+    __evalTable?: () => { table: string; cases: number };
   }
 }
 
@@ -28,18 +32,42 @@ function categories(list: string | null): BfclCategory[] {
   });
 }
 
+/** One case of each category, then the next of each: a run stopped early has covered every category alike. */
+function inRounds(cases: readonly BfclCase[]): BfclCase[] {
+  const byCategory = new Map<string, BfclCase[]>();
+  for (const testCase of cases)
+    byCategory.set(testCase.category, [...(byCategory.get(testCase.category) ?? []), testCase]);
+  const longest = Math.max(0, ...[...byCategory.values()].map((list) => list.length));
+  return Array.from({ length: longest }, (_, round) =>
+    [...byCategory.values()].flatMap((list) => (list[round] ? [list[round]] : [])),
+  ).flat();
+}
+
 try {
   const seed = params.get('seed') ?? 'bfcl';
   const limit = params.get('limit');
-  const cases = await pickCases(
+  const sample = await pickCases(
     { categories: categories(params.get('categories')), seed, ...(limit && { limit: Number(limit) }) },
     readBundledBfcl,
   );
   const arms = (params.get('arms') ?? 'ours').split(',').map(armNamed);
-  const model = parseModel(params.get('model') ?? 'mechanics');
+  const parsed = parseModel(params.get('model') ?? 'mechanics');
+  const callsPerStep = params.get('callsPerStep');
+  const threads = params.get('threads');
+  const model: EvalModel =
+    parsed.kind === 'gguf'
+      ? {
+          ...parsed,
+          ...((callsPerStep === 'one' || callsPerStep === 'any') && { callsPerStep: callsPerStep as 'one' | 'any' }),
+          ...(threads && { threads: Number(threads) }),
+        }
+      : parsed;
+  const maxTokens = params.get('maxTokens');
+  const cases = inRounds(sample);
   const results: CaseResult[] = [];
+  window.__evalTable = () => ({ table: formatTable(summarize(results)), cases: results.length });
   const run = runEval(
-    { cases, arms, model, seed },
+    { cases, arms, model, seed, ...(maxTokens && { maxTokens: Number(maxTokens) }) },
     {
       onCase: (testCase, arm, index, total) =>
         void window.__evalProgress?.({ index, total, id: testCase.id, arm: arm.name }),

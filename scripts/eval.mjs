@@ -2,9 +2,11 @@
 // formats and readers), served by vite; one JSON line per case and arm in eval-results/, a table at the end.
 // Usage: npm run eval -- [--model=mechanics|<file or URL>.gguf|<web-llm id>] [--arms=ours,ours-no-grammar,native,fenced-json]
 //                        [--categories=simple_python,…] [--limit=<cases per category>] [--seed=bfcl] [--out=eval-results]
+//                        [--max-tokens=<per answer, every arm>] [--calls-per-step=one|any] [--threads=<llama.cpp's>]
+//        npm run eval -- --table=<results.jsonl>[,<more.jsonl>]   (the table of results already written)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
-import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -19,7 +21,26 @@ const limit = option('limit');
 const categories = option('categories');
 const arms = option('arms', 'ours');
 const outDir = resolve(root, option('out', 'eval-results'));
+const maxTokens = option('max-tokens');
+const callsPerStep = option('calls-per-step');
+const threads = option('threads');
 let model = option('model', 'mechanics');
+
+const tableOf = option('table');
+if (tableOf) {
+  // The runner's own summary, loaded into Node by vite (it is TypeScript).
+  const server = await createServer({ root, logLevel: 'error', server: { middlewareMode: true }, appType: 'custom' });
+  const { summarize, formatTable } = await server.ssrLoadModule('/eval/run/summary.ts');
+  const results = tableOf.split(',').flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line)),
+  );
+  console.log(formatTable(summarize(results)));
+  await server.close();
+  process.exit(0);
+}
 
 if (missingSharedData().includes('bfcl')) {
   console.error(`BFCL's data is missing: ${describeMissingSharedData(['bfcl'])}`);
@@ -45,7 +66,13 @@ const server = await createServer({
   server: { host: '127.0.0.1', port: 0, headers: isolation, fs: { allow } },
 });
 await server.listen();
-const browser = await chromium.launch({ executablePath, args: [...chromiumArgs, '--enable-unsafe-webgpu'] });
+const browser = await chromium.launch({
+  executablePath,
+  args: [...chromiumArgs, '--enable-unsafe-webgpu'],
+  // A stop is ours to handle: the cases judged so far are tabled first (below).
+  handleSIGINT: false,
+  handleSIGTERM: false,
+});
 
 mkdirSync(outDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
@@ -55,8 +82,22 @@ const lines = createWriteStream(linesPath);
 const started = performance.now();
 let done;
 let written = 0;
+let page;
+// Stopped (Ctrl-C, kill): the cases judged so far are kept and tabled, marked as a stopped run.
+let stopped = false;
+// Vite's dev server exits on SIGTERM by itself; its handler goes, ours closes the server after the table.
+process.removeAllListeners('SIGTERM');
+const stop = new Promise((resolve) => {
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.on(signal, () => {
+      // A second stop while the first writes the table ends the script at once.
+      if (stopped) process.exit(130);
+      stopped = true;
+      resolve();
+    });
+});
 try {
-  const page = await browser.newPage();
+  page = await browser.newPage();
   page.on('pageerror', (error) => console.error('page error:', error.message));
   let current = '';
   await page.exposeFunction('__evalProgress', ({ index, total, id, arm }) => {
@@ -68,10 +109,19 @@ try {
     const why = result.verdict === 'correct' ? '' : ` (${result.rule ?? result.why ?? ''})`;
     console.error(`${current}: ${result.verdict}${why}, ${result.seconds.toFixed(2)} s`);
   });
-  const query = new URLSearchParams({ model, arms, seed, ...(limit && { limit }), ...(categories && { categories }) });
+  const query = new URLSearchParams({
+    model,
+    arms,
+    seed,
+    ...(limit && { limit }),
+    ...(categories && { categories }),
+    ...(maxTokens && { maxTokens }),
+    ...(callsPerStep && { callsPerStep }),
+    ...(threads && { threads }),
+  });
   await page.goto(`${server.resolvedUrls.local[0]}eval/runner.html?${query}`);
-  await page.waitForFunction(() => window.__evalDone, null, { timeout: 0, polling: 500 });
-  done = await page.evaluate(() => window.__evalDone);
+  await Promise.race([page.waitForFunction(() => window.__evalDone, null, { timeout: 0, polling: 500 }), stop]);
+  done = stopped ? await page.evaluate(() => window.__evalTable()) : await page.evaluate(() => window.__evalDone);
 } finally {
   lines.end();
   await browser.close();
@@ -90,7 +140,11 @@ const run = {
   categories: categories?.split(',') ?? 'all',
   limit: limit ? Number(limit) : 'all',
   seed,
+  ...(maxTokens && { maxTokens: Number(maxTokens) }),
+  ...(callsPerStep && { callsPerStep }),
+  ...(threads && { threads: Number(threads) }),
   cases: done.cases,
+  ...(stopped && { stopped: 'before its end: the table holds the cases judged until then' }),
   wallSeconds,
   commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(),
   machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`,
@@ -98,4 +152,4 @@ const run = {
 };
 writeFileSync(join(outDir, `${name}.run.json`), `${JSON.stringify(run, null, 2)}\n`);
 console.log(done.table);
-console.log(`\n${done.cases} runs in ${wallSeconds.toFixed(1)} s; results: ${linesPath}`);
+console.log(`\n${done.cases} runs in ${wallSeconds.toFixed(1)} s${stopped ? ' (stopped)' : ''}; results: ${linesPath}`);

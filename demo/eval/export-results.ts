@@ -13,6 +13,7 @@ export function exportResults(setup: Setup, results: readonly CaseResult[], star
     categories: setup.categories,
     casesPerCategory: setup.limit,
     seed: setup.seed,
+    maxTokens: setup.maxTokens,
     startedAt: startedAt.toISOString(),
     exportedAt: new Date().toISOString(),
     userAgent: navigator.userAgent,

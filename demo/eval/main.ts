@@ -50,11 +50,11 @@ async function start(): Promise<void> {
     const cases = await pickCases(setup, readBundledBfcl);
     const total = cases.length * setup.arms.length;
     const run = runEval(
-      { cases, arms: setup.arms, model: setup.model, seed: setup.seed },
+      { cases, arms: setup.arms, model: setup.model, seed: setup.seed, maxTokens: setup.maxTokens },
       {
         signal: stopping.signal,
         onCase: showCase,
-        // Each case starts its agent; a model loading (from the network or the cache) says so meanwhile.
+        // Each arm starts its agent once; a model loading (from the network or the cache) says so meanwhile.
         onModelProgress: (progress) => progress.progress < 1 && showState('running', progress.text),
       },
     );

@@ -11,6 +11,8 @@ export interface Setup {
   categories: BfclCategory[];
   limit: number;
   seed: string;
+  /** The most tokens a case's answer may take, in every arm. */
+  maxTokens: number;
 }
 
 const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
@@ -19,7 +21,7 @@ const NOTES: Record<string, string> = {
   mechanics:
     'No model runs: each case’s answer is BFCL’s possible answer (some made wrong on purpose), written as each arm’s model would write it and read by that arm’s real reader. It checks the plumbing, not a model.',
   webllm: 'Runs in this tab on WebGPU; the model downloads once and stays in the browser’s cache.',
-  gguf: 'Runs llama.cpp in this tab (wllama). The engine is being added to the runtime; until then this page says which arms cannot run.',
+  gguf: 'Runs llama.cpp in this tab (wllama), on the CPU or WebGPU; the file downloads once and stays in the browser’s cache. Every arm runs on it.',
 };
 
 export function buildForm(): void {
@@ -71,7 +73,10 @@ export function readForm(): Setup | { problem: string } {
   if (!categories.length) return { problem: 'Pick at least one category.' };
   if (!Number.isInteger(limit) || limit < 1)
     return { problem: 'Cases per category must be a whole number, 1 or more.' };
-  return { model, arms, categories, limit, seed: $<HTMLInputElement>('#seed').value.trim() || 'bfcl' };
+  const maxTokens = Number($<HTMLInputElement>('#max-tokens').value);
+  if (!Number.isInteger(maxTokens) || maxTokens < 16)
+    return { problem: 'Tokens per answer must be a whole number, 16 or more.' };
+  return { model, arms, categories, limit, seed: $<HTMLInputElement>('#seed').value.trim() || 'bfcl', maxTokens };
 }
 
 function checked(name: string): string[] {

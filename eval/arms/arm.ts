@@ -18,7 +18,15 @@ export type ArmName = 'ours' | 'ours-no-grammar' | 'native' | 'fenced-json';
 /** The model of a run. */
 export type EvalModel =
   /** A GGUF file by URL, run by llama.cpp in the worker (the wllama engine, issue 21). */
-  | { kind: 'gguf'; url: string; toolFormat?: ToolFormatName }
+  | {
+      kind: 'gguf';
+      url: string;
+      toolFormat?: ToolFormatName;
+      /** Our arms' wllama option (default: the engine's, 'one' for a base model). */
+      callsPerStep?: 'one' | 'any';
+      /** llama.cpp's threads, the same for every arm (default: the engine's). */
+      threads?: number;
+    }
   /** A web-llm model id (WebGPU). */
   | { kind: 'webllm'; modelId: string; toolFormat?: ToolFormatName }
   /**

@@ -3,12 +3,13 @@
  * completion, OpenAI-shaped, with or without `tools`, and nothing of ours
  * (no format, no grammar): those arms stand for other stacks.
  *
- * The one backend here is `scripted` (the mechanics check). A model plugs in
- * as another kind: wllama's `createChatCompletion({ messages, tools })` once
- * the wllama engine lands (issue 21), web-llm's `chat.completions.create` for
- * web-llm ids. Each is created in the worker by the engine module that uses it.
+ * Backends: `scripted` (the mechanics check, no model) and `wllama` (a GGUF
+ * through wllama's createChatCompletion, wllama-chat.ts). web-llm's
+ * `chat.completions.create` would be a third. Each is created in the worker
+ * by the engine module that uses it.
  */
 import { estimateTokens } from '../../src/model/token-estimate';
+import type { WllamaChatOptions } from './wllama-chat';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -24,6 +25,8 @@ export interface ChatTool {
 export interface ChatRequest {
   messages: ChatMessage[];
   tools?: ChatTool[];
+  /** The most tokens the answer may take (the run's cap, the same for every arm). */
+  maxTokens?: number;
   signal?: AbortSignal;
 }
 
@@ -37,12 +40,15 @@ export interface ChatReply {
 export interface ChatBackend {
   readonly label: string;
   chat(request: ChatRequest): Promise<ChatReply>;
+  dispose?(): Promise<void>;
 }
 
-export type ChatBackendOptions = { kind: 'scripted'; reply: ChatReply };
+export type ChatBackendOptions = { kind: 'scripted'; reply: ChatReply } | WllamaChatOptions;
 
-export function chatBackend(options: ChatBackendOptions): ChatBackend {
+export async function chatBackend(options: ChatBackendOptions): Promise<ChatBackend> {
   if (options?.kind === 'scripted') return scriptedBackend(options.reply);
+  // Imported only when asked for: the mechanics check never loads llama.cpp.
+  if (options?.kind === 'wllama') return (await import('./wllama-chat')).wllamaChat(options);
   throw new Error(`No chat backend of kind ${JSON.stringify((options as { kind?: unknown })?.kind)}.`);
 }
 

@@ -15,16 +15,23 @@ export interface FencedJsonEngineOptions {
   backend: ChatBackendOptions;
 }
 
-export default function createFencedJsonEngine({ backend }: FencedJsonEngineOptions): EngineModuleEngine {
-  const chat = chatBackend(backend);
+export default async function createFencedJsonEngine({
+  backend,
+}: FencedJsonEngineOptions): Promise<EngineModuleEngine> {
+  const chat = await chatBackend(backend);
   return {
     info: { modelId: `fenced-json/${chat.label}`, label: `AI SDK fenced JSON on ${chat.label}`, nativeToolCalls: true },
     generate: (request, signal) => respond(chat, request, signal),
+    dispose: async () => chat.dispose?.(),
   };
 }
 
 async function* respond(chat: ChatBackend, request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelDelta> {
-  const reply = await chat.chat({ messages: fencedJsonMessages(request.messages, request.tools), signal });
+  const reply = await chat.chat({
+    messages: fencedJsonMessages(request.messages, request.tools),
+    maxTokens: request.sampling?.maxTokens,
+    signal,
+  });
   const read = readFencedCalls(reply.content);
   const first = read.calls.slice(0, 1);
   if (read.text) yield { type: 'text', text: read.text };

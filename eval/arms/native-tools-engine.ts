@@ -12,11 +12,14 @@ export interface NativeToolsEngineOptions {
   backend: ChatBackendOptions;
 }
 
-export default function createNativeToolsEngine({ backend }: NativeToolsEngineOptions): EngineModuleEngine {
-  const chat = chatBackend(backend);
+export default async function createNativeToolsEngine({
+  backend,
+}: NativeToolsEngineOptions): Promise<EngineModuleEngine> {
+  const chat = await chatBackend(backend);
   return {
     info: { modelId: `native/${chat.label}`, label: `native tool calling on ${chat.label}`, nativeToolCalls: true },
     generate: (request, signal) => respond(chat, request, signal),
+    dispose: async () => chat.dispose?.(),
   };
 }
 
@@ -27,6 +30,7 @@ async function* respond(chat: ChatBackend, request: ModelRequest, signal?: Abort
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     })),
+    maxTokens: request.sampling?.maxTokens,
     signal,
   });
   if (reply.content) yield { type: 'text', text: reply.content };

@@ -1,8 +1,7 @@
 /**
  * Arm `native`: the model's runtime parses tool calls its own way.
  * - GGUF: wllama's createChatCompletion with `tools` (llama.cpp's templates
- *   and parsers), as a `wllama` kind of chat-backend.ts inside
- *   native-tools-engine.ts, once wllama is in this branch (issue 21).
+ *   and parsers), the `wllama` chat backend inside native-tools-engine.ts.
  * - web-llm: its own function calling, which it has for the Hermes 8B ids only.
  * - mechanics: the engine module on a scripted backend that returns the
  *   answer as OpenAI tool calls (arguments as JSON strings).
@@ -11,6 +10,7 @@ import { callsToolsNatively } from '../../src/model/native-models';
 import type { Arm } from './arm';
 import type { ChatReply } from './chat-backend';
 import { cutOff } from './cut-off';
+import { wllamaBackend } from './wllama-backend';
 import { engineModuleUrl } from './engine-url';
 
 export const native: Arm = {
@@ -22,7 +22,11 @@ export const native: Arm = {
         ? { engine: 'webllm', modelId: model.modelId, nativeToolCalls: true }
         : { unavailable: `web-llm calls tools natively only for its Hermes 8B ids, not ${model.modelId}` };
     if (model.kind === 'gguf')
-      return { unavailable: "needs wllama's createChatCompletion with tools as a chat backend (issue 21)" };
+      return {
+        engine: 'module',
+        url: engineModuleUrl('native-tools-engine'),
+        options: { backend: wllamaBackend(model) },
+      };
     if (!script) throw new Error('The mechanics check needs each case’s scripted answer.');
     const reply: ChatReply = {
       content: script.text,

@@ -4,19 +4,13 @@
  * decoding. On the mechanics check both are the scripted engine replaying the
  * answer written in the family's format (it has no grammar to switch off).
  *
- * Where a model plugs in:
- * - GGUF: `{ engine: 'wllama', url: model.url, toolFormat: model.toolFormat }`
- *   once ModelOptions has the wllama engine (issue 21); without the grammar it
- *   needs that engine's switch for it.
+ * - GGUF: the wllama engine, with `grammar: false` for the second arm.
  * - web-llm: `ours` runs as is; `ours-no-grammar` needs a way to turn web-llm's
  *   grammar off (src/model/webllm-request.ts has 'structural-tag' or 'json' only).
  */
 import { toolFormatNamed } from '../../src/model/formats/registry';
 import type { Arm, EvalModel, ScriptedAnswer } from './arm';
 import { cutOff } from './cut-off';
-
-const WLLAMA_PENDING =
-  "needs the wllama engine (issue 21): { engine: 'wllama', url } is not in this branch's ModelOptions yet";
 
 export const ours: Arm = {
   name: 'ours',
@@ -25,7 +19,7 @@ export const ours: Arm = {
     if (model.kind === 'mechanics') return scripted(model, script);
     if (model.kind === 'webllm')
       return { engine: 'webllm', modelId: model.modelId, nativeToolCalls: false, toolFormat: model.toolFormat };
-    return { unavailable: `GGUF ${WLLAMA_PENDING}` };
+    return gguf(model);
   },
 };
 
@@ -36,9 +30,19 @@ export const oursWithoutGrammar: Arm = {
     if (model.kind === 'mechanics') return scripted(model, script);
     if (model.kind === 'webllm')
       return { unavailable: "web-llm's engine has no switch to decode without our grammar yet" };
-    return { unavailable: `GGUF ${WLLAMA_PENDING}, with a switch to leave the grammar out` };
+    return { ...gguf(model), grammar: false };
   },
 };
+
+function gguf(model: Extract<EvalModel, { kind: 'gguf' }>) {
+  return {
+    engine: 'wllama' as const,
+    url: model.url,
+    ...(model.toolFormat && { toolFormat: model.toolFormat }),
+    ...(model.callsPerStep && { callsPerStep: model.callsPerStep }),
+    ...(model.threads && { threads: model.threads }),
+  };
+}
 
 function scripted(model: Extract<EvalModel, { kind: 'mechanics' }>, script: ScriptedAnswer | undefined) {
   if (!script) throw new Error('The mechanics check needs each case’s scripted answer.');

@@ -1,13 +1,18 @@
 /**
- * A case's agent: the case's functions as tools, its system messages as
- * instructions, one model step per send (BFCL judges the calls of one turn),
- * the calls as the reader read them (the afterModel callback sees them
- * before any check), then the judge. A readable but invalid call is judged
- * as BFCL would, and counted as not valid (its tool never ran).
+ * A model's agent for a run, asked one case after another: the model loads
+ * once (a GGUF is 253 MB and seconds to load; a run has thousands of cases),
+ * and each case is one step of it through agent.generate, which records
+ * nothing: the step's messages are the case's system messages and question
+ * alone, its tools the case's functions, so no case sees another (a test
+ * proves it). What the step read is judged; a readable call counts as valid
+ * when it names one of the case's tools and its arguments pass that tool's
+ * schema, the check a call passes before its tool runs in an agent's loop.
  */
 import { createAgent, isAgentError, type Agent } from '../../src/index';
-import type { ModelOptions, ModelResponse } from '../../src/model/engine';
-import type { AgentEvent } from '../../src/session/event';
+import type { ChatMessage, ModelOptions } from '../../src/model/engine';
+import type { Usage } from '../../src/session/event';
+import { toDeclaration } from '../../src/tools/to-declaration';
+import { validateToolArgs } from '../../src/tools/validate-args';
 import type { ArmName } from '../arms/arm';
 import { judge } from '../bfcl/judge';
 import type { BfclCase, ModelCall } from '../bfcl/types';
@@ -21,74 +26,77 @@ export interface CaseRun {
   /** The model as tables name it. */
   modelLabel: string;
   model: ModelOptions;
+  /** The most tokens a case's answer may take (the same for every arm). */
+  maxTokens?: number;
   signal?: AbortSignal;
 }
 
 export interface CaseAgent {
-  /** Asks the case's question once more, in the same session, and judges the step. */
-  step(): Promise<CaseResult>;
+  /** One step of the model on this case, judged. */
+  step(run: Omit<CaseRun, 'model'>): Promise<CaseResult>;
   close(): Promise<void>;
 }
 
-export async function openCase({ testCase, arm, modelLabel, model, signal }: CaseRun): Promise<CaseAgent> {
-  const base = { id: testCase.id, category: testCase.category, arm, model: modelLabel };
-  const { tools, ran } = caseTools(testCase);
-  const { instructions, text } = casePrompt(testCase);
-  let read: ModelCall[] = [];
+export async function openCaseAgent(model: ModelOptions, signal?: AbortSignal): Promise<CaseAgent> {
   const t0 = performance.now();
-  const agent: Agent = await createAgent({
-    model,
-    instructions,
-    tools,
-    storage: 'memory',
-    maxSteps: 1,
-    maxToolCallsPerStep: 64,
-    callbacks: {
-      afterModel: (response: ModelResponse) => {
-        read = response.toolCalls.map(({ name, args }) => ({ name, args }));
-      },
-    },
-    signal,
-  });
+  const agent: Agent = await createAgent({ model, storage: 'memory', signal });
   let startSeconds = (performance.now() - t0) / 1000;
   return {
-    async step() {
-      read = [];
-      const ranBefore = ran.length;
-      const { events } = await agent.send(text, { signal });
-      const step = events.find((event) => event.content?.role === 'model');
+    async step(run) {
       const started = startSeconds;
-      startSeconds = 0; // the agent was started once, for the first step
-      if (!step) return { ...failed(events), ...base, startSeconds: started };
-      const attempts = step.content!.parts.filter((part) => 'functionCall' in part).length;
-      const unreadable = attempts - read.length;
-      return {
-        ...base,
-        calls: read,
-        attempts,
-        unreadable,
-        valid: ran.length - ranBefore,
-        ...judge(testCase, { calls: read, unreadable }),
-        promptTokens: step.usage?.promptTokens,
-        completionTokens: step.usage?.completionTokens,
-        seconds: (step.timing?.ms ?? 0) / 1000,
-        startSeconds: started,
-        raw: step.raw,
-      };
+      startSeconds = 0; // the agent was started once, for its first case
+      return { ...(await stepOf(agent, run)), startSeconds: started };
     },
     close: () => agent.close(),
   };
 }
 
-const NOTHING = { calls: [], attempts: 0, unreadable: 0, valid: 0, seconds: 0 };
-
-/** The run ended before the model answered: the ending event says why. */
-function failed(events: AgentEvent[]) {
-  const error = events.find((event) => event.error)?.error;
-  return { ...NOTHING, verdict: 'error' as const, why: error ? `${error.code}: ${error.message}` : 'no model step' };
+async function stepOf(agent: Agent, run: Omit<CaseRun, 'model'>): Promise<Omit<CaseResult, 'startSeconds'>> {
+  const { testCase, arm, modelLabel, maxTokens, signal } = run;
+  const base = { id: testCase.id, category: testCase.category, arm, model: modelLabel };
+  const { tools } = caseTools(testCase);
+  const { instructions, text } = casePrompt(testCase);
+  const messages: ChatMessage[] = [
+    ...(instructions ? [{ role: 'system' as const, content: instructions }] : []),
+    { role: 'user', content: text },
+  ];
+  const calls: ModelCall[] = [];
+  let unreadable = 0;
+  let usage: Usage | undefined;
+  let raw: string | undefined;
+  const t0 = performance.now();
+  const deltas = agent.generate(
+    { messages, tools: tools.map(toDeclaration), ...(maxTokens && { sampling: { maxTokens } }) },
+    { signal },
+  );
+  for await (const delta of deltas) {
+    if (delta.type === 'tool-call') calls.push({ name: delta.call.name, args: delta.call.args });
+    else if (delta.type === 'tool-call-error') unreadable++;
+    else if (delta.type === 'finish') ({ usage, raw } = delta);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  let valid = 0;
+  for (const call of calls) {
+    const tool = tools.find((candidate) => candidate.name === call.name);
+    if (tool && (await validateToolArgs(tool, call.args)).ok) valid++;
+  }
+  return {
+    ...base,
+    calls,
+    attempts: calls.length + unreadable,
+    unreadable,
+    valid,
+    ...judge(testCase, { calls, unreadable }),
+    promptTokens: usage?.promptTokens,
+    completionTokens: usage?.completionTokens,
+    seconds,
+    raw,
+  };
 }
 
-/** A case that could not even start, as a result line. */
+const NOTHING = { calls: [], attempts: 0, unreadable: 0, valid: 0, seconds: 0 };
+
+/** A case that could not start or failed before the model answered, as a result line. */
 export function startFailure(run: CaseRun, error: unknown): CaseResult {
   const why = isAgentError(error)
     ? `${error.code}: ${error.message}`

@@ -1,21 +1,15 @@
-/** One case as the eval runs it: its agent, one step, judged, closed. A failure is a result too. */
-import { openCase, startFailure, type CaseRun } from './case-agent';
+/** One case as the eval runs it: the arm's live agent, one step, judged. A failure is a result too. */
+import type { ArmAgents } from './arm-agents';
+import { startFailure, type CaseRun } from './case-agent';
 import type { CaseResult } from './case-result';
 
 export type { CaseRun };
 
-export async function runCase(run: CaseRun): Promise<CaseResult> {
-  let agent;
+export async function runCase(agents: ArmAgents, run: CaseRun): Promise<CaseResult> {
   try {
-    agent = await openCase(run);
+    const agent = await agents.open(run.arm, run.model, run.signal);
+    return await agent.step(run);
   } catch (error) {
     return startFailure(run, error);
-  }
-  try {
-    return await agent.step();
-  } catch (error) {
-    return startFailure(run, error);
-  } finally {
-    await agent.close().catch(() => undefined);
   }
 }

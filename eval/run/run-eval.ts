@@ -8,6 +8,7 @@ import { describeModel, isUnavailable, type Arm, type EvalModel } from '../arms/
 import type { BfclCase } from '../bfcl/types';
 import { expectedFor, mechanicsAnswer } from '../mechanics/script';
 import type { CaseResult } from './case-result';
+import { ArmAgents } from './arm-agents';
 import { runCase } from './run-case';
 
 export interface EvalPlan {
@@ -16,6 +17,8 @@ export interface EvalPlan {
   model: EvalModel;
   /** Picks the mechanics check's mistakes (the sample has its own seed). */
   seed: string;
+  /** The most tokens a case's answer may take, in every arm. */
+  maxTokens?: number;
 }
 
 export interface EvalHooks {
@@ -39,22 +42,28 @@ export async function* runEval(plan: EvalPlan, hooks: EvalHooks = {}): AsyncGene
   if (refused.length) throw new Error(`These arms cannot run ${describeModel(plan.model)}:\n${refused.join('\n')}`);
   const total = plan.cases.length * plan.arms.length;
   let index = 0;
-  for (const testCase of plan.cases) {
-    const script = plan.model.kind === 'mechanics' ? mechanicsAnswer(testCase, plan.seed) : undefined;
-    for (const arm of plan.arms) {
-      if (hooks.signal?.aborted) return;
-      hooks.onCase?.(testCase, arm, index++, total);
-      const model = arm.modelFor(plan.model, script);
-      if (isUnavailable(model)) throw new Error(`${arm.name}: ${model.unavailable}`);
-      const result = await runCase({
-        testCase,
-        arm: arm.name,
-        modelLabel: describeModel(plan.model),
-        model: hooks.onModelProgress ? { ...model, onProgress: hooks.onModelProgress } : model,
-        signal: hooks.signal,
-      });
-      if (script) result.expected = { ...expectedFor(script, arm, testCase), kind: script.kind };
-      yield result;
+  const agents = new ArmAgents();
+  try {
+    for (const testCase of plan.cases) {
+      const script = plan.model.kind === 'mechanics' ? mechanicsAnswer(testCase, plan.seed) : undefined;
+      for (const arm of plan.arms) {
+        if (hooks.signal?.aborted) return;
+        hooks.onCase?.(testCase, arm, index++, total);
+        const model = arm.modelFor(plan.model, script);
+        if (isUnavailable(model)) throw new Error(`${arm.name}: ${model.unavailable}`);
+        const result = await runCase(agents, {
+          testCase,
+          arm: arm.name,
+          modelLabel: describeModel(plan.model),
+          model: hooks.onModelProgress ? { ...model, onProgress: hooks.onModelProgress } : model,
+          maxTokens: plan.maxTokens,
+          signal: hooks.signal,
+        });
+        if (script) result.expected = { ...expectedFor(script, arm, testCase), kind: script.kind };
+        yield result;
+      }
     }
+  } finally {
+    await agents.close();
   }
 }

@@ -186,6 +186,8 @@ export type ModelOptions =
        * Default: 'one' for a model whose GGUF has no chat template (a base model does not end its turn by itself), else 'any'.
        */
       callsPerStep?: 'one' | 'any';
+      /** false: decode without the grammar; calls are read and validated after generation, as with any text (default true). */
+      grammar?: boolean;
       /** llama.cpp completion fields sent with every step, in its own names (e.g. { repeat_penalty: 1.1, top_k: 40 }). */
       completion?: Record<string, unknown>;
       onProgress?: (progress: ModelProgress) => void;

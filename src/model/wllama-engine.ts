@@ -48,6 +48,8 @@ export interface WllamaEngineOptions {
   temperature?: number;
   seed?: number;
   callsPerStep?: 'one' | 'any';
+  /** false: no grammar, the calls are read and validated after generation (default true). */
+  grammar?: boolean;
   /** llama.cpp fields for every completion (the step's own grammar and length win). */
   completion?: Record<string, unknown>;
   /** Keep a sliding-window model's whole KV (default true; see load()). */
@@ -209,6 +211,7 @@ export class WllamaEngine implements ModelEngine {
       temperature: this.options.temperature ?? 0,
       seed: this.options.seed,
       oneCall: this.oneCall,
+      grammar: this.options.grammar ?? true,
     });
     if (plan.notice) yield plan.notice;
     this.busy = true;
@@ -225,30 +228,45 @@ export class WllamaEngine implements ModelEngine {
     let finish: FinishReason = 'stop';
     let usage: Usage | undefined;
     let params: CompletionParams = plan.params;
+    // Without a grammar to stop it, a step that ends with its first call is cut where that call closes.
+    const firstCall = this.oneCall && !plan.params.grammar ? plan.firstCallEnd : undefined;
+    const cut = new AbortController();
     for (let attempt = 0; ; attempt++) {
       const mark = this.log.mark;
+      let timings: Timings | undefined;
       try {
+        const abortSignal = signal ? AbortSignal.any([signal, cut.signal]) : cut.signal;
         const chunks = (await wllama.createCompletion({
           ...this.options.completion,
           prompt: plan.prompt + raw,
           ...params,
           stop: [...params.stop, ...stopsOf(this.options.completion)],
           stream: true,
-          ...(signal && { abortSignal: signal }),
+          // A step cut by us never sees llama.cpp's last chunk: its usage comes from the chunks before.
+          ...(firstCall && { timings_per_token: true }),
+          abortSignal,
         } as never)) as unknown as AsyncIterable<CompletionChunk>;
         for await (const chunk of chunks) {
+          // Read on after the cut, so that wllama's abort error reaches the catch below (a break would leave it unhandled).
+          if (cut.signal.aborted) continue;
           const choice = chunk.choices?.[0];
-          const text = choice?.text ?? '';
+          let text = choice?.text ?? '';
+          if (chunk.timings) timings = this.lastTimings = chunk.timings;
+          const end = firstCall?.(raw, text);
+          if (end !== undefined) text = text.slice(0, end);
           raw += text;
           if (text) for (const piece of stream.push(text)) yield piece;
-          if (choice?.finish_reason === 'length') finish = 'length';
-          if (chunk.timings) {
-            usage = addUsage(usage, chunk.timings);
-            this.lastTimings = chunk.timings;
+          if (end !== undefined) {
+            cut.abort();
+            continue;
           }
+          if (choice?.finish_reason === 'length') finish = 'length';
         }
+        usage = addUsage(usage, timings);
         break;
       } catch (error) {
+        usage = addUsage(usage, timings);
+        if (cut.signal.aborted && !signal?.aborted) break;
         if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
           finish = 'abort';
           break;
@@ -316,7 +334,8 @@ function strictGrammar(plan: WllamaRequestPlan, raw: string): Partial<Completion
 }
 
 /** A step's usage from llama.cpp's timings, summed over the completions it took. */
-function addUsage(before: Usage | undefined, timings: Timings): Usage {
+function addUsage(before: Usage | undefined, timings: Timings | undefined): Usage | undefined {
+  if (!timings) return before;
   const cached = timings.cache_n ?? 0;
   const prefilled = timings.prompt_n ?? 0;
   if (!before)

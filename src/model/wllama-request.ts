@@ -14,7 +14,7 @@
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ChatMessage, ModelDelta, ModelRequest } from './engine';
 import { escapeUntrusted } from './escape';
-import type { StructuralTagFormat } from './grammar/structural-tag';
+import type { StructuralTagFormat, TagFormat } from './grammar/structural-tag';
 import { allowedNames, planToolCalls } from './formats/tool-call-plan';
 import type { ToolFormat, ToolResultText } from './formats/tool-format';
 import { structuralTagToGbnf, GbnfUnsupported, type GbnfGrammar } from './gbnf/structural-tag-gbnf';
@@ -33,6 +33,8 @@ export interface WllamaStyle {
   seed?: number;
   /** Each step ends with its first call (a model that would not end its turn by itself). */
   oneCall?: boolean;
+  /** false: no grammar, the calls are read after generation. */
+  grammar?: boolean;
 }
 
 export interface WllamaRequestPlan {
@@ -46,6 +48,8 @@ export interface WllamaRequestPlan {
   /** The step's structural tag, to build a stricter grammar from if llama.cpp refuses a lazy trigger. */
   structuralTag?: StructuralTagFormat;
   notice?: Extract<ModelDelta, { type: 'notice' }>;
+  /** Without a grammar: where in the next chunk of output (after `before`) the first call closes, if it does. */
+  firstCallEnd?: (before: string, chunk: string) => number | undefined;
 }
 
 export interface CompletionParams {
@@ -100,6 +104,10 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
   const toolPlan = planToolCalls(format, tools, { allowedTools: request.allowedTools, toolChoice: choice });
   const planned = toolPlan.responseFormat?.structural_tag.format;
   if (!planned) return plan;
+  if (style.grammar === false) {
+    if (planned.type === 'triggered_tags') plan.firstCallEnd = firstCallEnd(planned.triggers, planned.tags);
+    return plan;
+  }
   const structuralTag =
     style.oneCall && planned.type === 'triggered_tags' ? { ...planned, stop_after_first: true } : planned;
   let grammar: GbnfGrammar;
@@ -123,6 +131,34 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
       message: `The grammar cannot hold the argument schema of ${[...toolPlan.relaxed].map(([name, why]) => `${name} (${why})`).join('; ')}: calls to it are constrained to its name only, and their arguments are validated after generation.`,
     };
   return plan;
+}
+
+/**
+ * Finds, chunk by chunk, where the first call closes: a trigger, then the closing marker of a call's tag
+ * (its end without the brackets that close the arguments: ')\n```' closes at '```'). Each chunk is
+ * searched with only the few characters before it.
+ */
+function firstCallEnd(triggers: string[], tags: TagFormat[]): (before: string, chunk: string) => number | undefined {
+  const closers = [...new Set(tags.map((tag) => tag.end.replace(/^[\s)\]}]+/, '') || tag.end))];
+  const keep = Math.max(...triggers.map((t) => t.length), ...closers.map((c) => c.length));
+  let openedAt = -1;
+  const earliest = (text: string, marks: string[], from: number) =>
+    marks
+      .map((mark) => ({ at: text.indexOf(mark, from), mark }))
+      .filter(({ at }) => at !== -1)
+      .sort((a, b) => a.at - b.at)[0];
+  return (before, chunk) => {
+    const tail = before.slice(-keep);
+    const window = tail + chunk;
+    const offset = before.length - tail.length;
+    if (openedAt === -1) {
+      const trigger = earliest(window, triggers, 0);
+      if (!trigger) return undefined;
+      openedAt = offset + trigger.at + trigger.mark.length;
+    }
+    const closer = earliest(window, closers, Math.max(0, openedAt - offset));
+    return closer ? offset + closer.at + closer.mark.length - before.length : undefined;
+  };
 }
 
 /** llama.cpp's fields for a GBNF grammar: lazy ones start at a trigger word. */

@@ -69,6 +69,9 @@ const model = z.discriminatedUnion(
       threads: wholeAtLeast(1).optional(),
       contextWindow: wholeAtLeast(256).optional(),
       gpu: z.enum(['auto', 'off'], { error: "must be 'auto' or 'off'" }).optional(),
+      grammar: z
+        .boolean({ error: 'must be true or false (false: calls are read after generation, no grammar)' })
+        .optional(),
     }),
     z.looseObject({ engine: z.literal('scripted'), turns: scriptedTurns }),
     z.looseObject({

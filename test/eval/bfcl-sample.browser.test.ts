@@ -1,6 +1,6 @@
 /**
  * A small fixed sample of BFCL (2 cases of each category, by seed) through the runner's own path: an
- * agent per case in a real worker, the case's functions as tools, one model step, the judge. No model:
+ * agent in a real worker, one step per case, the case's functions as tools, one model step, the judge. No model:
  * each case's possible answer is written in a family's format (a different family per category) and
  * read by our reader, so the judge must say correct; then the same answer made wrong on purpose (a
  * value, a required parameter, another function, a call too many, no call, cut off) must be judged
@@ -19,7 +19,8 @@ import { possibleCalls } from '../../eval/bfcl/possible-calls';
 import type { BfclCase } from '../../eval/bfcl/types';
 import { everyAnswer, expectedFor, type MechanicsAnswer } from '../../eval/mechanics/script';
 import type { CaseResult } from '../../eval/run/case-result';
-import { openCase } from '../../eval/run/case-agent';
+import { ArmAgents } from '../../eval/run/arm-agents';
+import { openCaseAgent } from '../../eval/run/case-agent';
 import { runCase } from '../../eval/run/run-case';
 import { TOOL_FORMATS } from '../../src/model/formats/registry';
 import type { ToolFormatName } from '../../src/model/formats/tool-format';
@@ -54,15 +55,10 @@ async function judgeEach(
     const options = modelFor(ours, answer, format);
     return options.engine === 'scripted' ? options.turns : [];
   });
-  const agent = await openCase({
-    testCase,
-    arm: 'ours',
-    modelLabel: 'mechanics',
-    model: { engine: 'scripted', turns, toolFormat: format },
-  });
+  const agent = await openCaseAgent({ engine: 'scripted', turns, toolFormat: format });
   try {
     const results: CaseResult[] = [];
-    for (const _ of answers) results.push(await agent.step());
+    for (const _ of answers) results.push(await agent.step({ testCase, arm: 'ours', modelLabel: 'mechanics' }));
     return results;
   } finally {
     await agent.close();
@@ -108,9 +104,10 @@ describe.skipIf(!there)('a BFCL sample through the runner, no model', () => {
     'arm $name: its engine module reads right answers as the script meant',
     async (arm) => {
       expect(someCases).toHaveLength(3);
+      const agents = new ArmAgents();
       for (const testCase of someCases) {
         const [right] = everyAnswer(testCase);
-        const result = await runCase({
+        const result = await runCase(agents, {
           testCase,
           arm: arm.name,
           modelLabel: 'mechanics',
@@ -119,6 +116,7 @@ describe.skipIf(!there)('a BFCL sample through the runner, no model', () => {
         expect(verdictOf(result), `${testCase.id}: ${result.why}`).toEqual(expectedFor(right!, arm, testCase));
         expect(result.unreadable).toBe(0);
       }
+      await agents.close();
     },
   );
 });

@@ -25,7 +25,9 @@ export const gemmaToolCode: ToolFormat = {
   describeTools(tools) {
     if (tools.length === 0) return '';
     return [
-      'At each turn, if you decide to invoke any of the function(s), it should be wrapped with ```tool_code```. The python methods described below are imported and available, you can only use defined methods. The generated code should be readable and efficient. The response to a method will be wrapped in ```tool_output``` use it to call more tools or generate a helpful, friendly response. When using a ```tool_call``` think step by step why and how it should be used.',
+      // Google's wording, with its fences named in words: a fence in prose is where our grammar starts a call, so a
+      // model that repeats these lines (a base model does, first thing) would be made to call a tool it never chose.
+      'At each turn, if you decide to invoke any of the function(s), write the call as Python, method_name(argument=value), in a tool_code block. The python methods described below are imported and available, you can only use defined methods. The generated code should be readable and efficient. The response to a method will be wrapped in a tool_output block; use it to call more tools or generate a helpful, friendly response. Think step by step about why and how a method should be used.',
       '',
       'The following Python methods are available:',
       '',

@@ -26,7 +26,7 @@ async function deltas(engine: { generate: (r: ModelRequest) => AsyncIterable<Mod
 }
 
 test('native: every tool call comes through with its arguments parsed; arguments that are not JSON are unreadable', async () => {
-  const engine = createNativeToolsEngine({
+  const engine = await createNativeToolsEngine({
     backend: {
       kind: 'scripted',
       reply: {
@@ -53,7 +53,7 @@ test('native: every tool call comes through with its arguments parsed; arguments
 });
 
 test('fenced-json: the first call only, the text around it, and a block with no call as unreadable', async () => {
-  const engine = createFencedJsonEngine({
+  const engine = await createFencedJsonEngine({
     backend: {
       kind: 'scripted',
       reply: {
@@ -72,7 +72,7 @@ test('fenced-json: the first call only, the text around it, and a block with no 
 });
 
 test('fenced-json: plain text is an answer with no call', async () => {
-  const engine = createFencedJsonEngine({ backend: { kind: 'scripted', reply: { content: 'Sunny in both.' } } });
+  const engine = await createFencedJsonEngine({ backend: { kind: 'scripted', reply: { content: 'Sunny in both.' } } });
   expect(await deltas(engine)).toMatchObject([
     { type: 'text', text: 'Sunny in both.' },
     { type: 'finish', reason: 'stop' },

@@ -26,7 +26,12 @@ test('an unknown format or arm is refused with the names there are', () => {
   expect(() => armNamed('constructor')).toThrow(/No arm "constructor"; use one of ours/);
 });
 
-test('each arm says why it cannot run a GGUF yet, instead of running something else', () => {
-  for (const arm of ['a', 'b', 'c', 'd'].map(armNamed))
-    expect(arm.modelFor({ kind: 'gguf', url: '/m.gguf' })).toEqual({ unavailable: expect.stringMatching(/wllama/) });
+test('each arm runs a GGUF its own way: our engine with and without the grammar, wllama chat for the others', () => {
+  const gguf = { kind: 'gguf' as const, url: '/m.gguf', threads: 1 };
+  const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((letter) => armNamed(letter).modelFor(gguf));
+  expect(a).toEqual({ engine: 'wllama', url: '/m.gguf', threads: 1 });
+  expect(b).toEqual({ engine: 'wllama', url: '/m.gguf', threads: 1, grammar: false });
+  const backend = { backend: { kind: 'wllama', url: '/m.gguf', threads: 1 } };
+  expect(c).toMatchObject({ engine: 'module', url: expect.stringMatching(/native-tools-engine/), options: backend });
+  expect(d).toMatchObject({ engine: 'module', url: expect.stringMatching(/fenced-json-engine/), options: backend });
 });
