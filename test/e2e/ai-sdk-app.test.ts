@@ -37,14 +37,8 @@ let server: StaticServer;
 let dev: { url: string; close(): Promise<void> };
 let withoutAiSdk: { aiInstalled: boolean; installLog: string };
 
-/**
- * The tiny random-weight GGUF and the wllama engine come with issue 21 (scripts/tiny-gguf.mjs,
- * scripts/model-files.mjs, src/model/wllama-*). Until that branch is merged here, the GGUF case is skipped, and says so.
- */
+/** The tiny random-weight GGUFs (scripts/tiny-gguf.mjs), found where scripts/model-files.mjs serves them from. */
 const modelFiles = join(repoRoot, 'scripts/model-files.mjs');
-const WLLAMA_MISSING = existsSync(modelFiles)
-  ? undefined
-  : 'the wllama engine and the tiny GGUF (issue 21) are not on this branch yet';
 
 /**
  * streamText over the tiny GGUF through llama.cpp: its weights are random, so it calls the tool because the grammar
@@ -122,7 +116,7 @@ beforeAll(async () => {
       '  plugins: [react()],',
       // The README's line for Vite (Bundlers): web-llm stays a lazy chunk of the worker.
       "  worker: { format: 'es' },",
-      `  build: { rollupOptions: { input: { stream: 'index.html', chat: 'chat/index.html'${WLLAMA_MISSING ? '' : ", gguf: 'gguf/index.html'"} } } },`,
+      "  build: { rollupOptions: { input: { stream: 'index.html', chat: 'chat/index.html', gguf: 'gguf/index.html' } } },",
       '};',
     ].join('\n'),
   );
@@ -131,14 +125,12 @@ beforeAll(async () => {
   mkdirSync(join(app, 'chat'));
   writeFileSync(join(app, 'chat/index.html'), html('<ul id="todos"></ul>\n    <div id="root"></div>', '/src/chat.jsx'));
   writeFileSync(join(app, 'src/chat.jsx'), readmeBlock(SECTION, 'jsx', 'useChat'));
-  if (!WLLAMA_MISSING) {
-    const { tinyModelPath } = await import(pathToFileURL(modelFiles).href);
-    mkdirSync(join(app, 'public/models'), { recursive: true });
-    copyFileSync(tinyModelPath('gemma2', 'plain'), join(app, 'public/models/tiny.gguf'));
-    mkdirSync(join(app, 'gguf'));
-    writeFileSync(join(app, 'gguf/index.html'), html('', '/src/gguf.js'));
-    writeFileSync(join(app, 'src/gguf.js'), GGUF_PAGE);
-  }
+  const { tinyModelPath } = await import(pathToFileURL(modelFiles).href);
+  mkdirSync(join(app, 'public/models'), { recursive: true });
+  copyFileSync(tinyModelPath('gemma2', 'plain'), join(app, 'public/models/tiny.gguf'));
+  mkdirSync(join(app, 'gguf'));
+  writeFileSync(join(app, 'gguf/index.html'), html('', '/src/gguf.js'));
+  writeFileSync(join(app, 'src/gguf.js'), GGUF_PAGE);
   await inApp(app, 'node', ['node_modules/vite/bin/vite.js', 'build', '--outDir', 'out', '--logLevel', 'warn']);
   server = await serveStatic({ '/': join(app, 'out') });
   const vite = await import(pathToFileURL(join(app, 'node_modules/vite/dist/node/index.js')).href);
@@ -214,42 +206,38 @@ describe("the README's AI SDK examples, unchanged, in a Vite + React app", () =>
     }
   });
 
-  test.skipIf(WLLAMA_MISSING)(
-    `streamText with inpageModel over the tiny GGUF (wllama, llama.cpp) calls the AI SDK tool in 2 grammar-held steps, then streams a third${WLLAMA_MISSING ? `: SKIPPED, ${WLLAMA_MISSING}` : ''}`,
-    async () => {
-      const { page, problems, close } = await open('/gguf/');
-      try {
-        await page.waitForFunction(() => (window as unknown as { __result?: unknown }).__result, null, {
-          timeout: 90_000,
-        });
-        const result = await page.evaluate(
-          () =>
-            (
-              window as unknown as {
-                __result: {
-                  cities: unknown[];
-                  pieces: number;
-                  steps: { finishReason: string; calls: number; inputTokens: number }[];
-                };
-              }
-            ).__result,
-        );
-        expect(result.steps.map((step) => [step.finishReason, step.calls])).toEqual([
-          ['tool-calls', 1],
-          ['tool-calls', 1],
-          [expect.stringMatching(/^(stop|length)$/), 0],
-        ]);
-        expect(result.cities).toHaveLength(2);
-        for (const city of result.cities) expect(typeof city).toBe('string');
-        expect(result.pieces).toBeGreaterThan(0);
-        for (const step of result.steps) expect(step.inputTokens).toBeGreaterThan(0);
-        expect(problems).toEqual([]);
-      } finally {
-        await close();
-      }
-    },
-    120_000,
-  );
+  test('streamText with inpageModel over the tiny GGUF (wllama, llama.cpp) calls the AI SDK tool in 2 grammar-held steps, then streams a third', async () => {
+    const { page, problems, close } = await open('/gguf/');
+    try {
+      await page.waitForFunction(() => (window as unknown as { __result?: unknown }).__result, null, {
+        timeout: 90_000,
+      });
+      const result = await page.evaluate(
+        () =>
+          (
+            window as unknown as {
+              __result: {
+                cities: unknown[];
+                pieces: number;
+                steps: { finishReason: string; calls: number; inputTokens: number }[];
+              };
+            }
+          ).__result,
+      );
+      expect(result.steps.map((step) => [step.finishReason, step.calls])).toEqual([
+        ['tool-calls', 1],
+        ['tool-calls', 1],
+        [expect.stringMatching(/^(stop|length)$/), 0],
+      ]);
+      expect(result.cities).toHaveLength(2);
+      for (const city of result.cities) expect(typeof city).toBe('string');
+      expect(result.pieces).toBeGreaterThan(0);
+      for (const step of result.steps) expect(step.inputTokens).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 120_000);
 
   test('both run from the Vite dev server too (the package pre-bundled by Vite, its worker found)', async () => {
     const stream = await open('/', dev.url);
