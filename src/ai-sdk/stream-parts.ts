@@ -111,10 +111,19 @@ function finishReasonOf(reason: FinishReason): LanguageModelV3FinishReason {
   return { unified: UNIFIED[reason] ?? 'other', raw: reason };
 }
 
-/** Our engines count a step's prompt and completion; the cache's share and reasoning's are not told apart. */
+/**
+ * Our engines count a step's prompt and completion; an engine that reports its KV cache (wllama) also says how
+ * much of the prompt it read from the last step's cache, which is the AI SDK's cacheRead. Reasoning is not told apart.
+ */
 export function usageOf(usage: Usage | undefined): LanguageModelV3Usage {
+  const cached = usage?.cachedPromptTokens;
   return {
-    inputTokens: { total: usage?.promptTokens, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+    inputTokens: {
+      total: usage?.promptTokens,
+      noCache: cached === undefined || !usage ? undefined : usage.promptTokens - cached,
+      cacheRead: cached,
+      cacheWrite: undefined,
+    },
     outputTokens: { total: usage?.completionTokens, text: undefined, reasoning: undefined },
     ...(usage && { raw: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens } }),
   };

@@ -80,7 +80,7 @@ const steps = await result.steps;
 window.__result = {
   cities,
   pieces,
-  steps: steps.map((step) => ({ finishReason: step.finishReason, calls: step.toolCalls.length, inputTokens: step.usage.inputTokens })),
+  steps: steps.map((step) => ({ finishReason: step.finishReason, calls: step.toolCalls.length, inputTokens: step.usage.inputTokens, cacheRead: step.usage.inputTokenDetails?.cacheReadTokens })),
 };
 `;
 
@@ -219,7 +219,7 @@ describe("the README's AI SDK examples, unchanged, in a Vite + React app", () =>
               __result: {
                 cities: unknown[];
                 pieces: number;
-                steps: { finishReason: string; calls: number; inputTokens: number }[];
+                steps: { finishReason: string; calls: number; inputTokens: number; cacheRead?: number }[];
               };
             }
           ).__result,
@@ -233,6 +233,13 @@ describe("the README's AI SDK examples, unchanged, in a Vite + React app", () =>
       for (const city of result.cities) expect(typeof city).toBe('string');
       expect(result.pieces).toBeGreaterThan(0);
       for (const step of result.steps) expect(step.inputTokens).toBeGreaterThan(0);
+      // llama.cpp kept each step's prompt: the AI SDK's usage says how much of the next one came from the cache.
+      const [first, ...later] = result.steps;
+      expect(first.cacheRead).toBe(0);
+      for (const [index, step] of later.entries()) {
+        expect(step.cacheRead).toBeGreaterThanOrEqual(result.steps[index].inputTokens);
+        expect(step.cacheRead).toBeLessThan(step.inputTokens);
+      }
       expect(problems).toEqual([]);
     } finally {
       await close();
