@@ -55,20 +55,29 @@ test.skipIf(!there)(
       for (const box of await page.locator('input[name="category"]').all())
         await box.setChecked(CATEGORIES.includes((await box.getAttribute('value'))!));
       await page.fill('#limit', '10');
+      // Live: the current case, the last calls and verdicts, and the table, while the run goes on. A scripted run can
+      // end before a poll sees it running, so the page itself notes what it shows at the moment it is.
+      await page.evaluate(() => {
+        const live = window as unknown as { __live?: { currentCase: string; lastVerdict: string; rows: number } };
+        new MutationObserver(() => {
+          if (live.__live) return;
+          const running = document.querySelector<HTMLElement>('#progress')!.dataset.state === 'running';
+          if (running && document.querySelectorAll('#log li').length >= 3)
+            live.__live = {
+              currentCase: document.querySelector('#current-case')?.textContent ?? '',
+              lastVerdict: document.querySelector('#last-verdict')?.textContent ?? '',
+              rows: document.querySelectorAll('#summary tbody tr').length,
+            };
+        }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
       await page.click('#start');
       expect(await page.isHidden('#refusal')).toBe(true);
-
-      // Live: the current case, the last calls and verdicts, and the table, while the run goes on.
-      await page.waitForFunction(
-        () =>
-          document.querySelector<HTMLElement>('#progress')!.dataset.state === 'running' &&
-          document.querySelectorAll('#log li').length >= 3,
-        null,
-        { timeout: 110_000 },
-      );
-      expect(await page.textContent('#current-case')).toMatch(/^(simple_python|parallel_multiple)_\d+ · /);
-      expect(await page.textContent('#last-verdict')).toMatch(/correct|wrong|invalid/);
-      expect(await page.locator('#summary tbody tr').count()).toBeGreaterThan(0);
+      const live = (await (
+        await page.waitForFunction(() => (window as unknown as { __live?: unknown }).__live, null, { timeout: 110_000 })
+      ).jsonValue()) as { currentCase: string; lastVerdict: string; rows: number };
+      expect(live.currentCase).toMatch(/^(simple_python|parallel_multiple)_\d+ · /);
+      expect(live.lastVerdict).toMatch(/correct|wrong|invalid/);
+      expect(live.rows).toBeGreaterThan(0);
 
       await page.waitForSelector('#progress[data-state="done"]', { timeout: 110_000 });
       expect(await page.textContent('#progress-text')).toBe('Done: 40 of 40 judged.');
