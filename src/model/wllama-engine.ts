@@ -14,15 +14,16 @@
 import { LogLevel, Wllama } from '@wllama/wllama/esm/index.js';
 import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { AgentError } from '../errors';
+import { DEFAULT_CONTEXT_WINDOW } from './context-window';
 import type { Usage } from './usage';
 import type {
   FinishReason,
   ModelDelta,
   ModelEngine,
   ModelInfo,
+  ModelOptions,
   ModelProgress,
   ModelRequest,
-  ToolFormatName,
 } from './engine';
 import { toolFormatNamed } from './formats/registry';
 import type { ToolFormat } from './formats/tool-format';
@@ -36,29 +37,19 @@ import { WllamaLog } from './wllama-log';
 import { grammarParams, toWllamaRequest, type CompletionParams, type WllamaRequestPlan } from './wllama-request';
 import { chatTemplate, templateOf, type ChatTemplate } from './wllama-template';
 
-export interface WllamaEngineOptions {
+/**
+ * The page's wllama options as the engine takes them: the URLs made absolute (the worker's base is not the page's),
+ * and two knobs for tests and benchmarks.
+ */
+export type WllamaEngineOptions = Omit<Extract<ModelOptions, { engine: 'wllama' }>, 'engine' | 'url' | 'onProgress'> & {
   /** Absolute URLs of the GGUF file, or of a split model's files in order. */
   urls: string[];
-  modelId?: string;
-  toolFormat?: ToolFormatName;
-  contextWindow?: number;
-  threads?: number;
-  gpu?: 'auto' | 'off';
-  wasmUrl?: string;
-  temperature?: number;
-  seed?: number;
-  callsPerStep?: 'one' | 'any';
-  /** false: no grammar, the calls are read and validated after generation (default true). */
-  grammar?: boolean;
-  /** llama.cpp fields for every completion (the step's own grammar and length win). */
-  completion?: Record<string, unknown>;
   /** Keep a sliding-window model's whole KV (default true; see load()). */
   swaFull?: boolean;
   /** How long a load may go without a word from llama.cpp before it counts as stalled (default 90 s). */
   stallMs?: number;
-}
+};
 
-const DEFAULT_CONTEXT_WINDOW = 4096;
 const DEFAULT_STALL_MS = 90_000;
 
 /** A chunk of llama.cpp's streamed completion, as wllama hands it on. */

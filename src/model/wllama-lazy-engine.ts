@@ -4,6 +4,7 @@
  * which a worker that runs another engine never fetches.
  */
 import { AgentError } from '../errors';
+import { DEFAULT_CONTEXT_WINDOW } from './context-window';
 import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
 import { toolFormatNamed } from './formats/registry';
 import { estimateTokens, tokenizerFamily } from './token-estimate';
@@ -36,7 +37,7 @@ export class LazyWllamaEngine implements ModelEngine {
       engine: 'wllama',
       modelId: name,
       label: `${name} (llama.cpp, on this device)`,
-      contextWindow: options.contextWindow ?? 4096,
+      contextWindow: options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
       nativeToolCalls: false,
       toolFormat: options.toolFormat ?? formatOf([name]),
     };
