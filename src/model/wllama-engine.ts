@@ -75,6 +75,7 @@ export class WllamaEngine implements ModelEngine {
   private format: ToolFormat;
   private template?: ChatTemplate;
   private oneCall = false;
+  private base = false;
   private loaded?: Promise<void>;
   private busy = false;
   private state: ModelInfo;
@@ -156,12 +157,12 @@ export class WllamaEngine implements ModelEngine {
         ),
       );
     this.template = chatTemplate(templateOf(metadata));
-    const base = !metadata['tokenizer.chat_template'];
+    const base = (this.base = !metadata['tokenizer.chat_template']);
     this.oneCall = (this.options.callsPerStep ?? (base ? 'one' : 'any')) === 'one';
     const notices = [
       notice,
       base && !this.options.callsPerStep
-        ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${this.template.name}'s markup, and each step ends with its first call, since such a model does not end its turn by itself.`
+        ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${this.template.name}'s markup, a step with tools opens with a worked example of a call and of an answer without one, and each step ends with its first call, since such a model does not end its turn by itself.`
         : undefined,
     ].filter(Boolean);
     const gpu = /webgpu/i.test(this.log.recent.join('\n')) && this.options.gpu !== 'off';
@@ -202,6 +203,7 @@ export class WllamaEngine implements ModelEngine {
       temperature: this.options.temperature ?? 0,
       seed: this.options.seed,
       oneCall: this.oneCall,
+      base: this.base,
       grammar: this.options.grammar ?? true,
     });
     if (plan.notice) yield plan.notice;

@@ -19,6 +19,7 @@ import { allowedNames, planToolCalls } from './formats/tool-call-plan';
 import type { ToolFormat, ToolResultText } from './formats/tool-format';
 import { structuralTagToGbnf, GbnfUnsupported, type GbnfGrammar } from './gbnf/structural-tag-gbnf';
 import type { ChatTemplate, Turn } from './wllama-template';
+import { withExample } from './base-model-example';
 import { defaultMaxTokens, withoutEndOfTurn } from './webllm-request';
 
 /** llama.cpp's grammar trigger types (common_grammar_trigger_type): a word in the output. */
@@ -35,6 +36,8 @@ export interface WllamaStyle {
   oneCall?: boolean;
   /** false: no grammar, the calls are read after generation. */
   grammar?: boolean;
+  /** A base model (no chat template): a step with tools opens with a worked example (base-model-example.ts). */
+  base?: boolean;
 }
 
 export interface WllamaRequestPlan {
@@ -76,13 +79,14 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
     .join('\n\n');
   const section = tools.length ? format.describeTools(tools) : '';
   const systemText = (format.toolsFirst ? [section, system] : [system, section]).filter(Boolean).join('\n\n');
-  const turns: Turn[] = [
+  const own: Turn[] = [
     ...(systemText ? [{ role: 'system' as const, content: systemText }] : []),
     ...conversation(
       request.messages.filter((m) => m.role !== 'system'),
       format,
     ),
   ];
+  const turns = style.base && tools.length ? withExample(own, format, tools) : own;
   const sampling = request.sampling ?? {};
   const params: CompletionParams = {
     max_tokens: sampling.maxTokens ?? defaultMaxTokens(style.contextWindow),
