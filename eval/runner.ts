@@ -6,6 +6,7 @@ import { parseModel } from './arms/parse-model';
 import { readBundledBfcl } from './bfcl/bundled-files';
 import { BFCL_CATEGORIES, isCategory, type BfclCategory } from './bfcl/categories';
 import { pickCases } from './bfcl/pick-cases';
+import { shuffled } from './bfcl/sample';
 import type { BfclCase } from './bfcl/types';
 import type { CaseResult } from './run/case-result';
 import { runEval } from './run/run-eval';
@@ -16,6 +17,8 @@ declare global {
     __evalReport?: (result: CaseResult) => Promise<void>;
     __evalProgress?: (progress: { index: number; total: number; id: string; arm: string }) => Promise<void>;
     __evalDone?: { table: string; cases: number } | { error: string };
+    /** Case and arm pairs judged by the run this one resumes (judgedKey), set by the script before the page loads. */
+    __evalJudged?: string[];
     /** The table of the cases judged so far (a run stopped before its end still reports them). */
     __evalTable?: () => { table: string; cases: number };
   }
@@ -32,10 +35,14 @@ function categories(list: string | null): BfclCategory[] {
   });
 }
 
-/** One case of each category, then the next of each: a run stopped early has covered every category alike. */
-function inRounds(cases: readonly BfclCase[]): BfclCase[] {
+/**
+ * One case of each category, then the next of each: a run stopped early has covered every category alike.
+ * Each category's cases go in an order shuffled by the seed, so the cases judged by then are a random part
+ * of its sample, not the first ones of BFCL's file (which groups alike cases).
+ */
+function inRounds(cases: readonly BfclCase[], seed: string): BfclCase[] {
   const byCategory = new Map<string, BfclCase[]>();
-  for (const testCase of cases)
+  for (const testCase of shuffled(cases, `${seed}/order`))
     byCategory.set(testCase.category, [...(byCategory.get(testCase.category) ?? []), testCase]);
   const longest = Math.max(0, ...[...byCategory.values()].map((list) => list.length));
   return Array.from({ length: longest }, (_, round) =>
@@ -63,19 +70,29 @@ try {
         }
       : parsed;
   const maxTokens = params.get('maxTokens');
-  const cases = inRounds(sample);
+  const cases = inRounds(sample, seed);
   const results: CaseResult[] = [];
+  let planned = 0;
   window.__evalTable = () => ({ table: formatTable(summarize(results)), cases: results.length });
   const run = runEval(
-    { cases, arms, model, seed, ...(maxTokens && { maxTokens: Number(maxTokens) }) },
     {
-      onCase: (testCase, arm, index, total) =>
-        void window.__evalProgress?.({ index, total, id: testCase.id, arm: arm.name }),
+      cases,
+      arms,
+      model,
+      seed,
+      ...(maxTokens && { maxTokens: Number(maxTokens) }),
+      judged: new Set(window.__evalJudged ?? []),
+    },
+    {
+      onCase: (testCase, arm, index, total) => {
+        planned = total;
+        void window.__evalProgress?.({ index, total, id: testCase.id, arm: arm.name });
+      },
     },
   );
   for await (const result of run) {
     results.push(result);
-    out.textContent = `${results.length} of ${cases.length * arms.length}`;
+    out.textContent = `${results.length} of ${planned}`;
     await window.__evalReport?.(result);
   }
   const table = formatTable(summarize(results));

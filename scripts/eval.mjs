@@ -3,6 +3,8 @@
 // Usage: npm run eval -- [--model=mechanics|<file or URL>.gguf|<web-llm id>] [--arms=ours,ours-no-grammar,native,fenced-json]
 //                        [--categories=simple_python,…] [--limit=<cases per category>] [--seed=bfcl] [--out=eval-results]
 //                        [--max-tokens=<per answer, every arm>] [--calls-per-step=one|any] [--threads=<llama.cpp's>]
+//        npm run eval -- --resume=<results.jsonl> [the same options]   (goes on with a run that was stopped: its file
+//                                                                  grows, the cases it judged are not asked again)
 //        npm run eval -- --table=<results.jsonl>[,<more.jsonl>]   (the table of results already written)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
@@ -24,22 +26,32 @@ const outDir = resolve(root, option('out', 'eval-results'));
 const maxTokens = option('max-tokens');
 const callsPerStep = option('calls-per-step');
 const threads = option('threads');
+const resume = option('resume');
 let model = option('model', 'mechanics');
+
+const resultsIn = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+/** The table of these results, by the runner's own summary, loaded into Node by vite (it is TypeScript). */
+async function tableOfResults(results) {
+  const server = await createServer({ root, logLevel: 'error', server: { middlewareMode: true }, appType: 'custom' });
+  const { summarize, formatTable } = await server.ssrLoadModule('/eval/run/summary.ts');
+  const table = formatTable(summarize(results));
+  await server.close();
+  return table;
+}
 
 const tableOf = option('table');
 if (tableOf) {
-  // The runner's own summary, loaded into Node by vite (it is TypeScript).
-  const server = await createServer({ root, logLevel: 'error', server: { middlewareMode: true }, appType: 'custom' });
-  const { summarize, formatTable } = await server.ssrLoadModule('/eval/run/summary.ts');
-  const results = tableOf.split(',').flatMap((file) =>
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line)),
-  );
-  console.log(formatTable(summarize(results)));
-  await server.close();
+  console.log(await tableOfResults(tableOf.split(',').flatMap(resultsIn)));
   process.exit(0);
+}
+
+function fail(message) {
+  console.error(message);
+  process.exit(1);
 }
 
 if (missingSharedData().includes('bfcl')) {
@@ -76,9 +88,35 @@ const browser = await chromium.launch({
 
 mkdirSync(outDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-const name = `${stamp}-${basename(model.replace(/^\w+:/, '')).replace(/[^\w.-]+/g, '_')}-${arms.replace(/,/g, '+')}`;
-const linesPath = join(outDir, `${name}.jsonl`);
-const lines = createWriteStream(linesPath);
+const name = resume
+  ? basename(resume, '.jsonl')
+  : `${stamp}-${basename(model.replace(/^\w+:/, '')).replace(/[^\w.-]+/g, '_')}-${arms.replace(/,/g, '+')}`;
+const linesPath = resume ? resolve(resume) : join(outDir, `${name}.jsonl`);
+const runPath = linesPath.replace(/\.jsonl$/, '.run.json');
+const options = {
+  model,
+  arms: arms.split(','),
+  categories: categories?.split(',') ?? 'all',
+  limit: limit ? Number(limit) : 'all',
+  seed,
+  ...(maxTokens && { maxTokens: Number(maxTokens) }),
+  ...(callsPerStep && { callsPerStep }),
+  ...(threads && { threads: Number(threads) }),
+};
+// A resumed run asks only what it has not judged, with the options it was started with.
+const before = resume && existsSync(runPath) ? JSON.parse(readFileSync(runPath, 'utf8')) : undefined;
+if (resume) {
+  if (!existsSync(linesPath)) fail(`--resume names ${linesPath}, which does not exist.`);
+  const differ =
+    before && Object.keys(options).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(options[key]));
+  if (differ?.length)
+    fail(
+      `--resume: this run was started with other ${differ.join(', ')} (${differ.map((key) => `${key}=${JSON.stringify(before[key])}`).join(', ')}); give the same options.`,
+    );
+}
+const earlier = resume ? resultsIn(linesPath) : [];
+const judged = earlier.filter((result) => result.verdict !== 'error').map((result) => `${result.id} ${result.arm}`);
+const lines = createWriteStream(linesPath, { flags: resume ? 'a' : 'w' });
 const started = performance.now();
 let done;
 let written = 0;
@@ -98,6 +136,7 @@ const stop = new Promise((resolve) => {
 });
 try {
   page = await browser.newPage();
+  await page.addInitScript((keys) => (window.__evalJudged = keys), judged);
   page.on('pageerror', (error) => console.error('page error:', error.message));
   let current = '';
   await page.exposeFunction('__evalProgress', ({ index, total, id, arm }) => {
@@ -134,22 +173,19 @@ if (done.error) {
   process.exit(1);
 }
 const wallSeconds = (performance.now() - started) / 1000;
-const run = {
-  model,
-  arms: arms.split(','),
-  categories: categories?.split(',') ?? 'all',
-  limit: limit ? Number(limit) : 'all',
-  seed,
-  ...(maxTokens && { maxTokens: Number(maxTokens) }),
-  ...(callsPerStep && { callsPerStep }),
-  ...(threads && { threads: Number(threads) }),
+// One entry per invocation: a resumed run's cases may come from several commits, and each says which.
+const session = {
   cases: done.cases,
   ...(stopped && { stopped: 'before its end: the table holds the cases judged until then' }),
   wallSeconds,
   commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(),
   machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`,
-  table: done.table,
 };
-writeFileSync(join(outDir, `${name}.run.json`), `${JSON.stringify(run, null, 2)}\n`);
-console.log(done.table);
-console.log(`\n${done.cases} runs in ${wallSeconds.toFixed(1)} s${stopped ? ' (stopped)' : ''}; results: ${linesPath}`);
+const all = resume ? resultsIn(linesPath) : undefined;
+const table = all ? await tableOfResults(all) : done.table;
+const run = { ...options, sessions: [...(before?.sessions ?? []), session], cases: all?.length ?? done.cases, table };
+writeFileSync(runPath, `${JSON.stringify(run, null, 2)}\n`);
+console.log(table);
+console.log(
+  `\n${done.cases} runs in ${wallSeconds.toFixed(1)} s${stopped ? ' (stopped)' : ''}${all ? ` (${all.length} in the file)` : ''}; results: ${linesPath}`,
+);

@@ -56,7 +56,7 @@ function allocate(sizes: number[], limit: number): number[] {
 }
 
 /** Fisher–Yates with a small seeded generator (mulberry32 over an FNV-1a hash of the seed). */
-function shuffled<T>(items: readonly T[], seed: string): T[] {
+export function shuffled<T>(items: readonly T[], seed: string): T[] {
   const random = mulberry32(fnv1a(seed));
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {

@@ -19,7 +19,12 @@ export interface EvalPlan {
   seed: string;
   /** The most tokens a case's answer may take, in every arm. */
   maxTokens?: number;
+  /** Case and arm pairs a resumed run judged before (judgedKey): they are not asked again. */
+  judged?: ReadonlySet<string>;
 }
+
+/** A case and arm pair as EvalPlan.judged names it. */
+export const judgedKey = (id: string, arm: string): string => `${id} ${arm}`;
 
 export interface EvalHooks {
   signal?: AbortSignal;
@@ -40,13 +45,14 @@ export function unavailableArms(arms: readonly Arm[], model: EvalModel): string[
 export async function* runEval(plan: EvalPlan, hooks: EvalHooks = {}): AsyncGenerator<CaseResult> {
   const refused = unavailableArms(plan.arms, plan.model);
   if (refused.length) throw new Error(`These arms cannot run ${describeModel(plan.model)}:\n${refused.join('\n')}`);
-  const total = plan.cases.length * plan.arms.length;
+  const asked = (testCase: BfclCase, arm: Arm) => !plan.judged?.has(judgedKey(testCase.id, arm.name));
+  const total = plan.cases.reduce((sum, testCase) => sum + plan.arms.filter((arm) => asked(testCase, arm)).length, 0);
   let index = 0;
   const agents = new ArmAgents();
   try {
     for (const testCase of plan.cases) {
       const script = plan.model.kind === 'mechanics' ? mechanicsAnswer(testCase, plan.seed) : undefined;
-      for (const arm of plan.arms) {
+      for (const arm of plan.arms.filter((candidate) => asked(testCase, candidate))) {
         if (hooks.signal?.aborted) return;
         hooks.onCase?.(testCase, arm, index++, total);
         const model = arm.modelFor(plan.model, script);
