@@ -75,7 +75,8 @@ const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-E
 const server = await createServer({
   root,
   logLevel: 'error',
-  server: { host: '127.0.0.1', port: 0, headers: isolation, fs: { allow } },
+  // No reloads: a run takes hours, and an edit to the repository meanwhile must not restart its page.
+  server: { host: '127.0.0.1', port: 0, headers: isolation, fs: { allow }, hmr: false, watch: null },
 });
 await server.listen();
 const browser = await chromium.launch({

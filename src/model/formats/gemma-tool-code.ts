@@ -139,7 +139,7 @@ function readBlock(text: string, from: number, kind: string, context: ReadContex
   if (text[i] === '{' || text[i] === '[') {
     const head = text.slice(i, i + 80);
     if (!['json', 'tool_call', 'tool_code', ''].includes(kind) && !/^\[\s*[A-Za-z_]/.test(head)) return undefined;
-    if (/^\[\s*[A-Za-z_][\w.]*\s*\(/.test(head)) return pythonicCalls(text, i);
+    if (/^\[\s*[A-Za-z_][\w.]*\s*\(/.test(head)) return pythonicCalls(text, i, context);
     const value = readLiteral(text, i);
     if (!value.ok)
       return kind === 'json' || kind === ''
@@ -168,16 +168,16 @@ function readBlock(text: string, from: number, kind: string, context: ReadContex
     if (found.prose) return undefined;
     return { end: found.end, calls: found.calls ?? [], errors: found.errors ?? [] };
   }
-  if (['tool_code', 'tool_call', 'python', 'py', ''].includes(kind)) return pythonicCalls(text, i);
+  if (['tool_code', 'tool_call', 'python', 'py', ''].includes(kind)) return pythonicCalls(text, i, context);
   return undefined;
 }
 
 /** Calls such as name(a=1), one per line, from `at` for as long as they go on. */
-function pythonicCalls(text: string, at: number): Read | undefined {
+function pythonicCalls(text: string, at: number, context: ReadContext): Read | undefined {
   const out: Read = { end: at, calls: [], errors: [] };
   let i = at;
   for (;;) {
-    const read = readPythonicCalls(text, i);
+    const read = readPythonicCalls(text, i, context.tools);
     if (read.calls.length === 0 && read.errors.length === 0) break;
     out.calls.push(...read.calls);
     out.errors.push(...read.errors);

@@ -133,7 +133,7 @@ function readInTag(
     if (after >= text.length) return cutOff(text, start);
     return inner;
   }
-  const pythonic = readPythonicCalls(text, i);
+  const pythonic = readPythonicCalls(text, i, context.tools);
   if (pythonic.calls.length || pythonic.errors.length) {
     const after = skipWhitespace(text, pythonic.end);
     if (text.startsWith(close, after)) return { ...pythonic, end: after + close.length };

@@ -69,7 +69,7 @@ export const pythonTagReader: CallReader = {
     // Only an object whose first key has begun (or is still to come) is a call attempt; `{@…` is prose.
     if (json)
       return json[1] === undefined ? { end: start + marker.length, prose: true } : readJsonValues(text, i, undefined);
-    const pythonic = readPythonicCalls(text, i);
+    const pythonic = readPythonicCalls(text, i, context.tools);
     if (pythonic.calls.length || namesDeclaredTool(pythonic, context)) return pythonic;
     return { end: start + marker.length, prose: true };
   },
@@ -113,7 +113,7 @@ export const pythonicListReader: CallReader = {
   patterns: ['\\[\\s*[A-Za-z_][\\w.]*\\s*\\('],
   partial: /\[\s*[A-Za-z_][\w.]*\s*$/,
   read(text, start, _marker, context) {
-    const read = readPythonicCalls(text, start);
+    const read = readPythonicCalls(text, start, context.tools);
     if (!namesDeclaredTool(read, context)) return { end: start + 1, prose: true };
     if (read.errors.length && read.end >= text.length && !read.complete) return read; // cut off inside the list
     if (!read.complete) return { end: start + 1, prose: true };

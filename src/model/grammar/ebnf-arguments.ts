@@ -615,7 +615,10 @@ class GrammarBuilder {
         if (isRequired) return undefined;
         continue;
       }
-      const pair = syntax.pair(syntax.key(name, path), value);
+      // Python keyword arguments: an optional one may be passed as None, its default in the signature the
+      // prompt shows (formats/gemma-tool-code.ts); the reader leaves it out (readers/none-defaults.ts).
+      const given = form === 'root' && this.syntax === 'python' && !isRequired ? `(${value} | "None")` : value;
+      const pair = syntax.pair(syntax.key(name, path), given);
       const afterRule = this.rule(after);
       const firstWith = `${pair} ${afterRule}`;
       const afterWith = `${syntax.separator} ${pair} ${afterRule}`;

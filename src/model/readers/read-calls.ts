@@ -4,6 +4,8 @@
  */
 import type { FoundCall, FoundError } from './call-reader';
 import { readLiteral, skipWhitespace, type LiteralOptions } from './literal';
+import { withoutNoneDefaults } from './none-defaults';
+import type { ToolDeclaration } from '../../tools/declaration';
 
 export interface Read {
   end: number;
@@ -96,8 +98,15 @@ function opensJsonCall(text: string, at: number): boolean {
   return next === '{' || next === ']' || next === undefined;
 }
 
-/** `name(a=1, b='x')`, `name.call(a=1)`, several separated by commas, optionally in `[…]`. */
-export function readPythonicCalls(text: string, at: number): Read & { bracketed: boolean; complete: boolean } {
+/**
+ * `name(a=1, b='x')`, `name.call(a=1)`, several separated by commas, optionally in `[…]`. An optional
+ * argument passed as None is left out, as Python's default (none-defaults.ts); `tools` says which are optional.
+ */
+export function readPythonicCalls(
+  text: string,
+  at: number,
+  tools: ReadonlyMap<string, ToolDeclaration>,
+): Read & { bracketed: boolean; complete: boolean } {
   const out: Read & { bracketed: boolean; complete: boolean } = {
     end: at,
     calls: [],
@@ -124,7 +133,12 @@ export function readPythonicCalls(text: string, at: number): Read & { bracketed:
         out.end = args.end;
         return out;
       }
-    } else out.calls.push({ name, args: args.value, raw: text.slice(callStart, args.end) });
+    } else
+      out.calls.push({
+        name,
+        args: withoutNoneDefaults(args.value, tools.get(name)),
+        raw: text.slice(callStart, args.end),
+      });
     i = skipWhitespace(text, args.end);
     out.end = i;
     if (text[i] === ',' || text[i] === ';') i = skipWhitespace(text, i + 1);

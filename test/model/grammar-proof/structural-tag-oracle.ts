@@ -16,6 +16,7 @@
  */
 import type { StructuralTagFormat, TagFormat } from '../../../src/model/grammar/structural-tag';
 import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/readers/readers';
+import { validateJsonSchema } from '../../../src/tools/json-schema-validate';
 import { endOfPythonArguments, parseGemma4Object, parsePythonArguments } from './literal-oracle';
 
 export interface ExpectedCall {
@@ -221,7 +222,25 @@ function readArguments(
   }
   const end = endOfPythonArguments(text, from);
   if (end === -1) return 'cut';
-  return { value: parsePythonArguments(text.slice(from, end)), end };
+  return { value: withoutPythonDefaults(parsePythonArguments(text.slice(from, end)), schema), end };
+}
+
+/**
+ * Python's rule: a keyword argument passed as None is its default, and Gemma's prompt shows every optional
+ * parameter with `= None`. So the call that runs leaves it out, unless the tool requires it or takes null.
+ */
+function withoutPythonDefaults(args: Record<string, unknown>, schema: unknown): Record<string, unknown> {
+  const object = (schema ?? {}) as { required?: unknown; properties?: Record<string, unknown> };
+  const required = Array.isArray(object.required) ? object.required : [];
+  return Object.fromEntries(
+    Object.entries(args).filter(
+      ([key, value]) =>
+        value !== null ||
+        required.includes(key) ||
+        !(key in (object.properties ?? {})) ||
+        validateJsonSchema(object.properties![key] as never, null).ok,
+    ),
+  );
 }
 
 function readJson(text: string, from: number): Content {
