@@ -48,6 +48,13 @@ export function withExample(turns: readonly Turn[], format: ToolFormat, tools: r
   return [...exampleTurns(format, new Set(tools.map((tool) => tool.name))), ...opening, ...later];
 }
 
+/** The example as the model reads it, for counting its tokens with the tools (model/context-usage.ts). */
+export function exampleText(format: ToolFormat, tools: readonly ToolDeclaration[]): string {
+  return exampleTurns(format, new Set(tools.map((tool) => tool.name)))
+    .map((turn) => turn.content)
+    .join('\n');
+}
+
 /** A question a tool answers, its one call, the result and a reply; then a request no tool fits, answered in words. */
 export function exampleTurns(format: ToolFormat, taken: ReadonlySet<string> = new Set()): Turn[] {
   let name = EXAMPLE_TOOL.name;

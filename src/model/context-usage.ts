@@ -7,6 +7,7 @@
 import type { ToolDeclaration } from '../tools/declaration';
 import { messageTokens } from './context-window';
 import type { ChatMessage, ModelEngine, ModelInfo } from './engine';
+import { exampleText } from './base-model-example';
 import { toolFormatNamed } from './formats/registry';
 
 export interface ContextUsage {
@@ -22,9 +23,12 @@ export interface ContextUsage {
   free: number;
 }
 
-/** The text the model reads for these tools: its family's prompt section, or web-llm's native tool list. */
+/**
+ * The text the model reads for these tools: its family's prompt section, or web-llm's native tool list;
+ * for a base model, after the worked example that comes with them.
+ */
 export function toolsPromptText(
-  info: Pick<ModelInfo, 'nativeToolCalls' | 'toolFormat'>,
+  info: Pick<ModelInfo, 'nativeToolCalls' | 'toolFormat' | 'baseModel'>,
   tools: readonly ToolDeclaration[],
 ): string {
   if (tools.length === 0) return '';
@@ -39,7 +43,9 @@ export function toolsPromptText(
         },
       })),
     );
-  return toolFormatNamed(info.toolFormat).describeTools(tools);
+  const format = toolFormatNamed(info.toolFormat);
+  const section = format.describeTools(tools);
+  return info.baseModel ? `${exampleText(format, tools)}\n\n${section}` : section;
 }
 
 export function measureContext(

@@ -95,6 +95,8 @@ export interface ModelInfo {
   threads?: number;
   /** Said when the model runs with less than was asked, and why (e.g. one thread: the page is not cross-origin isolated). */
   notice?: string;
+  /** A GGUF without a chat template (a base model): a step with tools opens with a worked example (base-model-example.ts). */
+  baseModel?: boolean;
 }
 
 /** What a page may do with its model's files (agent.model). */

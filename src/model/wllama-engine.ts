@@ -174,6 +174,7 @@ export class WllamaEngine implements ModelEngine {
       toolFormat: this.format.name,
       threads,
       ...(notices.length && { notice: notices.join(' ') }),
+      ...(base && { baseModel: true }),
     };
     onProgress?.({
       progress: 1,

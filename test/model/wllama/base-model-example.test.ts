@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/model/engine';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
-import { exampleTurns } from '../../../src/model/base-model-example';
+import { exampleText, exampleTurns } from '../../../src/model/base-model-example';
+import { measureContext } from '../../../src/model/context-usage';
+import type { ModelInfo } from '../../../src/model/engine';
 import { TOOL_FORMATS } from '../../../src/model/formats/registry';
 import { ToolCallStream } from '../../../src/model/readers/stream-tool-calls';
 import { toWllamaRequest, type WllamaStyle } from '../../../src/model/wllama-request';
@@ -91,6 +93,32 @@ describe('a base model’s prompt opens with a worked example', () => {
     );
     expect(plan.prompt).toContain('example_get_weather_2(city="Paris")');
     expect(plan.prompt).not.toContain('example_get_weather(city="Paris")');
+  });
+
+  it('is counted with the tools, so the context usage and the window guard see what the model reads', () => {
+    const format = TOOL_FORMATS['gemma-tool-code'];
+    const info: ModelInfo = {
+      engine: 'wllama',
+      modelId: 'gemma-3-270m',
+      label: 'Gemma 3 270M',
+      contextWindow: 4096,
+      nativeToolCalls: false,
+      toolFormat: format.name,
+    };
+    const countTokens = (text: string) => text.length;
+    const parts = { system: '', tools: [setAlarm], messages: [] };
+    const base = measureContext({ info: { ...info, baseModel: true }, countTokens }, parts);
+    const plain = measureContext({ info, countTokens }, parts);
+    expect(base.tools - plain.tools).toBe(exampleText(format, [setAlarm]).length + 2);
+    // That text is what the prompt holds: every turn of the example is in it.
+    const prompt = toWllamaRequest(request, {
+      format,
+      template: chatTemplate('gemma'),
+      contextWindow: 4096,
+      temperature: 0,
+      base: true,
+    }).prompt;
+    for (const turn of exampleTurns(format, new Set(['set_alarm']))) expect(prompt).toContain(turn.content);
   });
 
   it('a step without tools, or a model with a chat template, gets no example', () => {
