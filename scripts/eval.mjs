@@ -119,6 +119,8 @@ const earlier = resume ? resultsIn(linesPath) : [];
 const judged = earlier.filter((result) => result.verdict !== 'error').map((result) => `${result.id} ${result.arm}`);
 const lines = createWriteStream(linesPath, { flags: resume ? 'a' : 'w' });
 const started = performance.now();
+// The code this session runs: HEAD when it starts (commits made while it runs are not in its page).
+const commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
 let done;
 let written = 0;
 let page;
@@ -179,7 +181,7 @@ const session = {
   cases: done.cases,
   ...(stopped && { stopped: 'before its end: the table holds the cases judged until then' }),
   wallSeconds,
-  commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(),
+  commit,
   machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`,
 };
 const all = resume ? resultsIn(linesPath) : undefined;
