@@ -1,11 +1,14 @@
 // Public data the tests and benches read, kept outside the repository (never copied in):
 // ../shared/data/ beside the project, or wherever INPAGE_SHARED_DATA points.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 
-export const sharedDataDir = resolve(process.env.INPAGE_SHARED_DATA ?? join(root, '../shared/data'));
+const given = resolve(process.env.INPAGE_SHARED_DATA ?? join(root, '../shared/data'));
+// Its real path: vite serves a file only from an allowed folder by where the file really is, so a symlinked
+// ../shared would have every BFCL file of eval.html refused (the page then never started its run).
+export const sharedDataDir = existsSync(given) ? realpathSync(given) : given;
 
 /** Each folder the tests read, and where its files come from. */
 export const sharedDataSources = {
