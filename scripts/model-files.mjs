@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { brokenGguf } from './gguf-faults.mjs';
 import { FORMAT_MARKUP, TINY_TOKENIZERS, tokenizerVersion, writeTinyGguf } from './tiny-gguf.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -65,7 +66,7 @@ function fileFor(name) {
 /**
  * Serves /models/<name> (GET and HEAD, with Content-Length) as a static host would: a missing
  * model is a 404. For tests: /models/stall/… sends its headers and never its body (a load that
- * never settles); /models/huge/… says it is 5 GiB.
+ * never settles); /models/huge/… says it is 5 GiB; and the faults of serveFault.
  */
 export function serveModels() {
   return {
@@ -90,6 +91,8 @@ export function serveModels() {
           response.write('GGUF');
           return;
         }
+        const fault = /^(?:fault\/([a-z0-9-]+)|once\/([a-z0-9-]+)\/[\w-]+)\/(.+)$/.exec(name);
+        if (fault && fileFor(fault[3])) return serveFault(request, response, fault[1] ?? fault[2], fault[3], name);
         const file = fileFor(name);
         if (!file) {
           response.statusCode = 404;
@@ -105,4 +108,53 @@ export function serveModels() {
       });
     },
   };
+}
+
+/** The tokens /models/once/ has served its damaged copy for. */
+const servedOnce = new Set();
+
+/**
+ * A model file that arrives broken, for the tests of the files' checks and cache:
+ * - /models/fault/<shape>/<name>: <name> damaged as gguf-faults.mjs's shape says (cut-50, header-cut, rows-2p40…);
+ * - /models/fault/stall-8/<name>: its headers (with its whole length) and its first 8 bytes, then nothing;
+ * - /models/fault/padded-<MiB>/<name>: <name> followed by zeros up to that many MiB (more than a private
+ *   window's Cache Storage holds in one entry: 256 MiB);
+ * - /models/once/<shape>/<token>/<name>: damaged for the first GET with that token, whole from then on
+ *   (a server whose file was fixed).
+ */
+function serveFault(request, response, shape, name, path) {
+  const file = fileFor(name);
+  const whole = readFileSync(file);
+  response.setHeader('content-type', 'application/octet-stream');
+  response.setHeader('cache-control', 'no-store');
+  if (shape === 'stall-8') {
+    response.setHeader('content-length', String(whole.length));
+    if (request.method === 'HEAD') return response.end();
+    response.write(whole.subarray(0, 8));
+    return;
+  }
+  const padded = /^padded-(\d+)$/.exec(shape);
+  if (padded) {
+    const size = Number(padded[1]) * 2 ** 20;
+    response.setHeader('content-length', String(size));
+    if (request.method === 'HEAD') return response.end();
+    response.write(whole);
+    const zeros = Buffer.alloc(2 ** 20);
+    let left = size - whole.length;
+    const more = () => {
+      while (left > 0) {
+        const chunk = zeros.subarray(0, Math.min(zeros.length, left));
+        left -= chunk.length;
+        if (!response.write(chunk)) return void response.once('drain', more);
+      }
+      response.end();
+    };
+    return more();
+  }
+  const once = path.startsWith('once/');
+  const broken = !once || !servedOnce.has(path);
+  if (once && request.method !== 'HEAD') servedOnce.add(path);
+  const bytes = broken ? brokenGguf(whole, shape) : whole;
+  response.setHeader('content-length', String(bytes.length));
+  response.end(request.method === 'HEAD' ? undefined : bytes);
 }
