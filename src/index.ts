@@ -1,6 +1,8 @@
 /** inpage-agent's page-side entry. It never contains web-llm: the model lives in the worker. */
 export { createAgent } from './page/create-agent';
 export { listSessions, deleteSession } from './page/sessions-without-agent';
+export { deleteModelCache } from './page/model-cache-without-agent';
+export type { CachedModel } from './page/model-cache-without-agent';
 export { Agent } from './page/agent';
 export type { AgentOptions, AgentCallbacks, RunOptions, RunResult } from './page/options';
 export { defineTool } from './tools/define-tool';
