@@ -180,6 +180,14 @@ export type ModelOptions =
       gpu?: 'auto' | 'off';
       /** Where llama.cpp's wllama.wasm is served (default: beside the worker's chunks). */
       wasmUrl?: string;
+      /**
+       * The SHA-256 (hex) of the .gguf file, or one per file of a split model in the order of `url`: each file is
+       * checked against it before llama.cpp reads it, from the cache too; a file that differs is model-invalid and
+       * is not kept. Checking holds a file in memory for a moment (one file at a time).
+       */
+      sha256?: string | string[];
+      /** How long a download may stand still (no answer, or no bytes since the last) before it fails with download-failed (default 30,000 ms). */
+      downloadStallMs?: number;
       /** Sampling temperature for every step (default 0: always the most likely token). */
       temperature?: number;
       seed?: number;

@@ -32,7 +32,7 @@ import { ToolCallStream } from './readers/stream-tool-calls';
 import { estimateTokens, tokenizerFamily } from './token-estimate';
 import { checkEnvironment, threadsFor } from './wllama-environment';
 import { formatOf, modelNameOf } from './wllama-family';
-import { areCached, deleteCached, DOWNLOAD_SHARE, mb, modelFiles } from './wllama-files';
+import { areCached, deleteCached, DOWNLOAD_SHARE, mb, sha256List, withModelFiles } from './wllama-files';
 import { WllamaLog } from './wllama-log';
 import { grammarParams, toWllamaRequest, type CompletionParams, type WllamaRequestPlan } from './wllama-request';
 import { chatTemplate, templateOf, type ChatTemplate } from './wllama-template';
@@ -111,41 +111,50 @@ export class WllamaEngine implements ModelEngine {
     await checkEnvironment();
     const wasmUrl = new URL(this.options.wasmUrl ?? defaultWasmUrl, self.location.href).href;
     await checkWasm(wasmUrl, signal);
-    const files = await modelFiles(this.options.urls, onProgress, signal);
-    if (signal?.aborted) throw aborted();
     const { threads, notice } = threadsFor(this.options.threads);
-    onProgress?.({
-      progress: DOWNLOAD_SHARE,
-      text: `Loading ${this.state.modelId} (${mb(files.bytes)}) into llama.cpp on ${threads === 1 ? 'one thread' : `${threads} threads`}…`,
-      loadedBytes: files.bytes,
-      totalBytes: files.bytes,
-    });
-
-    const wllama = new Wllama({ default: wasmUrl }, { logger: this.log.logger });
-    wllama.setCompat(null); // no compatibility build from a CDN: the page's own files only
-    this.wllama = wllama;
-    const mark = this.log.mark;
-    const loading = wllama.loadModel(files.blobs, {
-      n_ctx: this.state.contextWindow,
-      n_threads: threads,
-      n_parallel: 1,
-      log_level: LogLevel.DEBUG,
-      // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
-      // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
-      swa_full: this.options.swaFull ?? true,
-      ...(this.options.gpu === 'off' && { n_gpu_layers: 0 }),
-    });
-    try {
-      await settleOrStall(loading, this.log, this.options.stallMs ?? DEFAULT_STALL_MS, signal);
-      // wllama resolves even when llama.cpp's load failed (it does not read the result's `success`).
-      const result = wllama.getLoadedContextInfo() as { success?: boolean; n_ctx?: number };
-      if (result.success === false || !result.n_ctx) throw new Error('llama.cpp did not load the model');
-    } catch (error) {
-      await wllama.exit().catch(() => undefined);
-      this.wllama = undefined;
+    // Files llama.cpp refuses leave the cache, and a refused copy from the cache is downloaded again once (wllama-files.ts).
+    const fileOptions = {
+      onProgress,
+      signal,
+      stallMs: this.options.downloadStallMs,
+      sha256: sha256List(this.options.sha256, this.options.urls.length),
+    };
+    const { files, value: wllama } = await withModelFiles(this.options.urls, fileOptions, async (files) => {
       if (signal?.aborted) throw aborted();
-      throw this.log.failure(error, mark, `Loading ${this.state.modelId} failed`);
-    }
+      onProgress?.({
+        progress: DOWNLOAD_SHARE,
+        text: `Loading ${this.state.modelId} (${mb(files.bytes)}) into llama.cpp on ${threads === 1 ? 'one thread' : `${threads} threads`}…`,
+        loadedBytes: files.bytes,
+        totalBytes: files.bytes,
+      });
+
+      const wllama = new Wllama({ default: wasmUrl }, { logger: this.log.logger });
+      wllama.setCompat(null); // no compatibility build from a CDN: the page's own files only
+      this.wllama = wllama;
+      const mark = this.log.mark;
+      const loading = wllama.loadModel(files.blobs, {
+        n_ctx: this.state.contextWindow,
+        n_threads: threads,
+        n_parallel: 1,
+        log_level: LogLevel.DEBUG,
+        // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
+        // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
+        swa_full: this.options.swaFull ?? true,
+        ...(this.options.gpu === 'off' && { n_gpu_layers: 0 }),
+      });
+      try {
+        await settleOrStall(loading, this.log, this.options.stallMs ?? DEFAULT_STALL_MS, signal);
+        // wllama resolves even when llama.cpp's load failed (it does not read the result's `success`).
+        const result = wllama.getLoadedContextInfo() as { success?: boolean; n_ctx?: number };
+        if (result.success === false || !result.n_ctx) throw new Error('llama.cpp did not load the model');
+      } catch (error) {
+        await wllama.exit().catch(() => undefined);
+        this.wllama = undefined;
+        if (signal?.aborted) throw aborted();
+        throw this.log.failure(error, mark, `Loading ${this.state.modelId} failed`);
+      }
+      return wllama;
+    });
     const metadata = wllama.getModelMetadata().meta;
     const context = wllama.getLoadedContextInfo();
     const name = this.options.modelId ?? metadata['general.name'] ?? this.state.modelId;
@@ -164,6 +173,7 @@ export class WllamaEngine implements ModelEngine {
       base && !this.options.callsPerStep
         ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${this.template.name}'s markup, a step with tools opens with a worked example of a call and of an answer without one, and each step ends with its first call, since such a model does not end its turn by itself.`
         : undefined,
+      files.notKept,
     ].filter(Boolean);
     const gpu = /webgpu/i.test(this.log.recent.join('\n')) && this.options.gpu !== 'off';
     this.state = {

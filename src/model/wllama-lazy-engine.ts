@@ -9,7 +9,7 @@ import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, M
 import { toolFormatNamed } from './formats/registry';
 import { estimateTokens, tokenizerFamily } from './token-estimate';
 import { formatOf, modelNameOf } from './wllama-family';
-import { areCached, deleteCached } from './wllama-files';
+import { areCached, deleteCached, sha256List } from './wllama-files';
 import type { WllamaEngine, WllamaEngineOptions } from './wllama-engine';
 
 export type WllamaOptions = Extract<ModelOptions, { engine: 'wllama' }>;
@@ -30,6 +30,7 @@ export class LazyWllamaEngine implements ModelEngine {
     });
     if (!urls.length) throw new AgentError('invalid-options', 'model.url must name at least one .gguf file.');
     if (options.toolFormat !== undefined) toolFormatNamed(options.toolFormat); // refuse an unknown name before any download
+    sha256List(options.sha256, urls.length); // likewise a hash that is not one, or not one per file
     const { engine: _engine, onProgress: _onProgress, url: _url, ...rest } = options;
     this.options = { ...rest, urls };
     const name = options.modelId ?? modelNameOf(urls[0]);

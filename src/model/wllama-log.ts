@@ -97,6 +97,16 @@ export class WllamaLog {
     return { recoverable: false, error: this.failure(error, mark, `${modelName} failed while answering`) };
   }
 
+  /**
+   * The assertion llama.cpp stopped on while its loader read the file (a layer count over its limit, say): the
+   * file is at fault, though llama.cpp says so in an info line and a stack trace, not an error line.
+   */
+  private loaderAssertion(mark: number): string | undefined {
+    const lines = this.lines.slice(Math.max(0, mark - this.dropped));
+    if (!lines.some((line) => /^error: Stack trace[\s\S]*llama_model_load/.test(line))) return undefined;
+    return lines.map((line) => /GGML_ASSERT\(.*\) failed/.exec(line)?.[0]).find(Boolean);
+  }
+
   /** A failure while loading or answering, as the AgentError that says what happened. */
   failure(error: unknown, mark: number, doing: string): AgentError {
     if (error instanceof AgentError) return error;
@@ -121,11 +131,11 @@ export class WllamaLog {
         `${doing}: the prompt is longer than the model's context window (${overflow}). Give the model a larger model.contextWindow, or fewer or shorter tools and instructions.`,
         { cause: error, details: { log: said } },
       );
-    const unreadable = first(UNREADABLE);
+    const unreadable = first(UNREADABLE) ?? this.loaderAssertion(mark);
     if (unreadable)
       return new AgentError(
         'model-invalid',
-        `${doing}: llama.cpp could not read the model (${unreadable}). The file may be damaged (download it again after agent.model.deleteCache()), or hold a model this llama.cpp (b11364) does not know.`,
+        `${doing}: llama.cpp could not read the model (${unreadable}). The file may be damaged, or hold a model this llama.cpp (b11364) does not know.`,
         { cause: error, details: { log: said } },
       );
     return new AgentError('model-failed', `${doing}: ${said.at(-1) ?? messageOf(error)}`, {

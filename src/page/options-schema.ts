@@ -56,6 +56,9 @@ const scriptedTurns = z.array(scriptedTurn, {
 });
 
 const moduleUrlRequired = "is required with engine 'module': the address of an ES module of this origin";
+const sha256Error =
+  "must be the file's SHA-256 in hex (64 characters), or a list of them, one per file of a split model";
+const sha256 = z.string({ error: sha256Error }).regex(/^[0-9a-f]{64}$/i, { error: sha256Error });
 const ggufUrl = "is required with engine 'wllama': the address of a .gguf file, or the list of a split model's files";
 
 // By engine, so that a mistake inside one (a turn of the wrong shape) is named where it is.
@@ -72,6 +75,8 @@ const model = z.discriminatedUnion(
       grammar: z
         .boolean({ error: 'must be true or false (false: calls are read after generation, no grammar)' })
         .optional(),
+      sha256: z.union([sha256, z.array(sha256).min(1, { error: sha256Error })], { error: sha256Error }).optional(),
+      downloadStallMs: wholeAtLeast(1).optional(),
     }),
     z.looseObject({ engine: z.literal('scripted'), turns: scriptedTurns }),
     z.looseObject({

@@ -1,12 +1,14 @@
 /**
  * A GGUF model's files without an agent (issue 31, item 7b): when createAgent
  * failed there is no agent.model to clear them, so deleteModelCache(model)
- * does it from the page.
+ * does it from the page, and the errors that suggest clearing name it.
  */
 import { describe, expect, it } from 'vitest';
+import { AgentError } from '../../../src/errors';
 import { deleteModelCache } from '../../../src/index';
-import { GGUF_CACHE } from '../../../src/model/wllama-files';
+import { GGUF_CACHE, withModelFiles } from '../../../src/model/wllama-files';
 import { agentsClosedAfterEach, uniqueDb } from '../../page/helpers';
+import { settleWithin } from '../settles';
 
 const NAME = 'tiny-gemma3.gguf';
 const start = agentsClosedAfterEach();
@@ -35,4 +37,19 @@ describe('a model’s files without an agent', () => {
     });
     await expect(deleteModelCache({} as never)).rejects.toThrow(/deleteModelCache\(model\) takes the model options/);
   });
+
+  it('a load that llama.cpp fails on files from the cache names deleteModelCache', async () => {
+    const url = own(`/models/${NAME}`);
+    await (await caches.open(GGUF_CACHE)).put(absolute(url), await fetch(`/models/${NAME}`));
+    const failing = async () => {
+      throw new AgentError('model-failed', 'Loading tiny failed: something llama.cpp said', {
+        details: { log: ['something llama.cpp said'] },
+      });
+    };
+    const { error } = await settleWithin(withModelFiles([absolute(url)], {}, failing), 30_000);
+    expect(error).toMatchObject({ code: 'model-failed' });
+    expect((error as Error).message).toMatch(
+      /deleteModelCache\(model\) removes a model's files, with or without an agent/,
+    );
+  }, 60_000);
 });
