@@ -17,6 +17,7 @@ import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { AgentError, type Agent, type AgentEvent, type RunOptions } from '../index';
 import { AgentEvents } from './agent-events';
 import { approvalResponses, toolCallIds } from './approvals';
+import { checkTransportArguments } from './entry-arguments';
 import { EventChunks } from './event-chunks';
 import { lastTurn } from './ui-messages';
 
@@ -32,6 +33,7 @@ export function inpageChatTransport(
   agent: Agent,
   options: InpageChatTransportOptions = {},
 ): ChatTransport<UIMessage> & { readonly resumeStreamIsReplay: true } {
+  checkTransportArguments(agent, options);
   const runOptions = options.runOptions ?? {};
 
   function checkChat(chatId: string): void {

@@ -15,6 +15,7 @@ import type {
 import type { ModelOptions } from '../model/engine';
 import type { Agent } from '../index';
 import { collectContent } from './collect-content';
+import { checkModelArguments, isModelOptions } from './entry-arguments';
 import { toModelRequest } from './model-request';
 import { agentSource, modelIdOf, ownAgentSource, type ModelSource, type OwnAgentSettings } from './model-source';
 import { PROVIDER_KEY } from './provider-key';
@@ -87,11 +88,8 @@ export class InpageLanguageModel implements LanguageModelV3 {
  * model gets a worker of its own at its first step), or an agent, whose worker
  * and loaded model it shares.
  */
-export function inpageModel(model: ModelOptions | Agent, settings: InpageModelSettings = {}): InpageLanguageModel {
-  if (isModelOptions(model)) return new InpageLanguageModel(modelIdOf(model), ownAgentSource(model, settings));
+export function inpageModel(model: ModelOptions | Agent, settings?: InpageModelSettings): InpageLanguageModel {
+  checkModelArguments(model, settings);
+  if (isModelOptions(model)) return new InpageLanguageModel(modelIdOf(model), ownAgentSource(model, settings ?? {}));
   return new InpageLanguageModel(model.info?.model.modelId ?? 'agent', agentSource(model));
-}
-
-function isModelOptions(value: ModelOptions | Agent): value is ModelOptions {
-  return typeof (value as ModelOptions).engine === 'string';
 }

@@ -37,10 +37,17 @@ export async function handleFunctionCalls(
 ): Promise<CallsOutcome> {
   const turn = newTurn(inv, agentName, calls, known);
   if (calls.length > inv.limits.maxToolCallsPerStep) return refuseTooMany(inv, turn);
-  for (const processor of turnProcessors)
-    if ((await processor(inv, turn)) === 'paused') return { kind: 'end', reason: 'awaiting-approval' };
+  const answered = () => new Set(turn.calls.filter((call) => call.response));
+  try {
+    for (const processor of turnProcessors)
+      if ((await processor(inv, turn)) === 'paused') return { kind: 'end', reason: 'awaiting-approval' };
+  } catch (error) {
+    if (!inv.signal.aborted) throw error;
+    // Stopped while the turn was checked or its approvals prepared: its answers so far stand, the rest are 'aborted'.
+    return recordAborted(inv, turn, answered());
+  }
   // Calls answered before their own steps (refused, rejected) are settled; the others once their last step is done.
-  const settled = new Set(turn.calls.filter((call) => call.response));
+  const settled = answered();
   const handle = async (call: TurnCall) => {
     for (const processor of callProcessors) await processor(inv, turn, call);
     settled.add(call);

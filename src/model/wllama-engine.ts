@@ -250,7 +250,7 @@ export class WllamaEngine implements ModelEngine {
           ...(firstCall && { timings_per_token: true }),
           abortSignal,
         } as never)) as unknown as AsyncIterable<CompletionChunk>;
-        for await (const chunk of chunks) {
+        for await (const chunk of readOnWhenStopped(chunks, () => cut.abort())) {
           // Read on after the cut, so that wllama's abort error reaches the catch below (a break would leave it unhandled).
           if (cut.signal.aborted) continue;
           const choice = chunk.choices?.[0];
@@ -319,6 +319,32 @@ export class WllamaEngine implements ModelEngine {
     this.loaded = undefined;
     await wllama?.exit();
   }
+}
+
+/**
+ * wllama's chunks for a reader that may stop early. Its iterator rejects a
+ * promise it made before the stop with llama.cpp's abort error, so a stop by
+ * return() (what for-await does when our generator is closed: a caller that
+ * aborts or stops reading) would leave that error unhandled in the worker.
+ * A stop here aborts the completion and reads on to its end, that error
+ * included, so the next step starts after llama.cpp has let go of this one.
+ */
+function readOnWhenStopped<T>(chunks: AsyncIterable<T>, abort: () => void): AsyncIterable<T> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: () => iterator.next(),
+      async return() {
+        abort();
+        try {
+          while (!(await iterator.next()).done);
+        } catch {
+          // The abort error: the completion has ended.
+        }
+        return { done: true, value: undefined };
+      },
+    }),
+  };
 }
 
 /** Stop strings the page added in model.completion (they add to the template's own). */

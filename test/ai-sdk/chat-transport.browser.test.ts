@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { approvalsDecided, inpageChatTransport, loadUIMessages } from '../../src/ai-sdk/index';
-import { defineTool, z, type Agent, type ModelOptions } from '../../src/index';
-import { agentsClosedAfterEach, killableWorker, uniqueDb } from '../page/helpers';
+import { defineTool, z, type Agent, type AgentEvent, type ModelOptions, type ScriptedTurn } from '../../src/index';
+import { agentsClosedAfterEach, calls, killableWorker, responses, uniqueDb } from '../page/helpers';
 import { TestChat, textOf, toolParts } from './test-chat';
 
 const start = agentsClosedAfterEach();
@@ -47,6 +47,28 @@ function chatFor(agent: Agent, extra: Partial<ConstructorParameters<typeof TestC
 }
 
 const ready = (chat: TestChat) => chat.status === 'ready' || chat.status === 'error';
+
+/** The session's log once its run has ended (the chat may be ready before the ending is stored). */
+async function settledLog(agent: Agent): Promise<AgentEvent[]> {
+  let events: AgentEvent[] = [];
+  await expect
+    .poll(async () => {
+      events = (await agent.sessions.get(agent.sessionId))!.events;
+      return events.at(-1)?.endReason;
+    })
+    .toBeDefined();
+  return events;
+}
+
+/** The calls the log holds with neither a response nor a request for approval that waits. */
+function unanswered(events: AgentEvent[]): string[] {
+  const answered = new Set(responses(events).map((response) => response.id));
+  const asked = events.at(-1)?.endReason === 'awaiting-approval' ? events.at(-1)!.actions?.requestApproval : undefined;
+  for (const request of asked ?? []) answered.add(request.callId);
+  return calls(events)
+    .filter((call) => !answered.has(call.id))
+    .map((call) => `${call.name} ${call.id}`);
+}
 
 describe('useChat over an agent', () => {
   test('streams the answer and shows each page tool the agent ran, with its input and output', async () => {
@@ -309,6 +331,89 @@ describe('Stop and errors', () => {
       .toBe('aborted');
     await chat.sendMessage({ text: 'Again.' });
     expect(textOf(chat.lastMessage)).toBe('Here now.');
+  });
+
+  test('Stop at the first chunk leaves no call in the log without a response, whatever the turn holds', async () => {
+    const turns: Record<string, ScriptedTurn> = {
+      'a call that asks first': { text: 'Clearing.', toolCalls: [{ name: 'clear_list', args: {} }] },
+      'a call that runs at once and one that asks first': {
+        toolCalls: [
+          { name: 'add_todo', args: { text: 'bread' } },
+          { name: 'clear_list', args: {} },
+        ],
+      },
+      'a call that runs at once': { toolCalls: [{ name: 'add_todo', args: { text: 'bread' } }] },
+    };
+    for (const [name, turn] of Object.entries(turns)) {
+      const page = pageTools();
+      const agent = await start({
+        model: { engine: 'scripted', turns: [turn, { text: 'Done.' }] },
+        tools: page.tools,
+        dbName: uniqueDb('chat-stop-first'),
+      });
+      const chat = chatFor(agent);
+      const stop = chat.observe((c) => {
+        if (c.lastMessage?.role !== 'assistant') return;
+        stop();
+        void c.stop();
+      });
+      await chat.sendMessage({ text: 'Go.' });
+      await chat.until(ready);
+      const events = await settledLog(agent);
+      expect({ turn: name, unanswered: unanswered(events) }).toEqual({ turn: name, unanswered: [] });
+      expect(page.dropped).toEqual([]);
+    }
+  });
+
+  test('Stop while the page decides whether a call needs approval: every call of the turn is answered aborted, none runs, and the next message runs', async () => {
+    const page = pageTools();
+    let chat!: TestChat;
+    // A rule that reads the page's state (here: the person presses Stop while it is read).
+    const careful = defineTool({
+      name: 'clear_done',
+      description: 'Deletes the finished items of the to-do list.',
+      parameters: z.object({}),
+      needsApproval: () => {
+        void chat.stop();
+        return true;
+      },
+      execute: () => {
+        page.dropped.push('done items');
+        return { cleared: true };
+      },
+    });
+    const agent = await start({
+      model: {
+        engine: 'scripted',
+        turns: [
+          {
+            text: 'Tidying up.',
+            toolCalls: [
+              { name: 'add_todo', args: { text: 'bread' } },
+              { name: 'clear_done', args: {} },
+            ],
+          },
+          { text: 'Here now.' },
+        ],
+      },
+      tools: [...page.tools, careful],
+      dbName: uniqueDb('chat-stop-gate'),
+    });
+    chat = chatFor(agent);
+    await chat.sendMessage({ text: 'Add bread and tidy up.' });
+    await chat.until(ready);
+    const events = await settledLog(agent);
+    expect(events.at(-1)?.endReason).toBe('aborted');
+    expect(unanswered(events)).toEqual([]);
+    expect(responses(events).map((response) => [response.name, response.error])).toEqual([
+      ['add_todo', 'aborted: the run was stopped before this call finished.'],
+      ['clear_done', 'aborted: the run was stopped before this call finished.'],
+    ]);
+    expect(page.list).toEqual([]);
+    expect(page.dropped).toEqual([]);
+    await chat.sendMessage({ text: 'Again.' });
+    expect(textOf(chat.lastMessage)).toBe('Here now.');
+    expect(page.dropped).toEqual([]);
   });
 
   test("a run that fails leaves the chat in error with the agent's AgentError and its code", async () => {
