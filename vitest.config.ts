@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs as quiet, findChromium } from './scripts/chromium.mjs';
 import { missingSharedData, sharedDataDir } from './scripts/shared-data.mjs';
-import { realModelPath, serveModels } from './scripts/model-files.mjs';
+import { INSTRUCT_MODEL_FILE, realModelPath, serveModels } from './scripts/model-files.mjs';
 
 const executablePath = findChromium();
 
@@ -40,6 +40,7 @@ export default defineConfig({
     provide: {
       sharedData: { dir: sharedDataDir, missing: missingSharedData() },
       realModel: Boolean(realModelPath()),
+      instructModel: Boolean(realModelPath(INSTRUCT_MODEL_FILE)),
     },
     projects: [
       {

