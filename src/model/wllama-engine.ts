@@ -13,7 +13,7 @@
  */
 import { LogLevel, Wllama } from '@wllama/wllama/esm/index.js';
 import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { AgentError } from '../errors';
+import { AgentError, messageOf } from '../errors';
 import { DEFAULT_CONTEXT_WINDOW } from './context-window';
 import type { Usage } from './usage';
 import type {
@@ -35,7 +35,9 @@ import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, DOWNLOAD_SHARE, mb, sha256List, withModelFiles } from './wllama-files';
 import { WllamaLog } from './wllama-log';
 import { grammarParams, toWllamaRequest, type CompletionParams, type WllamaRequestPlan } from './wllama-request';
-import { chatTemplate, templateOf, type ChatTemplate } from './wllama-template';
+import { jinjaPrompt } from './jinja-prompt';
+import { markupPrompt, type PromptWriter } from './wllama-prompt';
+import { chatTemplate, templateOf } from './wllama-template';
 
 /**
  * The page's wllama options as the engine takes them: the URLs made absolute (the worker's base is not the page's),
@@ -73,9 +75,8 @@ export class WllamaEngine implements ModelEngine {
   /** llama.cpp's timings of the last completion (for benchmarks and the curious). */
   lastTimings?: Timings;
   private format: ToolFormat;
-  private template?: ChatTemplate;
+  private prompt?: PromptWriter;
   private oneCall = false;
-  private base = false;
   private loaded?: Promise<void>;
   private busy = false;
   private state: ModelInfo;
@@ -165,13 +166,22 @@ export class WllamaEngine implements ModelEngine {
           metadata['general.architecture'],
         ),
       );
-    this.template = chatTemplate(templateOf(metadata));
-    const base = (this.base = !metadata['tokenizer.chat_template']);
+    const markup = chatTemplate(templateOf(metadata));
+    const source = metadata['tokenizer.chat_template'];
+    const base = !source;
+    let templateNotice: string | undefined;
+    try {
+      this.prompt = source ? jinjaPrompt(source, this.format, markup.stops) : undefined;
+    } catch (error) {
+      templateNotice = `${messageOf(error)} Its turns are written in ${markup.name}'s markup instead.`;
+    }
+    this.prompt ??= markupPrompt(markup, this.format, { base });
     this.oneCall = (this.options.callsPerStep ?? (base ? 'one' : 'any')) === 'one';
     const notices = [
       notice,
+      templateNotice,
       base && !this.options.callsPerStep
-        ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${this.template.name}'s markup, a step with tools opens with a worked example of a call and of an answer without one, and each step ends with its first call, since such a model does not end its turn by itself.`
+        ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${markup.name}'s markup, a step with tools opens with a worked example of a call and of an answer without one, and each step ends with its first call, since such a model does not end its turn by itself.`
         : undefined,
       files.notKept,
     ].filter(Boolean);
@@ -196,7 +206,7 @@ export class WllamaEngine implements ModelEngine {
 
   async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
     const wllama = this.wllama;
-    if (!wllama || !this.template)
+    if (!wllama || !this.prompt)
       throw new AgentError('model-failed', `The model ${this.state.modelId} is not loaded yet; call load() first.`);
     if (this.busy)
       throw new AgentError(
@@ -209,12 +219,11 @@ export class WllamaEngine implements ModelEngine {
     }
     const plan = toWllamaRequest(request, {
       format: this.format,
-      template: this.template,
+      prompt: this.prompt,
       contextWindow: this.state.contextWindow,
       temperature: this.options.temperature ?? 0,
       seed: this.options.seed,
       oneCall: this.oneCall,
-      base: this.base,
       grammar: this.options.grammar ?? true,
     });
     if (plan.notice) yield plan.notice;

@@ -1,8 +1,8 @@
 /**
  * Our ModelRequest as a llama.cpp completion: the prompt written by the
- * family's format (tools described in the system text, earlier turns replayed
- * as generated, tool results as the family reads them) inside the model's
- * conversation markup (wllama-template.ts), and the step's grammar in GBNF.
+ * model's own chat template, or by us in its family's markup for a model
+ * without one (wllama-prompt.ts), earlier turns replayed as generated, and
+ * the step's grammar in GBNF.
  *
  * The prompt depends on `request.tools` only; `allowedTools` and `toolChoice`
  * narrow the grammar. So each step's prompt extends the last one, and
@@ -12,22 +12,20 @@
  * on whether or not its types list them).
  */
 import type { ToolDeclaration } from '../tools/declaration';
-import type { ChatMessage, ModelDelta, ModelRequest } from './engine';
-import { escapeUntrusted } from './escape';
+import type { ModelDelta, ModelRequest } from './engine';
 import type { StructuralTagFormat, TagFormat } from './grammar/structural-tag';
 import { allowedNames, planToolCalls } from './formats/tool-call-plan';
-import type { ToolFormat, ToolResultText } from './formats/tool-format';
+import type { ToolFormat } from './formats/tool-format';
 import { structuralTagToGbnf, GbnfUnsupported, type GbnfGrammar } from './gbnf/structural-tag-gbnf';
-import type { ChatTemplate, Turn } from './wllama-template';
-import { withExample } from './base-model-example';
-import { defaultMaxTokens, withoutEndOfTurn } from './webllm-request';
+import type { PromptWriter } from './wllama-prompt';
+import { defaultMaxTokens } from './webllm-request';
 
 /** llama.cpp's grammar trigger types (common_grammar_trigger_type): a word in the output. */
 const TRIGGER_WORD = 1;
 
 export interface WllamaStyle {
   format: ToolFormat;
-  template: ChatTemplate;
+  prompt: PromptWriter;
   contextWindow: number;
   /** Sampling the page did not set: the engine's defaults. */
   temperature: number;
@@ -36,8 +34,6 @@ export interface WllamaStyle {
   oneCall?: boolean;
   /** false: no grammar, the calls are read after generation. */
   grammar?: boolean;
-  /** A base model (no chat template): a step with tools opens with a worked example (base-model-example.ts). */
-  base?: boolean;
 }
 
 export interface WllamaRequestPlan {
@@ -77,16 +73,6 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n\n');
-  const section = tools.length ? format.describeTools(tools) : '';
-  const systemText = (format.toolsFirst ? [section, system] : [system, section]).filter(Boolean).join('\n\n');
-  const own: Turn[] = [
-    ...(systemText ? [{ role: 'system' as const, content: systemText }] : []),
-    ...conversation(
-      request.messages.filter((m) => m.role !== 'system'),
-      format,
-    ),
-  ];
-  const turns = style.base && tools.length ? withExample(own, format, tools) : own;
   const sampling = request.sampling ?? {};
   const params: CompletionParams = {
     max_tokens: sampling.maxTokens ?? defaultMaxTokens(style.contextWindow),
@@ -94,10 +80,10 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
     ...(sampling.topP !== undefined && { top_p: sampling.topP }),
     ...((sampling.seed ?? style.seed) !== undefined && { seed: sampling.seed ?? style.seed }),
     cache_prompt: true,
-    stop: style.template.stops,
+    stop: style.prompt.stops,
   };
   const plan: WllamaRequestPlan = {
-    prompt: style.template.render(turns),
+    prompt: style.prompt.write({ system, tools, messages: request.messages }),
     params,
     tools: [...tools],
     toolNames,
@@ -177,32 +163,4 @@ export function grammarParams(
     }),
     preserved_tokens: grammar.preservedTokens,
   };
-}
-
-/** The conversation as turns: tool results of one step become one user turn, written the way the family reads them. */
-function conversation(messages: ChatMessage[], format: ToolFormat): Turn[] {
-  const out: Turn[] = [];
-  let results: ToolResultText[] = [];
-  const flush = () => {
-    if (results.length) out.push({ role: 'user', content: format.writeResults(results) });
-    results = [];
-  };
-  for (const message of messages) {
-    if (message.role === 'tool') {
-      results.push({ callId: message.toolCallId, name: message.name, content: escapeUntrusted(message.content) });
-      continue;
-    }
-    flush();
-    if (message.role === 'user') out.push({ role: 'user', content: escapeUntrusted(message.content) });
-    else if (message.role === 'assistant')
-      out.push({
-        role: 'assistant',
-        content:
-          message.raw !== undefined
-            ? withoutEndOfTurn(message.raw)
-            : format.writeTurn(escapeUntrusted(message.content), message.toolCalls ?? []),
-      });
-  }
-  flush();
-  return out;
 }

@@ -11,7 +11,9 @@ import type { ModelInfo } from '../../../src/model/engine';
 import { TOOL_FORMATS } from '../../../src/model/formats/registry';
 import { ToolCallStream } from '../../../src/model/readers/stream-tool-calls';
 import { toWllamaRequest, type WllamaStyle } from '../../../src/model/wllama-request';
-import { chatTemplate } from '../../../src/model/wllama-template';
+import { chatTemplate, type TemplateName } from '../../../src/model/wllama-template';
+import { markupPrompt } from '../../../src/model/wllama-prompt';
+import type { ToolFormat } from '../../../src/model/formats/tool-format';
 
 const setAlarm = {
   name: 'set_alarm',
@@ -27,9 +29,18 @@ const request: ModelRequest = {
   tools: [setAlarm],
 };
 
+/** A step written in our markup of `markup`, for a base model (the example) or not. */
+const styleOf = (format: ToolFormat, markup: TemplateName, base = false): WllamaStyle => ({
+  format,
+  prompt: markupPrompt(chatTemplate(markup), format, { base }),
+  contextWindow: 4096,
+  temperature: 0,
+});
+
 describe('a base model’s prompt opens with a worked example', () => {
   for (const format of Object.values(TOOL_FORMATS)) {
-    const style: WllamaStyle = { format, template: chatTemplate('chatml'), contextWindow: 4096, temperature: 0 };
+    const style: WllamaStyle = styleOf(format, 'chatml');
+    const baseStyle: WllamaStyle = styleOf(format, 'chatml', true);
 
     it(`${format.name}: the example's calls are written the way the family's reader reads them`, () => {
       const turns = exampleTurns(format);
@@ -48,7 +59,7 @@ describe('a base model’s prompt opens with a worked example', () => {
 
     it(`${format.name}: the step's system text, tools and question come after it, and only its tools are callable`, () => {
       const plain = toWllamaRequest(request, style);
-      const base = toWllamaRequest(request, { ...style, base: true });
+      const base = toWllamaRequest(request, baseStyle);
       expect(plain.prompt).not.toContain('example_get_weather');
       const example = base.prompt.indexOf('example_get_weather');
       expect(example).toBeGreaterThan(-1);
@@ -65,7 +76,7 @@ describe('a base model’s prompt opens with a worked example', () => {
     });
 
     it(`${format.name}: each later step extends the last one's prompt, example included`, () => {
-      const first = toWllamaRequest(request, { ...style, base: true });
+      const first = toWllamaRequest(request, baseStyle);
       const later = toWllamaRequest(
         {
           ...request,
@@ -75,7 +86,7 @@ describe('a base model’s prompt opens with a worked example', () => {
             { role: 'tool', toolCallId: 'c1', name: 'set_alarm', content: '{"ok":true}' },
           ],
         },
-        { ...style, base: true },
+        baseStyle,
       );
       expect(later.prompt.startsWith(first.prompt.slice(0, first.prompt.lastIndexOf(question)))).toBe(true);
     });
@@ -87,10 +98,7 @@ describe('a base model’s prompt opens with a worked example', () => {
     const call = exampleTurns(format, taken)[1]!.content;
     expect(call).toContain('example_get_weather_3(city="Paris")');
     const own = { ...setAlarm, name: 'example_get_weather' };
-    const plan = toWllamaRequest(
-      { ...request, tools: [own] },
-      { format, template: chatTemplate('gemma'), contextWindow: 4096, temperature: 0, base: true },
-    );
+    const plan = toWllamaRequest({ ...request, tools: [own] }, styleOf(format, 'gemma', true));
     expect(plan.prompt).toContain('example_get_weather_2(city="Paris")');
     expect(plan.prompt).not.toContain('example_get_weather(city="Paris")');
   });
@@ -111,25 +119,16 @@ describe('a base model’s prompt opens with a worked example', () => {
     const plain = measureContext({ info, countTokens }, parts);
     expect(base.tools - plain.tools).toBe(exampleText(format, [setAlarm]).length + 2);
     // That text is what the prompt holds: every turn of the example is in it.
-    const prompt = toWllamaRequest(request, {
-      format,
-      template: chatTemplate('gemma'),
-      contextWindow: 4096,
-      temperature: 0,
-      base: true,
-    }).prompt;
+    const prompt = toWllamaRequest(request, styleOf(format, 'gemma', true)).prompt;
     for (const turn of exampleTurns(format, new Set(['set_alarm']))) expect(prompt).toContain(turn.content);
   });
 
   it('a step without tools, or a model with a chat template, gets no example', () => {
-    const style: WllamaStyle = {
-      format: TOOL_FORMATS['gemma-tool-code'],
-      template: chatTemplate('gemma'),
-      contextWindow: 4096,
-      temperature: 0,
-    };
+    const style = styleOf(TOOL_FORMATS['gemma-tool-code'], 'gemma');
     const noTools = { ...request, tools: [] };
-    expect(toWllamaRequest(noTools, { ...style, base: true }).prompt).toBe(toWllamaRequest(noTools, style).prompt);
+    expect(toWllamaRequest(noTools, styleOf(TOOL_FORMATS['gemma-tool-code'], 'gemma', true)).prompt).toBe(
+      toWllamaRequest(noTools, style).prompt,
+    );
     expect(toWllamaRequest(request, style).prompt).not.toContain('example_get_weather');
   });
 });

@@ -6,6 +6,7 @@ import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { toolFormatNamed } from '../../../src/model/formats/registry';
 import { toWllamaRequest } from '../../../src/model/wllama-request';
 import { chatTemplate } from '../../../src/model/wllama-template';
+import { markupPrompt } from '../../../src/model/wllama-prompt';
 import { checkOptions } from '../../../src/page/options-schema';
 
 const tools = [
@@ -18,7 +19,7 @@ const tools = [
 const request: ModelRequest = { messages: [{ role: 'user' as const, content: 'Weather in Oslo?' }], tools };
 const style = {
   format: toolFormatNamed('gemma-tool-code'),
-  template: chatTemplate('gemma'),
+  prompt: markupPrompt(chatTemplate('gemma'), toolFormatNamed('gemma-tool-code'), { base: false }),
   contextWindow: 4096,
   temperature: 0,
   oneCall: true,
