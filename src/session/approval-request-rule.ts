@@ -9,27 +9,43 @@
  */
 import type { ApprovalRequest, FunctionCall } from './event';
 
-/** Why the request cannot stand; undefined when it can. */
+/** A model turn's calls by id, made once per turn so that each request is checked in the time of its own size. */
+export interface TurnCalls {
+  byId: Map<string, FunctionCall>;
+  /** An id two calls of the turn share, if any. */
+  duplicate?: string;
+}
+
+export function turnCalls(calls: readonly FunctionCall[]): TurnCalls {
+  const byId = new Map<string, FunctionCall>();
+  let duplicate: string | undefined;
+  for (const call of calls) {
+    if (byId.has(call.id)) duplicate ??= call.id;
+    else byId.set(call.id, call);
+  }
+  return { byId, ...(duplicate !== undefined && { duplicate }) };
+}
+
+/**
+ * Why the request cannot stand; undefined when it can. `answered`: a call of
+ * the turn answered before the request, if any.
+ */
 export function approvalRequestProblem(
   asked: readonly ApprovalRequest[],
-  turn: readonly FunctionCall[] | undefined,
-  isAnswered: (callId: string) => boolean,
+  turn: TurnCalls | undefined,
+  answered: string | undefined,
 ): string | undefined {
   if (!turn) return 'it asks about calls, but no model event made any before it';
-  const byId = new Map<string, FunctionCall>();
-  for (const call of turn) {
-    if (byId.has(call.id)) return `its turn has two calls with the id "${call.id}" (call ids are unique)`;
-    byId.set(call.id, call);
-  }
+  if (turn.duplicate !== undefined)
+    return `its turn has two calls with the id "${turn.duplicate}" (call ids are unique)`;
   const seen = new Set<string>();
   for (const { callId, name } of asked) {
-    const call = byId.get(callId);
+    const call = turn.byId.get(callId);
     if (!call) return `it asks about call "${callId}", which its turn did not make`;
     if (call.name !== name) return `it shows call "${callId}" as "${String(name)}", but that call is "${call.name}"`;
     if (seen.has(callId)) return `it asks about call "${callId}" twice`;
     seen.add(callId);
   }
-  const answered = turn.find((call) => isAnswered(call.id));
-  if (answered) return `call "${answered.id}" of its turn was answered already`;
+  if (answered !== undefined) return `call "${answered}" of its turn was answered already`;
   return undefined;
 }
