@@ -6,7 +6,7 @@
  * own. Calls that wait on purpose (for an approval, or long-running ones) are
  * left alone.
  */
-import type { NewEvent } from './event';
+import type { AgentEvent, NewEvent } from './event';
 import { openCallsOf, type OpenCall } from './open-calls';
 import type { Session, SessionStore } from './store';
 
@@ -43,4 +43,10 @@ export function interruptedAnswers(
       })),
     },
   }));
+}
+
+/** Whether the event is a repair's answers: it says that calls were cut off, not that their run went on or ended. */
+export function isInterruptedAnswer(event: AgentEvent): boolean {
+  if (event.content?.role !== 'tool' || event.content.parts.length === 0) return false;
+  return event.content.parts.every((part) => 'functionResponse' in part && part.functionResponse.error === INTERRUPTED);
 }
