@@ -7,7 +7,7 @@
  * left alone.
  */
 import type { AgentEvent, NewEvent } from './event';
-import { openCallsOf, type OpenCall } from './open-calls';
+import { openCallsOf, waitsOnPurpose, type OpenCall } from './open-calls';
 import type { Session, SessionStore } from './store';
 
 const INTERRUPTED = 'interrupted';
@@ -19,8 +19,9 @@ export interface InterruptedCall extends OpenCall {
 /** The open calls of a session that nothing waits for; found without reading its log (but for sessions older than open-call tracking). */
 export async function interruptedCalls(store: SessionStore, session: Session): Promise<InterruptedCall[]> {
   const open = session.openCalls ?? openCallsOf(await store.events(session.id));
+  const waits = waitsOnPurpose(open);
   return Object.entries(open)
-    .filter(([, call]) => !call.waiting)
+    .filter(([, call]) => !waits(call))
     .map(([id, call]) => ({ id, ...call }));
 }
 
@@ -30,8 +31,11 @@ export function interruptedAnswers(
   calls: readonly InterruptedCall[],
 ): Omit<NewEvent, 'id' | 'timestamp'>[] {
   const bySeq = new Map<number, InterruptedCall[]>();
-  for (const call of [...calls].sort((a, b) => a.seq - b.seq))
-    bySeq.set(call.seq, [...(bySeq.get(call.seq) ?? []), call]);
+  for (const call of [...calls].sort((a, b) => a.seq - b.seq)) {
+    const group = bySeq.get(call.seq);
+    if (group) group.push(call);
+    else bySeq.set(call.seq, [call]);
+  }
   return [...bySeq.values()].map((group) => ({
     sessionId,
     invocationId: group[0]!.invocationId,
