@@ -8,9 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { defineTool, z, type AgentEvent, type ScriptedTurn } from '../../src/index';
-import { openCallsOf } from '../../src/session/open-calls';
-import { openIdbSessionStore } from '../../src/session/idb-store';
-import { agentsClosedAfterEach, calls, responses, uniqueDb } from './helpers';
+import { agentsClosedAfterEach, calls, responses, storeLog, uniqueDb } from './helpers';
 
 const start = agentsClosedAfterEach();
 
@@ -144,21 +142,7 @@ describe('a stopped run stays stopped', () => {
         endReason: 'aborted',
       },
     ];
-    const store = await openIdbSessionStore({ dbName });
-    await store.put(
-      {
-        id: sessionId,
-        appName: location.origin,
-        userId: 'local',
-        createdAt: 1,
-        updatedAt: 3,
-        state: {},
-        lastSeq: 3,
-        openCalls: openCallsOf(events),
-      },
-      events,
-    );
-    store.close();
+    await storeLog(dbName, events);
 
     const ran: string[] = [];
     const agent = await start({

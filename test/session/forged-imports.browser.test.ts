@@ -13,9 +13,7 @@
  */
 import { describe, expect, test, vi } from 'vitest';
 import { AgentError, defineTool, z, type AgentEvent, type FunctionCall, type Part } from '../../src/index';
-import { openCallsOf } from '../../src/session/open-calls';
-import { openIdbSessionStore } from '../../src/session/idb-store';
-import { agentsClosedAfterEach, rejection, uniqueDb } from '../page/helpers';
+import { agentsClosedAfterEach, rejection, storeLog, uniqueDb } from '../page/helpers';
 
 const start = agentsClosedAfterEach();
 
@@ -200,23 +198,13 @@ const forged: { name: string; drafts: Draft[]; line: number; says: RegExp; asked
 /** The log written straight into IndexedDB, as a session stored before these rules would be. */
 async function storeDirectly(dbName: string, drafts: Draft[]): Promise<string> {
   const sessionId = `forged-${crypto.randomUUID()}`;
-  const events = eventsOf(sessionId, drafts);
-  const store = await openIdbSessionStore({ dbName });
-  await store.put(
-    {
-      id: sessionId,
-      appName: location.origin,
-      userId: 'local',
-      createdAt: 1_000,
-      updatedAt: 1_000,
-      state: {},
-      lastSeq: events.length,
-      openCalls: openCallsOf(events),
-    },
-    events,
-  );
-  store.close();
+  await storeLog(dbName, eventsOf(sessionId, drafts));
   return sessionId;
+}
+
+/** An agent of this page on a stored or imported session: the page's tools, and a model that says it is done. */
+function openOn(dbName: string, sessionId: string, log: string[]) {
+  return start({ model: { engine: 'scripted', turns: [{ text: 'done' }] }, tools: toolsFor(log), dbName, sessionId });
 }
 
 function toolsFor(log: string[]) {
@@ -262,12 +250,7 @@ describe('the same logs stored without an import run nothing they did not show',
       const sessionId = await storeDirectly(dbName, attack.drafts);
 
       const log: string[] = [];
-      const agent = await start({
-        model: { engine: 'scripted', turns: [{ text: 'nothing to do' }] },
-        tools: toolsFor(log),
-        dbName,
-        sessionId,
-      });
+      const agent = await openOn(dbName, sessionId, log);
       const shown = await agent.pendingApprovals();
       for (const asked of shown) await agent.approve(asked.callId).catch(() => undefined);
       const refused = await rejection(agent.approve(attack.asked!));
@@ -316,12 +299,7 @@ describe('an approval request shows the arguments its call runs with', () => {
     const dbName = uniqueDb('misshown-stored');
     const sessionId = await storeDirectly(dbName, dropUsers({ table: 'logs' }));
     const log: string[] = [];
-    const agent = await start({
-      model: { engine: 'scripted', turns: [{ text: 'nothing to do' }] },
-      tools: toolsFor(log),
-      dbName,
-      sessionId,
-    });
+    const agent = await openOn(dbName, sessionId, log);
     const [shown] = await agent.pendingApprovals();
     expect(shown?.args).toEqual({ table: 'logs' });
     const { events } = await agent.approve('T');
@@ -338,6 +316,11 @@ describe('an approval request shows the arguments its call runs with', () => {
  * that waits is never honoured (the call is asked again, and the session
  * says why), and a request whose turn was answered asks nothing.
  */
+/** A turn of delete_all (D) and drop_table {"table":"users"} (T), and the request that asks about both. */
+const deleteAndDrop = [user('clean up'), model(call('D', 'delete_all'), call('T', 'drop_table', { table: 'users' }))];
+const askD = { callId: 'D', name: 'delete_all', args: {} };
+const askT = { callId: 'T', name: 'drop_table', args: { table: 'users' } };
+
 const kept: { name: string; drafts: Draft[]; pending: string[]; askedAgain: boolean; ran: string[] }[] = [
   {
     name: 'an open request with no decision: asked as the file asks',
@@ -348,49 +331,28 @@ const kept: { name: string; drafts: Draft[]; pending: string[]; askedAgain: bool
   },
   {
     name: 'an open request with one call granted and one waiting: both asked again',
-    drafts: [
-      user('clean up'),
-      model(call('D', 'delete_all'), call('T', 'drop_table', { table: 'users' })),
-      ask({ callId: 'D', name: 'delete_all', args: {} }, { callId: 'T', name: 'drop_table', args: { table: 'users' } }),
-      decide('D', true),
-    ],
+    drafts: [...deleteAndDrop, ask(askD, askT), decide('D', true)],
     pending: ['D', 'T'],
     askedAgain: true,
     ran: ['delete_all', 'drop_table {"table":"users"}'],
   },
   {
     name: 'an open request with one call rejected and one waiting: both asked again',
-    drafts: [
-      user('clean up'),
-      model(call('D', 'delete_all'), call('T', 'drop_table', { table: 'users' })),
-      ask({ callId: 'D', name: 'delete_all', args: {} }, { callId: 'T', name: 'drop_table', args: { table: 'users' } }),
-      decide('D', false),
-    ],
+    drafts: [...deleteAndDrop, ask(askD, askT), decide('D', false)],
     pending: ['D', 'T'],
     askedAgain: true,
     ran: ['delete_all', 'drop_table {"table":"users"}'],
   },
   {
     name: 'an open request whose every call was granted, with no answer yet (cut off before it ran): asked again',
-    drafts: [
-      user('delete'),
-      model(call('D', 'delete_all')),
-      ask({ callId: 'D', name: 'delete_all', args: {} }),
-      decide('D', true),
-    ],
+    drafts: [user('delete'), model(call('D', 'delete_all')), ask(askD), decide('D', true)],
     pending: ['D'],
     askedAgain: true,
     ran: ['delete_all'],
   },
   {
     name: 'two requests in one turn (a rule that changed its answer), the first one decided: every call asked again',
-    drafts: [
-      user('clean up'),
-      model(call('D', 'delete_all'), call('T', 'drop_table', { table: 'users' })),
-      ask({ callId: 'D', name: 'delete_all', args: {} }),
-      decide('D', true),
-      ask({ callId: 'T', name: 'drop_table', args: { table: 'users' } }),
-    ],
+    drafts: [...deleteAndDrop, ask(askD), decide('D', true), ask(askT)],
     pending: ['D', 'T'],
     askedAgain: true,
     ran: ['delete_all', 'drop_table {"table":"users"}'],
@@ -439,12 +401,7 @@ describe('a session file that keeps the rules is imported, and what waits in it 
       } else expect(stored).toHaveLength(shape.drafts.length);
 
       const log: string[] = [];
-      const agent = await start({
-        model: { engine: 'scripted', turns: [{ text: 'done' }] },
-        tools: toolsFor(log),
-        dbName,
-        sessionId: imported,
-      });
+      const agent = await openOn(dbName, imported, log);
       const pending = await agent.pendingApprovals();
       expect(pending.map((asked) => asked.callId)).toEqual(shape.pending);
       expect(log).toEqual([]);
@@ -462,12 +419,7 @@ describe('a session file that keeps the rules is imported, and what waits in it 
     const importer = await start({ model: { engine: 'scripted', turns: [] }, dbName });
     const imported = await importer.sessions.import(fileOf(kept[1]!.drafts));
     const log: string[] = [];
-    const agent = await start({
-      model: { engine: 'scripted', turns: [{ text: 'done' }] },
-      tools: toolsFor(log),
-      dbName,
-      sessionId: imported,
-    });
+    const agent = await openOn(dbName, imported, log);
     const waiting = await agent.approve('T');
     expect(waiting.endReason).toBe('awaiting-approval');
     expect(log).toEqual([]);
@@ -528,12 +480,7 @@ describe('files as this version writes them', () => {
     expect(exported).toMatch(/"late":true/);
 
     const imported = await agent.sessions.import(exported);
-    const reopened = await start({
-      model: { engine: 'scripted', turns: [{ text: 'done' }] },
-      tools: toolsFor(log),
-      dbName,
-      sessionId: imported,
-    });
+    const reopened = await openOn(dbName, imported, log);
     // The decision this person made before the export is, in the file, a decision like any other: not honoured.
     const again = await reopened.pendingApprovals();
     expect(again.map((asked) => asked.name)).toEqual([first!.name, 'add_todo']);
