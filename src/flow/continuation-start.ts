@@ -5,16 +5,22 @@
  * before this is decided (start-run.ts with
  * repair-open-calls.ts), so no tool runs again on its own.
  * An invocation that ended, or paused on purpose (awaiting-approval,
- * long-running: both are endings), has nothing to go on with.
+ * long-running: both are endings), has nothing to go on with. A stopped run
+ * stays stopped: a repair's answers after its ending (as a log written
+ * before a stop answered its calls gets them) say only that calls were cut
+ * off, so the event before them decides.
  */
 import type { AgentEvent } from '../session/event';
+import { isInterruptedAnswer } from '../session/repair';
 import type { RunStart } from './types';
 
 /** The invocations of events recorded outside any run (record.ts `standalone`): notices, repairs. */
 const OUTSIDE_RUNS = new Set(['storage', 'repair']);
 
 export function continuationStart(history: readonly AgentEvent[]): RunStart {
-  const last = history.findLast((event) => !event.partial && !event.late && !OUTSIDE_RUNS.has(event.invocationId));
+  const last = history.findLast(
+    (event) => !event.partial && !event.late && !OUTSIDE_RUNS.has(event.invocationId) && !isInterruptedAnswer(event),
+  );
   if (!last || last.endReason) return { kind: 'nothing' };
   return { kind: 'continue', before: [], invocationId: last.invocationId };
 }

@@ -2,12 +2,14 @@
  * A run started by a person's decision on a paused call. Checking that the
  * call is pending and recording the decision happen under the session's
  * lock, so a second click finds nothing pending and runs nothing. The turn
- * goes on once its last waiting call is decided.
+ * goes on once its last waiting call is decided, with every decision taken
+ * in it: a decision holds for its turn, even when a rule that reads page
+ * state would now ask about another call, or no longer about this one.
  */
 import { AgentError } from '../errors';
 import type { AgentEvent } from '../session/event';
 import { functionCalls } from '../session/parts';
-import { openApproval } from './open-approval';
+import { openApproval } from '../session/open-approval';
 import type { EventDraft, RunStart } from './types';
 
 export function decisionStart(

@@ -10,9 +10,11 @@
  * in the model's order (all at once when every call is read-only). The turn
  * ends in one merged event. A step that answers a call (a refusal, a
  * person's no, a callback's result) sets its response; the steps after it
- * leave that call alone.
+ * leave that call alone. A turn that is stopped (abort) or fails (a callback
+ * throws) on its way still answers every call it made before the run ends,
+ * so the log is whole and nothing is left open for a later run to pick up.
  */
-import { runAbortedError } from '../errors';
+import { AgentError, isAgentGone, messageOf, runAbortedError } from '../errors';
 import type { FunctionCall } from '../session/event';
 import { raceAbort } from './abortable';
 import { isBuiltin } from './agents';
@@ -37,28 +39,27 @@ export async function handleFunctionCalls(
 ): Promise<CallsOutcome> {
   const turn = newTurn(inv, agentName, calls, known);
   if (calls.length > inv.limits.maxToolCallsPerStep) return refuseTooMany(inv, turn);
-  const answered = () => new Set(turn.calls.filter((call) => call.response));
+  let settled: Set<TurnCall> | undefined;
   try {
     for (const processor of turnProcessors)
       if ((await processor(inv, turn)) === 'paused') return { kind: 'end', reason: 'awaiting-approval' };
-  } catch (error) {
-    if (!inv.signal.aborted) throw error;
-    // Stopped while the turn was checked or its approvals prepared: its answers so far stand, the rest are 'aborted'.
-    return recordAborted(inv, turn, answered());
-  }
-  // Calls answered before their own steps (refused, rejected) are settled; the others once their last step is done.
-  const settled = answered();
-  const handle = async (call: TurnCall) => {
-    for (const processor of callProcessors) await processor(inv, turn, call);
-    settled.add(call);
-  };
-  try {
+    // Calls answered before their own steps (refused, rejected) are settled; the others once their last step is done.
+    const done = (settled = new Set(turn.calls.filter((call) => call.response)));
+    const handle = async (call: TurnCall) => {
+      for (const processor of callProcessors) await processor(inv, turn, call);
+      done.add(call);
+    };
     if (turn.calls.every((call) => call.declaration?.annotations.readOnly || isBuiltin(call.call.name)))
       await raceAbort(Promise.all(turn.calls.map(handle)), inv.signal);
     else for (const call of turn.calls) await raceAbort(handle(call), inv.signal);
   } catch (error) {
-    if (!inv.signal.aborted) throw error;
-    return recordAborted(inv, turn, settled);
+    // A dead worker or a closed agent records nothing more; the session's next run answers its calls 'interrupted'.
+    if (isAgentGone(error)) throw error;
+    // Before the calls' own steps (the approval gate), an answer given so far (a refusal, a no) is final.
+    const final = settled ?? new Set(turn.calls.filter((call) => call.response));
+    if (inv.signal.aborted) return recordAborted(inv, turn, final);
+    await recordUnrun(inv, turn, final, error).catch(() => undefined);
+    throw error;
   }
   return recordTurn(inv, turn);
 }
@@ -109,20 +110,38 @@ async function refuseTooMany(inv: Invocation, turn: Turn): Promise<CallsOutcome>
 
 /** On abort: every unfinished call is answered 'aborted' so the history stays well formed. */
 async function recordAborted(inv: Invocation, turn: Turn, settled: ReadonlySet<TurnCall>): Promise<CallsOutcome> {
-  const parts = turn.calls.map((call) => ({
-    functionResponse: (settled.has(call) && call.response?.response) || {
-      id: call.call.id,
-      name: call.call.name,
-      response: null,
-      error: 'aborted: the run was stopped before this call finished.',
-    },
-  }));
   await record(inv, {
     author: turn.agentName,
-    content: { role: 'tool', parts },
+    content: {
+      role: 'tool',
+      parts: answered(turn, settled, 'aborted: the run was stopped before this call finished.'),
+    },
     error: { code: 'aborted', message: runAbortedError().message },
     endReason: 'aborted',
     timing: timingOf(turn),
   });
   return { kind: 'end', reason: 'aborted' };
+}
+
+/** On a failure that ends the run: every unfinished call is answered with it; the run's ending follows (run-invocation.ts). */
+async function recordUnrun(inv: Invocation, turn: Turn, settled: ReadonlySet<TurnCall>, error: unknown): Promise<void> {
+  const code = error instanceof AgentError ? error.code : undefined;
+  await record(inv, {
+    author: turn.agentName,
+    content: { role: 'tool', parts: answered(turn, settled, `Not run: ${messageOf(error)}`, code) },
+    timing: timingOf(turn),
+  });
+}
+
+/** The turn's responses: those of settled calls, and `error` for every other. */
+function answered(turn: Turn, settled: ReadonlySet<TurnCall>, error: string, code?: string) {
+  return turn.calls.map((call) => ({
+    functionResponse: (settled.has(call) && call.response?.response) || {
+      id: call.call.id,
+      name: call.call.name,
+      response: null,
+      error,
+      ...(code && { code }),
+    },
+  }));
 }

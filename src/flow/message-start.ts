@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from '../session/event';
 import { functionCalls } from '../session/parts';
-import { openApproval, type OpenApproval } from './open-approval';
+import { openApproval, type OpenApproval } from '../session/open-approval';
 import type { EventDraft, RunStart } from './types';
 
 export function messageStart(history: readonly AgentEvent[], text: string, messageId: string): RunStart {

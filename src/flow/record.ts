@@ -21,17 +21,30 @@ function complete(target: RecordTarget, draft: EventDraft): NewEvent {
 }
 
 export async function record(target: RecordTarget, draft: EventDraft): Promise<AgentEvent> {
-  const event = complete(target, draft);
-  let stored: AgentEvent;
+  return (await recordAll(target, [draft]))[0]!;
+}
+
+/**
+ * Events that stand or fall together (a new message's answers to every call
+ * it leaves behind), stored in one transaction: all of them, or none. One
+ * write for thousands of decisions, rather than one each.
+ */
+export async function recordAll(target: RecordTarget, drafts: readonly EventDraft[]): Promise<AgentEvent[]> {
+  if (drafts.length === 0) return [];
+  const events = drafts.map((draft) => complete(target, draft));
+  let stored: AgentEvent[];
   try {
-    stored = await target.store.append(target.sessionId, event);
+    stored = await target.store.appendAll(target.sessionId, events);
   } catch (error) {
-    throw withUnsaved(error, event);
+    throw withUnsaved(error, events.length === 1 ? events[0] : events);
   }
-  target.history.push(stored);
-  // The view includes temp: keys, which the store drops; the run keeps them for this invocation.
-  if (draft.actions?.stateDelta) Object.assign(target.state, draft.actions.stateDelta);
-  target.emit(stored);
+  for (const [i, event] of stored.entries()) {
+    target.history.push(event);
+    // The view includes temp: keys, which the store drops; the run keeps them for this invocation.
+    const delta = drafts[i]!.actions?.stateDelta;
+    if (delta) Object.assign(target.state, delta);
+    target.emit(event);
+  }
   return stored;
 }
 
@@ -47,8 +60,8 @@ export function standalone(
   return { ...base, invocationId, history: [], state: {} };
 }
 
-/** A storage failure carries the event it could not store, so what a run produced (a tool's result) is handed back, not lost. */
-function withUnsaved(error: unknown, event: NewEvent): unknown {
+/** A storage failure carries the event (or events) it could not store, so what a run produced (a tool's result) is handed back, not lost. */
+function withUnsaved(error: unknown, event: NewEvent | NewEvent[]): unknown {
   if (!isStorageFailure(error)) return error;
   return new AgentError(error.code, error.message, {
     cause: error,

@@ -9,7 +9,7 @@ import { isStorageFailure } from '../session/storage-failure';
 import { currentAgent } from './agents';
 import { callModel } from './call-model';
 import { handleFunctionCalls } from './handle-function-calls';
-import { record } from './record';
+import { record, recordAll } from './record';
 import { buildRequest } from './request-processors/build-request';
 import { processResponse } from './response-processors/process-response';
 import type { CallsOutcome, Invocation, RunStart } from './types';
@@ -17,7 +17,7 @@ import type { CallsOutcome, Invocation, RunStart } from './types';
 export async function runInvocation(inv: Invocation, start: RunStart): Promise<EndReason | undefined> {
   if (start.kind === 'nothing') return undefined;
   try {
-    for (const draft of start.before ?? []) await record(inv, draft);
+    await recordAll(inv, start.before ?? []);
     if (start.kind === 'record') return start.before.at(-1)?.endReason;
     if (start.kind === 'user') {
       await record(inv, {

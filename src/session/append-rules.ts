@@ -7,7 +7,7 @@ import { AgentError, messageOf } from '../errors';
 import { newId, type AgentEvent, type NewEvent } from './event';
 import { trackOpenCalls } from './open-calls';
 import { textOf } from './parts';
-import { storableDelta } from './state';
+import { splitDelta, storableDelta } from './state';
 import type { Session, SessionInit, SessionSummary } from './store';
 
 export interface SessionHead {
@@ -16,7 +16,7 @@ export interface SessionHead {
   lastSeq: number;
 }
 
-export function numberEvent(session: SessionHead, event: NewEvent): AgentEvent {
+function numberEvent(session: SessionHead, event: NewEvent): AgentEvent {
   if (event.partial) {
     throw new AgentError(
       'invalid-options',
@@ -49,19 +49,36 @@ export function newSessionRecord(init: SessionInit): Omit<Session, 'state'> & { 
   };
 }
 
-/** A session record after `stored` was appended, with its session-scoped delta applied. Both stores write this. */
+/** The events numbered in order after the session's last. */
+export function numberEvents(session: SessionHead, events: readonly NewEvent[]): AgentEvent[] {
+  return events.map((event, i) => numberEvent({ ...session, lastSeq: session.lastSeq + i }, event));
+}
+
+/**
+ * A session record after `stored` (numbered in order) were appended, with
+ * their session-scoped deltas applied. Both stores write this, for one event
+ * or for many in one step (a batch costs its events, not its events times
+ * the session's open calls).
+ */
 export function afterAppend<S extends Omit<Session, 'state'> & { state: Record<string, unknown> }>(
   session: S,
-  stored: AgentEvent,
-  sessionDelta: Record<string, unknown>,
+  stored: readonly AgentEvent[],
 ): S {
-  const title = session.title ?? titleFrom(stored);
+  const last = stored.at(-1);
+  if (!last) return session;
+  let title = session.title;
+  let state = session.state;
+  for (const event of stored) {
+    title ??= titleFrom(event);
+    const delta = splitDelta(event.actions?.stateDelta).session;
+    if (Object.keys(delta).length) state = { ...state, ...delta };
+  }
   return {
     ...session,
     ...(title ? { title } : {}),
-    state: Object.keys(sessionDelta).length ? { ...session.state, ...sessionDelta } : session.state,
-    lastSeq: stored.seq,
-    updatedAt: stored.timestamp,
+    state,
+    lastSeq: last.seq,
+    updatedAt: last.timestamp,
     ...(session.openCalls && { openCalls: trackOpenCalls(session.openCalls, stored) }),
   };
 }

@@ -21,7 +21,7 @@ import {
 } from './idb-database';
 import type { AppendOptions, Session, SessionInit, SessionStore, SessionSummary } from './store';
 import { mergedState, splitDelta } from './state';
-import { afterAppend, newSessionRecord, numberEvent, sessionExists, sessionNotFound, summaries } from './append-rules';
+import { afterAppend, newSessionRecord, numberEvents, sessionExists, sessionNotFound, summaries } from './append-rules';
 
 export async function openIdbSessionStore(options: { dbName: string }): Promise<IdbSessionStore> {
   const store = new IdbSessionStore(options.dbName);
@@ -135,13 +135,17 @@ class IdbSessionStore implements SessionStore {
   }
 
   async append(sessionId: string, event: NewEvent, options: AppendOptions = {}): Promise<AgentEvent> {
+    return (await this.appendAll(sessionId, [event], options))[0]!;
+  }
+
+  async appendAll(sessionId: string, events: readonly NewEvent[], options: AppendOptions = {}): Promise<AgentEvent[]> {
     const db = await this.connection().catch((error: unknown) => {
       throw this.storageError(error, 'appending an event');
     });
     // Another writer came first: number again from what a fresh read says.
     for (let attempt = 0; attempt < 3; attempt++) {
       const known = attempt === 0 ? this.heads.get(sessionId) : undefined;
-      const stored = await this.appendOnce(db, sessionId, event, options, known);
+      const stored = await this.appendOnce(db, sessionId, events, options, known);
       if (stored) return stored;
     }
     throw new AgentError(
@@ -153,23 +157,25 @@ class IdbSessionStore implements SessionStore {
   private async appendOnce(
     db: AgentDatabase,
     sessionId: string,
-    event: NewEvent,
+    events: readonly NewEvent[],
     options: AppendOptions,
     known: Head | undefined,
-  ): Promise<AgentEvent | undefined> {
+  ): Promise<AgentEvent[] | undefined> {
     // Undefined when another writer came first (its seq was taken, its checkpoint moved): nothing was written.
-    const delta = splitDelta(event.actions?.stateDelta);
-    const app = Object.keys(delta.app).length > 0;
-    const user = Object.keys(delta.user).length > 0;
     const { head, checkpointSeq } = known ?? (await this.readHead(db, sessionId));
-    const stored = numberEvent(head, event);
-    const next = afterAppend(head, stored, delta.session);
+    const stored = numberEvents(head, events);
+    const deltas = stored.map((event) => splitDelta(event.actions?.stateDelta));
+    const appDelta = Object.assign({}, ...deltas.map((delta) => delta.app)) as Record<string, unknown>;
+    const userDelta = Object.assign({}, ...deltas.map((delta) => delta.user)) as Record<string, unknown>;
+    const app = Object.keys(appDelta).length > 0;
+    const user = Object.keys(userDelta).length > 0;
+    const next = afterAppend(head, stored);
     const checkpoint =
       app ||
       user ||
-      stored.endReason !== undefined ||
+      stored.some((event) => event.endReason !== undefined) ||
       next.title !== head.title ||
-      stored.seq - checkpointSeq >= CHECKPOINT_EVERY;
+      next.lastSeq - checkpointSeq >= CHECKPOINT_EVERY;
     const scopes: ('sessions' | 'events' | 'appState' | 'userState')[] = ['events'];
     if (checkpoint) scopes.push('sessions');
     if (app) scopes.push('appState');
@@ -183,11 +189,11 @@ class IdbSessionStore implements SessionStore {
       const replaced = checkpoint ? tx.objectStore('sessions').get(sessionId) : undefined;
       // When an earlier request fails the transaction, nothing awaits this read: its AbortError is expected.
       replaced?.catch(() => undefined);
-      writes.track(tx.objectStore('events').add(stored));
+      for (const event of stored) writes.track(tx.objectStore('events').add(event));
       if (checkpoint) writes.track(tx.objectStore('sessions').put(next));
       if (app) {
         const scope = (await tx.objectStore('appState').get(head.appName)) ?? { appName: head.appName, state: {} };
-        writes.track(tx.objectStore('appState').put({ ...scope, state: { ...scope.state, ...delta.app } }));
+        writes.track(tx.objectStore('appState').put({ ...scope, state: { ...scope.state, ...appDelta } }));
       }
       if (user) {
         const key: [string, string] = [head.appName, head.userId];
@@ -196,7 +202,7 @@ class IdbSessionStore implements SessionStore {
           userId: head.userId,
           state: {},
         };
-        writes.track(tx.objectStore('userState').put({ ...scope, state: { ...scope.state, ...delta.user } }));
+        writes.track(tx.objectStore('userState').put({ ...scope, state: { ...scope.state, ...userDelta } }));
       }
       if (replaced && (await replaced)?.lastSeq !== checkpointSeq) throw new StaleHead();
       await tx.done;
@@ -313,9 +319,7 @@ interface Head {
 
 /** A checkpoint and the events after it, as one record. */
 function fold(record: StoredSession, tail: readonly AgentEvent[]): StoredSession {
-  let head = record;
-  for (const event of tail) head = afterAppend(head, event, splitDelta(event.actions?.stateDelta).session);
-  return head;
+  return afterAppend(record, tail);
 }
 
 /** A session's events after `seq`. */

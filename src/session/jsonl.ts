@@ -5,7 +5,9 @@
  * whole session in one transaction under a new id. A file may come from
  * anywhere: one that breaks a rule is refused whole, with the line that
  * breaks it, rather than imported with its calls answered "interrupted", so
- * that what is stored is exactly what the file says or nothing.
+ * that what is stored is exactly what the file says or nothing; but for one
+ * event: decisions the file holds on calls that wait are never honoured,
+ * and those calls are asked again (imported-approvals.ts).
  */
 import { AgentError } from '../errors';
 import { newId, type AgentEvent } from './event';
@@ -13,6 +15,7 @@ import type { Session, SessionStore } from './store';
 import { openCallsOf } from './open-calls';
 import { foldSessionState } from './state';
 import { sessionNotFound } from './append-rules';
+import { importedApprovals } from './imported-approvals';
 import { logRules } from './log-rules';
 import { writableEvent } from './writable-event';
 
@@ -80,6 +83,9 @@ export async function importSession(store: SessionStore, jsonl: string, options:
       `the header says ${header.eventCount} events but the file has ${events.length}; the file is cut short or was edited`,
     );
   }
+  const approvals = importedApprovals(events, id);
+  if (!approvals.ok) throw importError(approvals.seq + 1, approvals.reason);
+  if (approvals.askAgain) events.push(approvals.askAgain);
   const last = events[events.length - 1];
   const session: Session = {
     id,

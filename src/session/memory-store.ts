@@ -5,7 +5,7 @@ import { mergedState, splitDelta } from './state';
 import {
   afterAppend,
   newSessionRecord,
-  numberEvent,
+  numberEvents,
   sessionExists,
   sessionNotFound,
   summaries,
@@ -47,17 +47,26 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async append(sessionId: string, event: NewEvent): Promise<AgentEvent> {
+    return (await this.appendAll(sessionId, [event]))[0]!;
+  }
+
+  async appendAll(sessionId: string, events: readonly NewEvent[]): Promise<AgentEvent[]> {
     const entry = this.sessions.get(sessionId);
     if (!entry) throw sessionNotFound(sessionId);
-    // Cloned as IndexedDB would, so that callers never share objects with the store.
-    const stored = cloneOrRefuse(numberEvent(entry.session, event), 'appending an event');
-    const delta = splitDelta(stored.actions?.stateDelta);
+    // Cloned as IndexedDB would, so that callers never share objects with the store; all of them before any is kept.
+    const stored = cloneOrRefuse(numberEvents(entry.session, events), 'appending an event');
     const { appName, userId } = entry.session;
-    if (Object.keys(delta.app).length) this.appState.set(appName, { ...this.appState.get(appName), ...delta.app });
-    if (Object.keys(delta.user).length)
-      this.userState.set(userKey(appName, userId), { ...this.userState.get(userKey(appName, userId)), ...delta.user });
-    entry.session = afterAppend(entry.session, stored, delta.session);
-    entry.events.push(stored);
+    for (const event of stored) {
+      const delta = splitDelta(event.actions?.stateDelta);
+      if (Object.keys(delta.app).length) this.appState.set(appName, { ...this.appState.get(appName), ...delta.app });
+      if (Object.keys(delta.user).length)
+        this.userState.set(userKey(appName, userId), {
+          ...this.userState.get(userKey(appName, userId)),
+          ...delta.user,
+        });
+    }
+    entry.session = afterAppend(entry.session, stored);
+    entry.events.push(...stored);
     return structuredClone(stored);
   }
 

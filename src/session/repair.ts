@@ -6,8 +6,8 @@
  * own. Calls that wait on purpose (for an approval, or long-running ones) are
  * left alone.
  */
-import type { NewEvent } from './event';
-import { openCallsOf, type OpenCall } from './open-calls';
+import type { AgentEvent, NewEvent } from './event';
+import { openCallsOf, waitsOnPurpose, type OpenCall } from './open-calls';
 import type { Session, SessionStore } from './store';
 
 const INTERRUPTED = 'interrupted';
@@ -19,8 +19,9 @@ export interface InterruptedCall extends OpenCall {
 /** The open calls of a session that nothing waits for; found without reading its log (but for sessions older than open-call tracking). */
 export async function interruptedCalls(store: SessionStore, session: Session): Promise<InterruptedCall[]> {
   const open = session.openCalls ?? openCallsOf(await store.events(session.id));
+  const waits = waitsOnPurpose(open);
   return Object.entries(open)
-    .filter(([, call]) => !call.waiting)
+    .filter(([, call]) => !waits(call))
     .map(([id, call]) => ({ id, ...call }));
 }
 
@@ -30,8 +31,11 @@ export function interruptedAnswers(
   calls: readonly InterruptedCall[],
 ): Omit<NewEvent, 'id' | 'timestamp'>[] {
   const bySeq = new Map<number, InterruptedCall[]>();
-  for (const call of [...calls].sort((a, b) => a.seq - b.seq))
-    bySeq.set(call.seq, [...(bySeq.get(call.seq) ?? []), call]);
+  for (const call of [...calls].sort((a, b) => a.seq - b.seq)) {
+    const group = bySeq.get(call.seq);
+    if (group) group.push(call);
+    else bySeq.set(call.seq, [call]);
+  }
   return [...bySeq.values()].map((group) => ({
     sessionId,
     invocationId: group[0]!.invocationId,
@@ -43,4 +47,10 @@ export function interruptedAnswers(
       })),
     },
   }));
+}
+
+/** Whether the event is a repair's answers: it says that calls were cut off, not that their run went on or ended. */
+export function isInterruptedAnswer(event: AgentEvent): boolean {
+  if (event.content?.role !== 'tool' || event.content.parts.length === 0) return false;
+  return event.content.parts.every((part) => 'functionResponse' in part && part.functionResponse.error === INTERRUPTED);
 }

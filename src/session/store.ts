@@ -60,6 +60,8 @@ export interface SessionStore {
    * are refused (they are never stored).
    */
   append(sessionId: string, event: NewEvent, options?: AppendOptions): Promise<AgentEvent>;
+  /** Appends events in order, each as append does, in one transaction: all of them are stored, or none. */
+  appendAll(sessionId: string, events: readonly NewEvent[], options?: AppendOptions): Promise<AgentEvent[]>;
   list(filter?: { appName?: string; userId?: string }): Promise<SessionSummary[]>;
   delete(id: string): Promise<void>;
   /** Writes a whole session and its events at once (import); nothing is written if anything fails. */

@@ -16,7 +16,7 @@ import { exportSession, importSession } from '../session/jsonl';
 import { sessionStats } from '../session/stats';
 import type { ToolDeclaration } from '../tools/declaration';
 import { checkDeclaration } from '../tools/check-declaration';
-import { pendingApprovals } from '../flow/open-approval';
+import { pendingApprovals } from '../session/open-approval';
 import { nextStepUsage } from '../flow/context-usage';
 import { checkMessageText } from '../flow/message-text';
 import { decisionStart } from '../flow/decision-start';

@@ -190,3 +190,50 @@ test('a reload between two decisions leaves the turn waiting: the next agent on 
   const answers = responses((await second.sessions.get(second.sessionId))!.events);
   expect(answers.map((r) => r.error ?? 'ok')).toEqual(['ok', 'ok', expect.stringMatching(/rejected/)]);
 });
+
+test('a rule that reads page state and changes its answer once a call is decided: each decision holds for the turn, and the turn runs after two', async () => {
+  // The page's state the rules read: how many decisions the person made. Each rule wants a person when the other does not.
+  let decisions = 0;
+  const log: string[] = [];
+  const asked: string[] = [];
+  const flips = (name: string, when: number) =>
+    defineTool({
+      name,
+      description: `Changes the page (${name}).`,
+      parameters: z.object({}),
+      needsApproval: () => decisions % 2 === when,
+      execute: () => {
+        log.push(name);
+        return { did: name };
+      },
+    });
+  const agent = await start({
+    model: {
+      engine: 'scripted',
+      turns: [
+        {
+          toolCalls: [
+            { name: 'first', args: {} },
+            { name: 'second', args: {} },
+          ],
+        },
+        { text: 'both done' },
+      ],
+    },
+    tools: [flips('first', 0), flips('second', 1)],
+    dbName: uniqueDb('approval-flip'),
+  });
+  let result = await agent.send('do both');
+  for (let round = 0; round < 8 && result.endReason === 'awaiting-approval'; round++) {
+    const pending = await agent.pendingApprovals();
+    expect(pending, `round ${round}`).toHaveLength(1);
+    asked.push(pending[0]!.name);
+    decisions += 1;
+    result = await agent.approve(pending[0]!.callId);
+  }
+  expect(asked).toEqual(['first', 'second']);
+  expect(result.endReason).toBe('answer');
+  expect(log).toEqual(['first', 'second']);
+  const answers = responses((await agent.sessions.get(agent.sessionId))!.events);
+  expect(answers.map((r) => r.response)).toEqual([{ did: 'first' }, { did: 'second' }]);
+});

@@ -1,6 +1,8 @@
 /** Shared by the browser tests: unique databases, a DOM to-do list, event lookups. */
 import { afterEach } from 'vitest';
 import { createAgent, defineTool, z, type Agent, type AgentEvent } from '../../src/index';
+import { openIdbSessionStore } from '../../src/session/idb-store';
+import { openCallsOf } from '../../src/session/open-calls';
 
 export function uniqueDb(label: string): string {
   return `test-${label}-${crypto.randomUUID()}`;
@@ -82,4 +84,24 @@ export function runtimeId(events: AgentEvent[], modelCallId: string): string {
   const call = calls(events).find((c) => c.modelCallId === modelCallId);
   if (!call) throw new Error(`no call the model named "${modelCallId}"`);
   return call.id;
+}
+
+/** A session log written straight into IndexedDB, as another version (or a forger with the page's storage) would leave it. */
+export async function storeLog(dbName: string, events: AgentEvent[]): Promise<void> {
+  const last = events.at(-1);
+  const store = await openIdbSessionStore({ dbName });
+  await store.put(
+    {
+      id: events[0]!.sessionId,
+      appName: location.origin,
+      userId: 'local',
+      createdAt: events[0]!.timestamp,
+      updatedAt: last!.timestamp,
+      state: {},
+      lastSeq: events.length,
+      openCalls: openCallsOf(events),
+    },
+    events,
+  );
+  store.close();
 }

@@ -173,6 +173,27 @@ describe.each(stores)('%s store', (_name, open) => {
     store.close();
   });
 
+  test('appendAll stores its events in order in one step, all of them or none', async () => {
+    const store = await open();
+    const session = await store.create({ appName: 'app', userId: 'u' });
+    await store.append(session.id, event(session.id, say('hello')));
+    const stored = await store.appendAll(session.id, [
+      event(session.id, { actions: { stateDelta: { a: 1, 'app:n': 1 } } }),
+      event(session.id, { actions: { stateDelta: { a: 2, b: 1 } }, endReason: 'answer' }),
+    ]);
+    expect(stored.map((e) => e.seq)).toEqual([2, 3]);
+    await expect(
+      store.appendAll(session.id, [
+        event(session.id, { actions: { stateDelta: { a: 3 } } }),
+        event(session.id, { actions: { stateDelta: { bad: () => 1 } } }),
+      ]),
+    ).rejects.toMatchObject({ code: 'invalid-options' });
+    expect((await store.events(session.id)).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect((await store.get(session.id))!.state).toEqual({ a: 2, b: 1, 'app:n': 1 });
+    expect((await store.append(session.id, event(session.id))).seq).toBe(4);
+    store.close();
+  });
+
   test('large imports report progress', async () => {
     const store = await open();
     const session = await store.create({ appName: 'app', userId: 'u' });
@@ -469,6 +490,22 @@ describe('resume and concurrency', () => {
     expect(target.history).toHaveLength(1);
     // The session record keeps what is open, so nothing needs the log to know it.
     expect(Object.keys((await store.get(id))!.openCalls!).sort()).toEqual(['b', 'c', 'd']);
+  });
+
+  test("a turn an earlier version marked 'turn' waits while a call of it waits for a person, and not after", async () => {
+    const store = new MemorySessionStore();
+    const session = await store.create({ appName: 'app', userId: 'u' });
+    const open = (waiting?: 'approval' | 'turn') => ({
+      name: 'x',
+      seq: 1,
+      invocationId: 'i',
+      author: 'a',
+      ...(waiting && { waiting }),
+    });
+    const asking = { ...session, openCalls: { b: open('approval'), d: open('turn') } };
+    expect(await interruptedCalls(store, asking)).toEqual([]);
+    const decided = { ...session, openCalls: { b: open(), d: open('turn') } };
+    expect((await interruptedCalls(store, decided)).map((call) => call.id)).toEqual(['b', 'd']);
   });
 
   test('two runs of one session never overlap; ifBusy "fail" says the session is busy; an abort while waiting ends the wait', async () => {

@@ -10,9 +10,18 @@ import type { ToolOutcome } from '../../tools/invoke-tool';
 import { builtinResponse, isBuiltin } from '../agents';
 import { emitPartial } from '../record';
 import type { CallProcessor, CallResponse, Invocation, Turn, TurnCall } from '../types';
+import { refusal } from './refusal';
+
+const NOT_SHOWN =
+  'Not run: it was approved without being shown with the arguments it would run with. Ask the user to approve it again.';
 
 export const runTool: CallProcessor = async (inv, turn, call) => {
   if (call.response) return;
+  // The page runs an approved call only with the arguments its person saw; a decision that carries none showed nothing.
+  if (call.decision?.granted && call.decision.args === undefined) {
+    call.response = refusal(turn, call, NOT_SHOWN, 'invalid-arguments');
+    return;
+  }
   if (isBuiltin(call.call.name)) {
     call.response = builtinResponse(inv, turn.agentName, call.call, performance.now());
     return;

@@ -71,4 +71,42 @@ describe('the pipeline of a turn’s calls', () => {
     expect(outcome).toEqual({ kind: 'end', reason: 'max-tool-calls' });
     expect(limited.hops).toEqual([]);
   });
+
+  test('a turn whose approval hop fails answers every call before the failure ends the run; a refusal made before stands', async () => {
+    const { inv, events } = await invocation([wipe, look], {
+      prepare: () => {
+        throw new Error('the dialog broke');
+      },
+    });
+    const calls = [call('wipe', { scope: 'nope' }), call('wipe', { scope: 'all' }), call('look', { scope: 'one' })];
+    await expect(handleFunctionCalls(inv, 'assistant', calls)).rejects.toMatchObject({ code: 'callback-failed' });
+    const answers = events
+      .flatMap((e) => e.content?.parts ?? [])
+      .map((p) => ('functionResponse' in p ? p.functionResponse : undefined));
+    expect(answers.map((a) => a?.id)).toEqual(calls.map((c) => c.id));
+    expect(answers[0]).toMatchObject({ code: 'invalid-arguments' });
+    for (const answer of answers.slice(1))
+      expect(answer).toMatchObject({
+        response: null,
+        code: 'callback-failed',
+        error: expect.stringMatching(/^Not run: .*dialog broke/),
+      });
+  });
+
+  test('a turn stopped while its approval hop is out answers every call aborted', async () => {
+    const controller = new AbortController();
+    const { inv, events } = await invocation([wipe], {
+      prepare: () => {
+        controller.abort();
+        return { ok: true, args: {}, needsApproval: true };
+      },
+    });
+    inv.signal = controller.signal;
+    const calls = [call('wipe', { scope: 'all' })];
+    expect(await handleFunctionCalls(inv, 'assistant', calls)).toEqual({ kind: 'end', reason: 'aborted' });
+    expect(events.at(-1)).toMatchObject({
+      endReason: 'aborted',
+      content: { parts: [{ functionResponse: { id: calls[0]!.id, error: expect.stringMatching(/^aborted/) } }] },
+    });
+  });
 });

@@ -43,6 +43,16 @@ describe('run: a page tool runs through the runner, an approved call with the ar
     });
   });
 
+  test('a call approved without the arguments it was shown never reaches the page', async () => {
+    const { inv, hops } = await invocation([declaration('wipe')]);
+    const wipe = call('wipe', { scope: 'all' });
+    const t = turn(inv, [wipe], { decided: new Map([[wipe.id, { granted: true }]]) });
+    await runTool(inv, t, t.calls[0]!);
+    expect(hops).toEqual([]);
+    expect(t.calls[0]!.response?.response).toMatchObject({ response: null, code: 'invalid-arguments' });
+    expect(t.calls[0]!.ran).toBeUndefined();
+  });
+
   test('a runner that throws is a tool failure; a dead worker’s error passes through', async () => {
     const { inv } = await invocation([declaration('wipe')], {
       run: (callId) => {
