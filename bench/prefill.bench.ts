@@ -263,7 +263,7 @@ async function run(
     },
     selector: long ? undefined : selectorOf(graph()),
     requestProcessors,
-    limits: { maxSteps: 20, maxToolCallsPerStep: 8 },
+    limits: { maxSteps: 20, maxToolCallsPerStep: 8, maxRepeatedCalls: 1 },
   };
   let steps = 0;
   const started = startRun(ctx, (_session, history) => messageStart(history, 'Plan my trip to Lyon.', 'm1'), {

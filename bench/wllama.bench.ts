@@ -209,7 +209,7 @@ const suite: BenchSuite = async () => {
         calls.map((call) => ({ ok: true, args: call.args, needsApproval: false })),
     },
     requestProcessors: defaultRequestProcessors,
-    limits: { maxSteps: 3, maxToolCallsPerStep: 8 },
+    limits: { maxSteps: 3, maxToolCallsPerStep: 8, maxRepeatedCalls: 1 },
   };
   const runStarted = performance.now();
   const run = startRun(ctx, (_s, history) => messageStart(history, 'Remember to buy milk', 'm1'), {

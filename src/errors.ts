@@ -33,6 +33,7 @@ export type AgentErrorCode =
   | 'aborted'
   | 'max-steps'
   | 'max-tool-calls'
+  | 'repeated-call'
   | 'session-busy'
   | 'not-pending'
   | 'approval-not-pending'

@@ -21,6 +21,7 @@ const FINISH: Record<EndReason, FinishReason> = {
   'long-running': 'tool-calls',
   'max-steps': 'length',
   'max-tool-calls': 'length',
+  'repeated-call': 'other',
   aborted: 'other',
   error: 'error',
 };

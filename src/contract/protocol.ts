@@ -58,6 +58,8 @@ export interface HostConfig {
   tools: ToolDeclaration[];
   maxSteps: number;
   maxToolCallsPerStep: number;
+  /** Absent (an older page): 1. */
+  maxRepeatedCalls?: number;
   /** Which page callbacks exist; the worker calls PageApi.callback only for these. */
   callbacks: Partial<Record<CallbackKind, boolean>>;
   agents: AgentSpec[];

@@ -26,9 +26,10 @@ import { refusal } from './call-processors/refusal';
 import { runTool } from './call-processors/run-tool';
 import { validateCalls } from './call-processors/validate-call';
 import { record } from './record';
+import { repeatGuard } from './call-processors/repeat-guard';
 import type { CallProcessor, CallsOutcome, Decision, Invocation, Turn, TurnCall, TurnProcessor } from './types';
 
-export const turnProcessors: readonly TurnProcessor[] = [validateCalls, approvalGate];
+export const turnProcessors: readonly TurnProcessor[] = [validateCalls, repeatGuard, approvalGate];
 export const callProcessors: readonly CallProcessor[] = [beforeTool, runTool, afterTool];
 
 export async function handleFunctionCalls(

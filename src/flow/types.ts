@@ -62,6 +62,8 @@ export interface RunDescription {
 export interface FlowLimits {
   maxSteps: number;
   maxToolCallsPerStep: number;
+  /** Calls made again with the same arguments that a run refuses (telling the model) before it ends; Infinity: repeats run. */
+  maxRepeatedCalls: number;
 }
 
 /** What stays the same for every run of one agent on one session. */
@@ -135,6 +137,8 @@ export interface RunState {
   descriptions: Map<string, RunDescription>;
   /** The history as messages so far (history-to-messages.ts). */
   converted: ConvertedHistory;
+  /** Calls the run refused as repeats so far (call-processors/repeat-guard.ts). */
+  repeatedCalls?: number;
   /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */
   fixedTokens?: { modelId: string; system: string; tools: readonly ToolDeclaration[]; tokens: number };
 }
@@ -236,6 +240,8 @@ export interface CallResponse {
   longRunning?: boolean;
   /** The tool said going on makes no sense: the run ends after recording the responses. */
   fatal?: AgentErrorData;
+  /** The loop ends the run after recording the responses, for this reason (e.g. a repeated call: repeat-guard.ts). */
+  ends?: { reason: EndReason; code: string; message: string };
   /** What the tool event should say besides the response (e.g. an artifact that was dropped). */
   notices?: { code: string; message: string }[];
 }

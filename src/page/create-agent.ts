@@ -69,6 +69,7 @@ function hostConfig(options: AgentOptions): AgentSettings {
     model: modelConfig as HostConfig['model'],
     maxSteps: options.maxSteps ?? 10,
     maxToolCallsPerStep: options.maxToolCallsPerStep ?? 8,
+    maxRepeatedCalls: options.maxRepeatedCalls ?? 1,
     callbacks: {
       beforeModel: Boolean(callbacks.beforeModel),
       afterModel: Boolean(callbacks.afterModel),

@@ -120,6 +120,7 @@ const schema = z.strictObject(
     storage: z.enum(['indexeddb', 'memory', 'auto'], { error: "must be 'indexeddb', 'memory' or 'auto'" }).optional(),
     maxSteps: wholeAtLeast(1).optional(),
     maxToolCallsPerStep: wholeAtLeast(1).optional(),
+    maxRepeatedCalls: z.union([wholeAtLeast(0), z.literal(Infinity)]).optional(),
     onApproval: fn.optional(),
     callbacks: callbacks.optional(),
     agents: z

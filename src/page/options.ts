@@ -32,6 +32,12 @@ export interface AgentOptions {
   storage?: 'indexeddb' | 'memory' | 'auto';
   maxSteps?: number;
   maxToolCallsPerStep?: number;
+  /**
+   * How many calls a run refuses as repeats (the same tool with the same arguments as a call it already
+   * answered, with nothing changed since) before it ends with 'repeated-call'. The model is told each
+   * time. Default 1; 0 ends the run at the first repeat; Infinity runs repeats.
+   */
+  maxRepeatedCalls?: number;
   onApproval?: (call: ApprovalRequest) => boolean | Promise<boolean>;
   callbacks?: AgentCallbacks;
   agents?: AgentSpec[];

@@ -65,7 +65,9 @@ export type EndReason =
   | 'aborted'
   | 'error'
   | 'awaiting-approval'
-  | 'long-running';
+  | 'long-running'
+  /** The model called a tool again with the same arguments after it was told not to (createAgent({ maxRepeatedCalls })). */
+  | 'repeated-call';
 
 export interface AgentEvent {
   id: string;

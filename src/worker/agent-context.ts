@@ -35,7 +35,11 @@ export function agentContext(parts: {
     runner: pageRunner(page, parts.chunkSinks),
     hooks: pageHooks(config, page),
     selector: parts.selector,
-    limits: { maxSteps: config.maxSteps, maxToolCallsPerStep: config.maxToolCallsPerStep },
+    limits: {
+      maxSteps: config.maxSteps,
+      maxToolCallsPerStep: config.maxToolCallsPerStep,
+      maxRepeatedCalls: config.maxRepeatedCalls ?? 1,
+    },
     toolChoice: config.toolChoice,
   };
 }

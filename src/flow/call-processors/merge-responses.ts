@@ -57,11 +57,14 @@ export function mergeResponses(
   const transfer = responses.find((r) => r.transferTo);
   const longRunning = responses.filter((r) => r.longRunning).map((r) => r.response.id);
   const fatal = responses.find((r) => r.fatal)?.fatal;
+  const ends = responses.find((r) => r.ends)?.ends;
   const notices = responses.flatMap((r) => r.notices ?? []);
   // A fatal error ends the turn at once; calls still out (long-running) outrank a return-direct answer.
   const endReason: EndReason | undefined = fatal
     ? 'error'
-    : longRunning.length
+    : ends
+      ? ends.reason
+      : longRunning.length
       ? 'long-running'
       : responses.some((r) => r.final)
         ? 'return-direct'
@@ -87,6 +90,7 @@ export function mergeResponses(
       // With long-running calls the run ends on the event that names them, after this one.
       ...(endReason && endReason !== 'long-running' && { endReason }),
       ...(fatal && { error: { code: fatal.code, message: `A tool stopped the run: ${fatal.message}` } }),
+      ...(!fatal && ends && { error: { code: ends.code, message: ends.message } }),
     },
   };
 }

@@ -91,7 +91,7 @@ export async function invocation(tools: ToolDeclaration[], page: PageScript = {}
       },
     },
     hooks,
-    limits: { maxSteps: 10, maxToolCallsPerStep: 8 },
+    limits: { maxSteps: 10, maxToolCallsPerStep: 8, maxRepeatedCalls: 1 },
     invocationId: 'inv-1',
     history: [],
     state: {},

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { callProcessors, handleFunctionCalls, turnProcessors } from '../../../src/flow/handle-function-calls';
 import { validateCalls } from '../../../src/flow/call-processors/validate-call';
 import { approvalGate } from '../../../src/flow/call-processors/approval-gate';
+import { repeatGuard } from '../../../src/flow/call-processors/repeat-guard';
 import { beforeTool } from '../../../src/flow/call-processors/before-tool';
 import { runTool } from '../../../src/flow/call-processors/run-tool';
 import { afterTool } from '../../../src/flow/call-processors/after-tool';
@@ -11,8 +12,8 @@ const wipe = declaration('wipe', { needsApproval: true, annotations: { destructi
 const look = declaration('look', { annotations: { readOnly: true } });
 
 describe('the pipeline of a turn’s calls', () => {
-  test('its steps, in order: validate → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
-    expect(turnProcessors).toEqual([validateCalls, approvalGate]);
+  test('its steps, in order: validate → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
+    expect(turnProcessors).toEqual([validateCalls, repeatGuard, approvalGate]);
     expect(callProcessors).toEqual([beforeTool, runTool, afterTool]);
   });
 
@@ -63,7 +64,7 @@ describe('the pipeline of a turn’s calls', () => {
     expect(most).toBe(2);
 
     const limited = await invocation([look]);
-    limited.inv.limits = { maxSteps: 10, maxToolCallsPerStep: 1 };
+    limited.inv.limits = { maxSteps: 10, maxToolCallsPerStep: 1, maxRepeatedCalls: 1 };
     const outcome = await handleFunctionCalls(limited.inv, 'assistant', [
       call('look', { scope: 'one' }),
       call('look', { scope: 'all' }),
