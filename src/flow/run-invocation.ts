@@ -12,6 +12,7 @@ import { handleFunctionCalls } from './handle-function-calls';
 import { record, recordAll } from './record';
 import { buildRequest } from './request-processors/build-request';
 import { processResponse } from './response-processors/process-response';
+import type { ToolChoice } from '../model/engine';
 import type { CallsOutcome, Invocation, RunStart } from './types';
 
 export async function runInvocation(inv: Invocation, start: RunStart): Promise<EndReason | undefined> {
@@ -57,6 +58,7 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
   if (response.text) parts.push({ text: response.text });
   for (const call of calls) parts.push({ functionCall: call });
   const answer = calls.length === 0;
+  const missing = answer ? missingAnswer(request.toolChoice, response.text) : undefined;
   await record(inv, {
     author: agentName,
     content: { role: 'model', parts },
@@ -67,10 +69,30 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
     // What the step allowed; the prompt may describe more (the run's tools).
     offeredTools: request.allowedTools ?? request.tools.map((tool) => tool.name),
     contextTrimmed: trimmed || undefined,
-    endReason: answer ? 'answer' : undefined,
+    endReason: answer && !missing ? 'answer' : undefined,
   });
-  if (answer) return { kind: 'end', reason: 'answer' };
-  return handleFunctionCalls(inv, agentName, calls, { refused });
+  if (!answer) return handleFunctionCalls(inv, agentName, calls, { refused });
+  return { kind: 'end', reason: missing ? await end(inv, 'error', missing) : 'answer' };
+}
+
+/**
+ * What a step that called nothing owes the page: a call when the tool choice asks for one, and words
+ * otherwise. A run never ends on an empty answer without saying why.
+ */
+function missingAnswer(choice: ToolChoice | undefined, text: string): AgentError | undefined {
+  if (choice === 'required' || typeof choice === 'object') {
+    const asked = choice === 'required' ? "toolChoice 'required'" : `toolChoice { name: '${choice.name}' }`;
+    return new AgentError(
+      'model-failed',
+      `The step had to call a tool (${asked}), and the model called none${text.trim() ? `; it wrote: ${JSON.stringify(text.slice(0, 200))}` : ' and wrote nothing'}. Ask again, or use a model that follows tool instructions better.`,
+    );
+  }
+  if (!text.trim())
+    return new AgentError(
+      'model-failed',
+      'The model ended its turn without a word or a call. Ask again, or rephrase the request.',
+    );
+  return undefined;
 }
 
 /**
