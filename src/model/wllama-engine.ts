@@ -267,12 +267,19 @@ export class WllamaEngine implements ModelEngine {
     let finish: FinishReason = 'stop';
     let usage: Usage | undefined;
     let params: CompletionParams = plan.params;
+    let strict = false;
     // Without a grammar to stop it, a step that ends with its first call is cut where that call closes.
     const firstCall = this.oneCall && !plan.params.grammar ? plan.firstCallEnd : undefined;
     const cut = new AbortController();
-    for (let attempt = 0; ; attempt++) {
+    // A step that goes on in a new completion (after bytes that are not UTF-8) keeps to the step's token limit.
+    const limit = tokenLimit(this.options.completion, plan.params.max_tokens, this.state.contextWindow);
+    let generated = 0;
+    let left: number | undefined;
+    let replaced = 0;
+    for (;;) {
       const mark = this.log.mark;
       let timings: Timings | undefined;
+      let received = 0;
       try {
         const abortSignal = signal ? AbortSignal.any([signal, cut.signal]) : cut.signal;
         const completion = wllama.createCompletion({
@@ -281,8 +288,10 @@ export class WllamaEngine implements ModelEngine {
           ...params,
           stop: [...params.stop, ...stopsOf(this.options.completion)],
           stream: true,
-          // A step cut by us never sees llama.cpp's last chunk: its usage comes from the chunks before.
-          ...(firstCall && { timings_per_token: true }),
+          // A completion that ends early (cut by us, or by a piece llama.cpp could not hand over) never sees
+          // llama.cpp's last chunk: its usage, and the tokens it wrote, come from the chunks before.
+          timings_per_token: true,
+          ...(left !== undefined && { n_predict: left }),
           abortSignal,
         } as never) as unknown as Promise<AsyncIterable<CompletionChunk>>;
         const chunks = await orGone(completion, gone);
@@ -291,6 +300,7 @@ export class WllamaEngine implements ModelEngine {
           if (cut.signal.aborted) continue;
           const choice = chunk.choices?.[0];
           let text = choice?.text ?? '';
+          received++;
           if (chunk.timings) timings = this.lastTimings = chunk.timings;
           const end = firstCall?.(raw, text);
           if (end !== undefined) text = text.slice(0, end);
@@ -313,9 +323,34 @@ export class WllamaEngine implements ModelEngine {
           break;
         }
         const failure = this.log.decodeFailure(error, mark, this.state.modelId);
-        const stricter = attempt === 0 && failure.recoverable ? strictGrammar(plan, raw) : undefined;
+        if (failure.recovery === 'replace') {
+          // A model's bytes never fail a step. llama.cpp hands text to JavaScript as JSON, and wllama's glue writes
+          // each result with nlohmann's dump() in its strict mode (action_get_result in its cpp/wllama-context.h),
+          // where llama.cpp's own server writes with error_handler_t::replace. llama.cpp holds back only a
+          // character cut at the end of the text (validate_utf8), so a piece with a lone continuation byte, a
+          // surrogate, an overlong form or a byte over F4 makes dump() throw, and the piece is lost (its result
+          // was already taken from llama.cpp's queue). A grammar does not prevent it: under the step's grammar
+          // such bytes still came through (a negated class, as in a JSON string, takes code points that are not
+          // characters). So one U+FFFD stands for the lost piece, and decoding goes on after it in a new
+          // completion (llama.cpp's cache holds the prompt and the text before it), within the step's token limit.
+          raw += REPLACEMENT;
+          for (const piece of stream.push(REPLACEMENT)) yield piece;
+          if (!replaced++)
+            yield {
+              type: 'notice',
+              code: 'invalid-utf8',
+              message: `${failure.error.message}. Such a piece cannot reach JavaScript through wllama: each is written as U+FFFD (${REPLACEMENT}), and the step went on after it.`,
+            };
+          generated += (timings?.predicted_n ?? received) + 1;
+          left = limit - generated;
+          if (left > 0) continue;
+          finish = 'length';
+          break;
+        }
+        const stricter = !strict && failure.recovery === 'strict-grammar' ? strictGrammar(plan, raw) : undefined;
         if (!stricter) throw failure.error;
         // Go on from the text so far under a grammar that holds every token from here.
+        strict = true;
         params = { ...plan.params, grammar_lazy: undefined, grammar_triggers: undefined, ...stricter };
         yield {
           type: 'notice',
@@ -427,6 +462,16 @@ function readOnWhenStopped<T>(chunks: AsyncIterable<T>, abort: () => void, gone?
 function stopsOf(completion: Record<string, unknown> | undefined): string[] {
   const stop = completion?.stop;
   return typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop.filter((item) => typeof item === 'string') : [];
+}
+
+/** U+FFFD, the replacement character: what a piece of output that is not UTF-8 becomes. */
+const REPLACEMENT = '\ufffd';
+
+/** The most tokens a step writes: the page's n_predict (its -1, no limit, is the context window), else max_tokens. */
+function tokenLimit(completion: Record<string, unknown> | undefined, maxTokens: number, contextWindow: number): number {
+  const own = completion?.n_predict;
+  if (typeof own !== 'number') return maxTokens;
+  return own < 0 ? contextWindow : own;
 }
 
 /** The grammar to go on under: the step's, constrained from the text so far; or any whole characters without tools. */
