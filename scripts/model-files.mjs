@@ -60,9 +60,11 @@ export function tinyModelPath(family, format) {
       family,
       ...(format === 'prose'
         ? { prose: true }
-        : format === 'plain'
-          ? { formats: [] }
-          : format && { formats: [format] }),
+        : format === 'bytes'
+          ? { bytes: true }
+          : format === 'plain'
+            ? { formats: [] }
+            : format && { formats: [format] }),
     });
   return path;
 }
@@ -70,13 +72,15 @@ export function tinyModelPath(family, format) {
 /**
  * The file a /models/ name stands for, or undefined: the real model; tiny-<family>.gguf;
  * tiny-<family>-<format>.gguf (writes that format's markup); tiny-<family>-plain.gguf (writes punctuation and
- * quotes, so that its calls close soon, and no markup); tiny-<family>-prose.gguf (writes words).
+ * quotes, so that its calls close soon, and no markup); tiny-<family>-prose.gguf (writes words);
+ * tiny-<family>-bytes.gguf (writes single bytes, seldom UTF-8).
  */
 function fileFor(name) {
   if (Object.hasOwn(REAL_MODELS, name)) return realModelPath(name);
   const tiny = /^tiny-([a-z0-9_]+?)(?:-([a-z0-9-]+))?\.gguf$/.exec(name);
   if (!tiny || !TINY_TOKENIZERS.includes(tiny[1])) return undefined;
-  if (tiny[2] && !['prose', 'plain'].includes(tiny[2]) && !Object.hasOwn(FORMAT_MARKUP, tiny[2])) return undefined;
+  if (tiny[2] && !['prose', 'plain', 'bytes'].includes(tiny[2]) && !Object.hasOwn(FORMAT_MARKUP, tiny[2]))
+    return undefined;
   return tinyModelPath(tiny[1], tiny[2]);
 }
 

@@ -124,6 +124,16 @@ export function proseBias(piece, type) {
   return type === 1 ? 0 : -8;
 }
 
+/**
+ * A writer of bytes: a token that is one byte far more likely than any other, so that what it writes is seldom
+ * UTF-8 (lone continuation bytes, surrogates, overlong forms, cut characters), as a real model's byte tokens
+ * may be now and then.
+ */
+export function bytesBias(piece, type, oneByte) {
+  if (type === 3) return END_OF_TURN.has(piece) ? 3 : -8;
+  return oneByte ? 8 : -2;
+}
+
 /** How much more likely than chance the random model writes a token, by its text. */
 export function structureBias(piece, type) {
   if (type === 3) return END_OF_TURN.has(piece) ? 6 : -4;
@@ -182,10 +192,10 @@ const START_BOOST = 11;
  */
 export function writeTinyGguf(
   path,
-  { family = 'gemma3', seed = 1, formats = FAMILY_FORMATS[family], prose = false } = {},
+  { family = 'gemma3', seed = 1, formats = FAMILY_FORMATS[family], prose = false, bytes = false } = {},
 ) {
-  if (prose) formats = [];
-  const bias = prose ? proseBias : structureBias;
+  if (prose || bytes) formats = [];
+  const bias = bytes ? bytesBias : prose ? proseBias : structureBias;
   const markup = formats.flatMap((format) => FORMAT_MARKUP[format].opens);
   const callEnds = formats.flatMap((format) => FORMAT_MARKUP[format].ends);
   const vocabulary = ggufVocabulary(family);
@@ -217,11 +227,15 @@ export function writeTinyGguf(
 
   const metadata = [
     ['general.architecture', T.STRING, 'llama'],
-    ['general.name', T.STRING, `tiny-random-${family}${prose ? '-prose' : ''}`],
+    ['general.name', T.STRING, `tiny-random-${family}${bytes ? '-bytes' : prose ? '-prose' : ''}`],
     [
       'general.description',
       T.STRING,
-      prose ? 'random weights; writes prose' : `random weights; writes the markup of ${formats.join(', ')}`,
+      bytes
+        ? 'random weights; writes bytes, seldom UTF-8'
+        : prose
+          ? 'random weights; writes prose'
+          : `random weights; writes the markup of ${formats.join(', ')}`,
     ],
     ['general.alignment', T.U32, ALIGNMENT],
     ['llama.context_length', T.U32, context],
@@ -297,8 +311,13 @@ export function writeTinyGguf(
   const constant = Math.sqrt(embd / (1 + free * 0.01));
   const chained = Math.sqrt(embd / (2 + free * 0.01));
   const output = tokenRows(0.3);
+  // One byte: SentencePiece's byte tokens (<0xAB>), or a byte-level BPE token of one character of its alphabet.
+  const oneByte = (t) =>
+    vocabulary.types[t] === 6 ||
+    (vocabulary.model === 'gpt2' && vocabulary.types[t] === 1 && vocabulary.tokens[t].length === 1);
   for (let t = 0; t < n; t++)
-    output[t * embd] = (bias(pieces[t], vocabulary.types[t]) + (starts.has(t) ? START_BOOST : 0)) / constant;
+    output[t * embd] =
+      (bias(pieces[t], vocabulary.types[t], oneByte(t)) + (starts.has(t) ? START_BOOST : 0)) / constant;
   for (const [head, next] of links) output[next * embd + dimOf.get(head)] = LINK_BOOST / chained;
   tensors.push({ name: 'output.weight', dims: [embd, n], type: GGML.F16, data: output });
 

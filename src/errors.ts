@@ -16,6 +16,8 @@ export type AgentErrorCode =
   | 'device-lost'
   | 'out-of-memory'
   | 'model-failed'
+  /** llama.cpp's own worker (inside the agent's worker) died; the engine loads the model again by itself. */
+  | 'model-crashed'
   | 'script-exhausted'
   | 'context-overflow'
   // tools

@@ -10,6 +10,10 @@
  * Decoding is one llama.cpp slot, so each step's prompt, which extends the
  * last, is prefilled only past the prefix llama.cpp still holds; the usage of
  * each step says how many prompt tokens came from that cache.
+ *
+ * llama.cpp's worker is watched (wllama-inner-worker.ts): when it dies, the
+ * step it was answering ends at once with model-crashed, and the model loads
+ * again from the cache for the next one.
  */
 import { LogLevel, Wllama } from '@wllama/wllama/esm/index.js';
 import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
@@ -33,6 +37,7 @@ import { estimateTokens, tokenizerFamily } from './token-estimate';
 import { checkEnvironment, threadsFor } from './wllama-environment';
 import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, DOWNLOAD_SHARE, mb, sha256List, withModelFiles } from './wllama-files';
+import { watchWorkerStartedBy, type LlamaWorkerWatch } from './wllama-inner-worker';
 import { WllamaLog } from './wllama-log';
 import { grammarParams, toWllamaRequest, type CompletionParams, type WllamaRequestPlan } from './wllama-request';
 import { jinjaPrompt } from './jinja-prompt';
@@ -80,6 +85,13 @@ export class WllamaEngine implements ModelEngine {
   private loaded?: Promise<void>;
   private busy = false;
   private state: ModelInfo;
+  /** Rejects when the llama.cpp this engine runs is gone (its worker died, or dispose() ended it); every wait on it races this. */
+  private gone?: Promise<never>;
+  private endLlama?: (error: AgentError) => void;
+  /** Told how a load goes, a load again after a crash included. */
+  private onProgress?: (progress: ModelProgress) => void;
+  /** A load again began when llama.cpp's worker died, and no step has run since: a second death waits for a step. */
+  private reloadedUnused = false;
 
   constructor(private readonly options: WllamaEngineOptions) {
     if (!options.urls.length) throw new AgentError('invalid-options', 'model.url must be the address of a .gguf file.');
@@ -109,6 +121,7 @@ export class WllamaEngine implements ModelEngine {
 
   private async start(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw aborted();
+    this.onProgress = onProgress;
     await checkEnvironment();
     const wasmUrl = new URL(this.options.wasmUrl ?? defaultWasmUrl, self.location.href).href;
     await checkWasm(wasmUrl, signal);
@@ -120,7 +133,7 @@ export class WllamaEngine implements ModelEngine {
       stallMs: this.options.downloadStallMs,
       sha256: sha256List(this.options.sha256, this.options.urls.length),
     };
-    const { files, value: wllama } = await withModelFiles(this.options.urls, fileOptions, async (files) => {
+    const { files, value: started } = await withModelFiles(this.options.urls, fileOptions, async (files) => {
       if (signal?.aborted) throw aborted();
       onProgress?.({
         progress: DOWNLOAD_SHARE,
@@ -133,18 +146,20 @@ export class WllamaEngine implements ModelEngine {
       wllama.setCompat(null); // no compatibility build from a CDN: the page's own files only
       this.wllama = wllama;
       const mark = this.log.mark;
-      const loading = wllama.loadModel(files.blobs, {
-        n_ctx: this.state.contextWindow,
-        n_threads: threads,
-        n_parallel: 1,
-        log_level: LogLevel.DEBUG,
-        // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
-        // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
-        swa_full: this.options.swaFull ?? true,
-        ...(this.options.gpu === 'off' && { n_gpu_layers: 0 }),
-      });
+      const { watch, loading } = await watchWorkerStartedBy(() =>
+        wllama.loadModel(files.blobs, {
+          n_ctx: this.state.contextWindow,
+          n_threads: threads,
+          n_parallel: 1,
+          log_level: LogLevel.DEBUG,
+          // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
+          // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
+          swa_full: this.options.swaFull ?? true,
+          ...(this.options.gpu === 'off' && { n_gpu_layers: 0 }),
+        }),
+      );
       try {
-        await settleOrStall(loading, this.log, this.options.stallMs ?? DEFAULT_STALL_MS, signal);
+        await settleOrStall(loading, this.log, this.options.stallMs ?? DEFAULT_STALL_MS, signal, watch.gone);
         // wllama resolves even when llama.cpp's load failed (it does not read the result's `success`).
         const result = wllama.getLoadedContextInfo() as { success?: boolean; n_ctx?: number };
         if (result.success === false || !result.n_ctx) throw new Error('llama.cpp did not load the model');
@@ -154,8 +169,10 @@ export class WllamaEngine implements ModelEngine {
         if (signal?.aborted) throw aborted();
         throw this.log.failure(error, mark, `Loading ${this.state.modelId} failed`);
       }
-      return wllama;
+      return { wllama, watch };
     });
+    const { wllama } = started;
+    this.watch(wllama, started.watch, !files.notKept);
     const metadata = wllama.getModelMetadata().meta;
     const context = wllama.getLoadedContextInfo();
     const name = this.options.modelId ?? metadata['general.name'] ?? this.state.modelId;
@@ -205,7 +222,11 @@ export class WllamaEngine implements ModelEngine {
   }
 
   async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    // Loaded once: after a crash, the step waits for the load again (begun when the worker died, or here).
+    if (this.prompt) await this.load(this.onProgress);
+    this.reloadedUnused = false;
     const wllama = this.wllama;
+    const gone = this.gone;
     if (!wllama || !this.prompt)
       throw new AgentError('model-failed', `The model ${this.state.modelId} is not loaded yet; call load() first.`);
     if (this.busy)
@@ -229,41 +250,57 @@ export class WllamaEngine implements ModelEngine {
     if (plan.notice) yield plan.notice;
     this.busy = true;
     try {
-      yield* this.decode(wllama, plan, signal);
+      yield* this.decode(wllama, plan, signal, gone);
     } finally {
       this.busy = false;
     }
   }
 
-  private async *decode(wllama: Wllama, plan: WllamaRequestPlan, signal?: AbortSignal): AsyncGenerator<ModelDelta> {
+  private async *decode(
+    wllama: Wllama,
+    plan: WllamaRequestPlan,
+    signal?: AbortSignal,
+    gone?: Promise<never>,
+  ): AsyncGenerator<ModelDelta> {
     const stream = new ToolCallStream({ tools: plan.tools, allowed: plan.toolNames, example: plan.format.example });
     let raw = '';
     let finish: FinishReason = 'stop';
     let usage: Usage | undefined;
     let params: CompletionParams = plan.params;
+    let strict = false;
     // Without a grammar to stop it, a step that ends with its first call is cut where that call closes.
     const firstCall = this.oneCall && !plan.params.grammar ? plan.firstCallEnd : undefined;
     const cut = new AbortController();
-    for (let attempt = 0; ; attempt++) {
+    // A step that goes on in a new completion (after bytes that are not UTF-8) keeps to the step's token limit.
+    const limit = tokenLimit(this.options.completion, plan.params.max_tokens, this.state.contextWindow);
+    let generated = 0;
+    let left: number | undefined;
+    let replaced = 0;
+    for (;;) {
       const mark = this.log.mark;
       let timings: Timings | undefined;
+      let received = 0;
       try {
         const abortSignal = signal ? AbortSignal.any([signal, cut.signal]) : cut.signal;
-        const chunks = (await wllama.createCompletion({
+        const completion = wllama.createCompletion({
           ...this.options.completion,
           prompt: plan.prompt + raw,
           ...params,
           stop: [...params.stop, ...stopsOf(this.options.completion)],
           stream: true,
-          // A step cut by us never sees llama.cpp's last chunk: its usage comes from the chunks before.
-          ...(firstCall && { timings_per_token: true }),
+          // A completion that ends early (cut by us, or by a piece llama.cpp could not hand over) never sees
+          // llama.cpp's last chunk: its usage, and the tokens it wrote, come from the chunks before.
+          timings_per_token: true,
+          ...(left !== undefined && { n_predict: left }),
           abortSignal,
-        } as never)) as unknown as AsyncIterable<CompletionChunk>;
-        for await (const chunk of readOnWhenStopped(chunks, () => cut.abort())) {
+        } as never) as unknown as Promise<AsyncIterable<CompletionChunk>>;
+        const chunks = await orGone(completion, gone);
+        for await (const chunk of readOnWhenStopped(chunks, () => cut.abort(), gone)) {
           // Read on after the cut, so that wllama's abort error reaches the catch below (a break would leave it unhandled).
           if (cut.signal.aborted) continue;
           const choice = chunk.choices?.[0];
           let text = choice?.text ?? '';
+          received++;
           if (chunk.timings) timings = this.lastTimings = chunk.timings;
           const end = firstCall?.(raw, text);
           if (end !== undefined) text = text.slice(0, end);
@@ -279,15 +316,41 @@ export class WllamaEngine implements ModelEngine {
         break;
       } catch (error) {
         usage = addUsage(usage, timings);
+        if (error instanceof AgentError && error.code === 'model-crashed') throw error;
         if (cut.signal.aborted && !signal?.aborted) break;
         if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
           finish = 'abort';
           break;
         }
         const failure = this.log.decodeFailure(error, mark, this.state.modelId);
-        const stricter = attempt === 0 && failure.recoverable ? strictGrammar(plan, raw) : undefined;
+        if (failure.recovery === 'replace') {
+          // A model's bytes never fail a step. llama.cpp hands text to JavaScript as JSON, and wllama's glue writes
+          // each result with nlohmann's dump() in its strict mode (action_get_result in its cpp/wllama-context.h),
+          // where llama.cpp's own server writes with error_handler_t::replace. llama.cpp holds back only a
+          // character cut at the end of the text (validate_utf8), so a piece with a lone continuation byte, a
+          // surrogate, an overlong form or a byte over F4 makes dump() throw, and the piece is lost (its result
+          // was already taken from llama.cpp's queue). A grammar does not prevent it: under the step's grammar
+          // such bytes still came through (a negated class, as in a JSON string, takes code points that are not
+          // characters). So one U+FFFD stands for the lost piece, and decoding goes on after it in a new
+          // completion (llama.cpp's cache holds the prompt and the text before it), within the step's token limit.
+          raw += REPLACEMENT;
+          for (const piece of stream.push(REPLACEMENT)) yield piece;
+          if (!replaced++)
+            yield {
+              type: 'notice',
+              code: 'invalid-utf8',
+              message: `${failure.error.message}. Such a piece cannot reach JavaScript through wllama: each is written as U+FFFD (${REPLACEMENT}), and the step went on after it.`,
+            };
+          generated += (timings?.predicted_n ?? received) + 1;
+          left = limit - generated;
+          if (left > 0) continue;
+          finish = 'length';
+          break;
+        }
+        const stricter = !strict && failure.recovery === 'strict-grammar' ? strictGrammar(plan, raw) : undefined;
         if (!stricter) throw failure.error;
         // Go on from the text so far under a grammar that holds every token from here.
+        strict = true;
         params = { ...plan.params, grammar_lazy: undefined, grammar_triggers: undefined, ...stricter };
         yield {
           type: 'notice',
@@ -326,8 +389,47 @@ export class WllamaEngine implements ModelEngine {
     const wllama = this.wllama;
     this.wllama = undefined;
     this.loaded = undefined;
+    this.endLlama?.(new AgentError('closed', 'The model was unloaded: its agent was closed.'));
     await wllama?.exit();
   }
+
+  /**
+   * Once llama.cpp's worker is gone, the step it was answering ends with model-crashed, and the model loads again at
+   * once, so that the next request finds it ready; the files come from the cache. A failure of that load is the next
+   * step's error (which loads again). A worker that dies again before any step ran on it is loaded again only by the
+   * next step: a browser that keeps stopping it for want of memory does not see it come back in a loop.
+   */
+  private watch(wllama: Wllama, watch: LlamaWorkerWatch, cached: boolean): void {
+    let end!: (error: AgentError) => void;
+    const gone = new Promise<never>((_, reject) => (end = reject));
+    gone.catch(() => undefined);
+    this.gone = gone;
+    this.endLlama = end;
+    void watch.gone.then(() => {
+      if (this.wllama !== wllama) return; // ended by dispose()
+      end(
+        new AgentError(
+          'model-crashed',
+          `llama.cpp's worker stopped (the browser ended it: out of memory, or terminated), and the step ${this.state.modelId} was answering ended with it. The model is loading again (${cached ? "from this browser's cache" : "downloading it again: this browser's cache could not keep it"}); send the message again.`,
+        ),
+      );
+      this.wllama = undefined;
+      this.gone = undefined;
+      this.endLlama = undefined;
+      this.loaded = undefined;
+      void wllama.exit().catch(() => undefined);
+      if (this.reloadedUnused) return;
+      this.reloadedUnused = true;
+      void this.load(this.onProgress).catch(() => undefined);
+    });
+  }
+}
+
+/** A wait on llama.cpp that ends when its worker is gone (a dead worker's calls never settle). */
+function orGone<T>(waiting: Promise<T>, gone: Promise<never> | undefined): Promise<T> {
+  if (!gone) return waiting;
+  waiting.catch(() => undefined); // lost the race: its rejection, if it ever comes, is nobody's
+  return Promise.race([waiting, gone]);
 }
 
 /**
@@ -338,17 +440,17 @@ export class WllamaEngine implements ModelEngine {
  * A stop here aborts the completion and reads on to its end, that error
  * included, so the next step starts after llama.cpp has let go of this one.
  */
-function readOnWhenStopped<T>(chunks: AsyncIterable<T>, abort: () => void): AsyncIterable<T> {
+function readOnWhenStopped<T>(chunks: AsyncIterable<T>, abort: () => void, gone?: Promise<never>): AsyncIterable<T> {
   const iterator = chunks[Symbol.asyncIterator]();
   return {
     [Symbol.asyncIterator]: () => ({
-      next: () => iterator.next(),
+      next: () => orGone(iterator.next(), gone),
       async return() {
         abort();
         try {
-          while (!(await iterator.next()).done);
+          while (!(await orGone(iterator.next(), gone)).done);
         } catch {
-          // The abort error: the completion has ended.
+          // The abort error: the completion has ended (or llama.cpp's worker is gone).
         }
         return { done: true, value: undefined };
       },
@@ -360,6 +462,16 @@ function readOnWhenStopped<T>(chunks: AsyncIterable<T>, abort: () => void): Asyn
 function stopsOf(completion: Record<string, unknown> | undefined): string[] {
   const stop = completion?.stop;
   return typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop.filter((item) => typeof item === 'string') : [];
+}
+
+/** U+FFFD, the replacement character: what a piece of output that is not UTF-8 becomes. */
+const REPLACEMENT = '\ufffd';
+
+/** The most tokens a step writes: the page's n_predict (its -1, no limit, is the context window), else max_tokens. */
+function tokenLimit(completion: Record<string, unknown> | undefined, maxTokens: number, contextWindow: number): number {
+  const own = completion?.n_predict;
+  if (typeof own !== 'number') return maxTokens;
+  return own < 0 ? contextWindow : own;
 }
 
 /** The grammar to go on under: the step's, constrained from the text so far; or any whole characters without tools. */
@@ -407,13 +519,14 @@ async function checkWasm(url: string, signal?: AbortSignal): Promise<void> {
 
 /**
  * The load, or an error if llama.cpp writes nothing for `stallMs` (a load that will never settle:
- * a policy that stopped its worker, a wasm that never arrives), or the abort.
+ * a policy that stopped its worker, a wasm that never arrives), or if its worker dies, or the abort.
  */
 async function settleOrStall(
   loading: Promise<void>,
   log: WllamaLog,
   stallMs: number,
   signal?: AbortSignal,
+  gone?: Promise<void>,
 ): Promise<void> {
   let timer: ReturnType<typeof setInterval> | undefined;
   let onAbort: (() => void) | undefined;
@@ -432,6 +545,14 @@ async function settleOrStall(
     );
     onAbort = () => reject(aborted());
     signal?.addEventListener('abort', onAbort, { once: true });
+    void gone?.then(() =>
+      reject(
+        new AgentError(
+          'model-crashed',
+          "llama.cpp's worker stopped while it loaded the model (the browser ended it: out of memory, or terminated). Try again; if it happens each time, use a smaller model or quantization, or a smaller model.contextWindow.",
+        ),
+      ),
+    );
   });
   log.lastActivity = performance.now();
   try {

@@ -19,11 +19,13 @@ const UNREADABLE =
 export interface Failure {
   error: AgentError;
   /**
-   * The step can go on from the text decoded so far under a grammar that holds every token: llama.cpp
-   * refused the token that completed a lazy grammar's trigger (the trigger's last token carried text
-   * the grammar does not allow), or the model wrote bytes that are not UTF-8.
+   * How the step can go on from the text decoded so far:
+   * - 'strict-grammar': under a grammar that holds every token (llama.cpp refused the token that completed a lazy
+   *   grammar's trigger: the trigger's last token carried text the grammar does not allow);
+   * - 'replace': after the piece llama.cpp could not hand over, written as U+FFFD (the model wrote bytes that are
+   *   not UTF-8; see the engine's decode).
    */
-  recoverable: boolean;
+  recovery?: 'strict-grammar' | 'replace';
 }
 
 export class WllamaLog {
@@ -80,21 +82,24 @@ export class WllamaLog {
     const cause = said.at(-1) ?? messageOf(error);
     if (/Unexpected empty grammar stack/.test(cause))
       return {
-        recoverable: true,
+        recovery: 'strict-grammar',
         error: new AgentError('model-failed', `llama.cpp refused the token that started a tool call: ${cause}`, {
           cause: error,
         }),
       };
-    if (/invalid UTF-8/i.test(cause))
+    // nlohmann's words for a string that is not UTF-8 (type_error 316): a byte that cannot be there, or a cut end.
+    if (/(invalid|incomplete) UTF-8/i.test(cause))
       return {
-        recoverable: true,
+        recovery: 'replace',
         error: new AgentError(
           'model-failed',
-          `${modelName} wrote bytes that are not UTF-8 text (llama.cpp: ${cause}), and the step could not go on. Send the message again.`,
-          { cause: error },
+          `${modelName} wrote bytes that are not UTF-8 text (llama.cpp: ${cause})`,
+          {
+            cause: error,
+          },
         ),
       };
-    return { recoverable: false, error: this.failure(error, mark, `${modelName} failed while answering`) };
+    return { error: this.failure(error, mark, `${modelName} failed while answering`) };
   }
 
   /**

@@ -42,20 +42,21 @@ export class EnginePool {
     }
     const current = entry;
     current.users += 1;
+    // Kept while the host holds the engine: an engine that loads again (wllama's, after llama.cpp's worker died) says so.
     current.listeners.add(onProgress);
     try {
       await current.loading;
     } catch (error) {
       current.users -= 1;
-      throw error;
-    } finally {
       current.listeners.delete(onProgress);
+      throw error;
     }
     onProgress({ progress: 1, text: `${current.engine.info.label} is ready.` });
     return {
       engine: this.serialized(current),
       reused,
       release: async () => {
+        current.listeners.delete(onProgress);
         current.users -= 1;
         if (current.users > 0) return;
         this.entries.delete(key);

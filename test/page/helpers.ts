@@ -54,15 +54,28 @@ export function agentsClosedAfterEach(): (options: Parameters<typeof createAgent
   };
 }
 
-/** A worker URL for createAgent({ workerUrl }) and a function that kills every worker started from it (see killable-worker.ts). */
-export function killableWorker(): { workerUrl: string; kill(): void } {
+/**
+ * A worker URL for createAgent({ workerUrl }), a function that kills every worker started from it, and one that
+ * kills the workers those started (llama.cpp's own), resolving with how many it stopped (see killable-worker.ts).
+ */
+export function killableWorker(): { workerUrl: string; kill(): void; killInner(): Promise<number> } {
   const channel = `inpage-agent-test/kill/${crypto.randomUUID()}`;
   // Built in two steps: vite rewrites new URL(`…${x}`, import.meta.url) as a glob.
   const url = new URL('./killable-worker.ts', import.meta.url);
   url.searchParams.set('kill', channel);
   const workerUrl = url.href;
   const sender = new BroadcastChannel(channel);
-  return { workerUrl, kill: () => sender.postMessage('die') };
+  const killInner = () =>
+    new Promise<number>((resolve) => {
+      const listener = (message: MessageEvent<{ killedInner?: number }>) => {
+        if (typeof message.data?.killedInner !== 'number') return;
+        sender.removeEventListener('message', listener);
+        resolve(message.data.killedInner);
+      };
+      sender.addEventListener('message', listener);
+      sender.postMessage('kill-inner');
+    });
+  return { workerUrl, kill: () => sender.postMessage('die'), killInner };
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -1,0 +1,170 @@
+/**
+ * llama.cpp's own worker (the one wllama starts inside ours from a blob: URL)
+ * dies while our worker lives: what an out-of-memory kill takes on a phone.
+ * The fixture worker (test/page/killable-worker.ts) terminates it on request,
+ * as the browser would. The run must end at once with a clear error and the
+ * person's message stored, and the model must come back from the cache for
+ * the next request. Tiny random-weight models, so every machine runs it.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Agent, AgentEvent } from '../../../src/index';
+import { agentsClosedAfterEach, killableWorker, uniqueDb } from '../../page/helpers';
+import { hasInstructModel, INSTRUCT_MODEL_URL } from '../../real-model';
+
+const start = agentsClosedAfterEach();
+/** Gemma's vocabulary, random weights that write words. */
+const WRITER = '/models/tiny-gemma2-prose.gguf';
+
+/** Writes on and on (200 tokens, never its end of turn), until stopped. */
+const talker = (progress?: string[]) =>
+  ({
+    engine: 'wllama',
+    url: WRITER,
+    toolFormat: 'gemma-tool-code',
+    contextWindow: 2048,
+    temperature: 1,
+    seed: 7,
+    completion: { top_k: 0, top_p: 1, min_p: 0, n_predict: 200, ignore_eos: true },
+    ...(progress && { onProgress: (p: { text: string }) => progress.push(p.text) }),
+  }) as const;
+
+/** The run's events, failing the test if the run is still going after `ms` (a hang check, not a speed check). */
+async function eventsOf(run: AsyncIterable<AgentEvent>, onEvent: (event: AgentEvent) => void, ms = 60_000) {
+  const events: AgentEvent[] = [];
+  const collect = (async () => {
+    for await (const event of run) {
+      events.push(event);
+      onEvent(event);
+    }
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    collect,
+    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`the run still hangs after ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
+  return events;
+}
+
+async function storedTexts(agent: Agent): Promise<string[]> {
+  const { events } = (await agent.sessions.get(agent.sessionId))!;
+  return events.flatMap((event) =>
+    event.author === 'user' ? (event.content?.parts ?? []).flatMap((part) => ('text' in part ? [part.text] : [])) : [],
+  );
+}
+
+describe('llama.cpp’s own worker dies', () => {
+  test('mid-decode: the run ends with model-crashed, the message is stored, and the next request is answered by the model loaded again from the cache', async () => {
+    const worker = killableWorker();
+    const progress: string[] = [];
+    const agent = await start({
+      workerUrl: worker.workerUrl,
+      model: talker(progress),
+      dbName: uniqueDb('llama-death'),
+    });
+    let killed: Promise<number> | undefined;
+    let loadedBefore = 0;
+    const events = await eventsOf(agent.run('Talk for a long time.'), (event) => {
+      if (!event.partial || killed) return;
+      loadedBefore = progress.length;
+      killed = worker.killInner();
+    });
+    expect(await killed).toBe(1);
+    const last = events.at(-1)!;
+    expect(last).toMatchObject({ endReason: 'error', error: { code: 'model-crashed' } });
+    expect(last.error!.message).toMatch(/llama\.cpp's worker stopped .*send the message again/i);
+    // Our worker lives on: the agent did not crash, only llama.cpp did.
+    expect(agent.status).toBe('ready');
+    expect(await storedTexts(agent)).toEqual(['Talk for a long time.']);
+    // The run ended, so there is nothing to resume.
+    expect(await eventsOf(agent.resume(), () => undefined)).toEqual([]);
+
+    const next = await eventsOf(agent.run('Are you there?'), () => undefined);
+    expect(next.at(-1)).toMatchObject({ endReason: 'answer' });
+    expect(await storedTexts(agent)).toEqual(['Talk for a long time.', 'Are you there?']);
+    // The model loaded again (the page was told), from this browser's cache, not from the network.
+    const again = progress.slice(loadedBefore);
+    expect(again.some((text) => /^Found .* in this browser's cache/.test(text))).toBe(true);
+    expect(again.some((text) => /^Downloading/.test(text))).toBe(false);
+  }, 120_000);
+
+  test('as a step starts: the run ends with model-crashed, and the next request is answered', async () => {
+    const worker = killableWorker();
+    const agent = await start({ workerUrl: worker.workerUrl, model: talker(), dbName: uniqueDb('llama-death-start') });
+    let killed: Promise<number> | undefined;
+    const events = await eventsOf(agent.run('Talk for a long time.'), (event) => {
+      if (event.author === 'user' && !killed) killed = worker.killInner();
+    });
+    expect(await killed).toBe(1);
+    expect(events.at(-1)).toMatchObject({ endReason: 'error', error: { code: 'model-crashed' } });
+    const { events: next } = await agent.send('Are you there?');
+    expect(next.at(-1)).toMatchObject({ endReason: 'answer' });
+    expect(await storedTexts(agent)).toEqual(['Talk for a long time.', 'Are you there?']);
+  }, 120_000);
+
+  test('between runs: the next request is answered', async () => {
+    const worker = killableWorker();
+    const agent = await start({ workerUrl: worker.workerUrl, model: talker(), dbName: uniqueDb('llama-death-idle') });
+    expect(await worker.killInner()).toBe(1);
+    const next = await eventsOf(agent.run('Are you there?'), () => undefined);
+    expect(next.at(-1)).toMatchObject({ endReason: 'answer' });
+    expect(await storedTexts(agent)).toEqual(['Are you there?']);
+  }, 120_000);
+});
+
+describe.skipIf(!hasInstructModel())(
+  'llama.cpp’s own worker dies under a real model (Qwen2.5-Coder-0.5B-Instruct)',
+  () => {
+    test('mid-answer: the run ends with model-crashed, and the next request is answered', async () => {
+      const worker = killableWorker();
+      const progress: string[] = [];
+      const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
+      let t = performance.now();
+      const agent = await start({
+        workerUrl: worker.workerUrl,
+        model: {
+          engine: 'wllama',
+          url: INSTRUCT_MODEL_URL,
+          completion: { n_predict: 24 },
+          onProgress: (p) => progress.push(p.text),
+        },
+        instructions: 'You answer in one short sentence.',
+        dbName: uniqueDb('llama-death-qwen'),
+      });
+      const log = [`loaded in ${seconds(t)} s: ${agent.info?.model.label}`];
+      t = performance.now();
+      let killed: Promise<number> | undefined;
+      let said = '';
+      const events = await eventsOf(
+        agent.run('Say hello to me.'),
+        (event) => {
+          if (!event.partial) return;
+          for (const part of event.content?.parts ?? []) if ('text' in part) said += part.text;
+          if (!killed) {
+            log.push(`first text after ${seconds(t)} s: ${JSON.stringify(said)}; llama.cpp's worker killed`);
+            t = performance.now();
+            killed = worker.killInner();
+          }
+        },
+        300_000,
+      );
+      expect(await killed).toBe(1);
+      const last = events.at(-1)!;
+      log.push(
+        `run ended ${seconds(t)} s after the kill: ${last.endReason}, ${last.error?.code}: ${last.error?.message}`,
+      );
+      expect(last).toMatchObject({ endReason: 'error', error: { code: 'model-crashed' } });
+      expect(await storedTexts(agent)).toEqual(['Say hello to me.']);
+
+      progress.length = 0;
+      t = performance.now();
+      const { text, events: next } = await agent.send('Say hello again.');
+      log.push(`next request answered in ${seconds(t)} s (${next.at(-1)?.endReason}): ${JSON.stringify(text)}`);
+      const downloads = progress.filter((text) => text.startsWith('Downloading')).length;
+      const others = progress.filter((text) => !text.startsWith('Downloading'));
+      log.push(`the load again said (besides ${downloads} download updates): ${others.join(' | ')}`);
+      console.info(`Qwen2.5-Coder-0.5B-Instruct, llama.cpp's worker killed mid-answer:\n  ${log.join('\n  ')}`);
+      expect(next.at(-1)).toMatchObject({ endReason: 'answer' });
+      expect(text.length).toBeGreaterThan(0);
+    }, 900_000);
+  },
+);
