@@ -65,10 +65,10 @@ export function mergeResponses(
     : ends
       ? ends.reason
       : longRunning.length
-      ? 'long-running'
-      : responses.some((r) => r.final)
-        ? 'return-direct'
-        : undefined;
+        ? 'long-running'
+        : responses.some((r) => r.final)
+          ? 'return-direct'
+          : undefined;
   const done = responses.filter((r) => !r.longRunning);
   if (!done.length) return { longRunning, endReason };
   const actions = compact({

@@ -15,7 +15,7 @@ import { isBuiltin } from '../agents';
 import type { Invocation, TurnCall, TurnProcessor } from '../types';
 import { refusal } from './refusal';
 
-export const REPEATED_CALL = 'repeated-call';
+const REPEATED_CALL = 'repeated-call';
 
 export const repeatGuard: TurnProcessor = (inv, turn) => {
   if (inv.limits.maxRepeatedCalls === Infinity) return;
@@ -85,7 +85,7 @@ function runEvents(history: readonly AgentEvent[], invocationId: string): AgentE
 }
 
 /** A call's identity: its name and its arguments with keys in order, so that {"a":1,"b":2} is {"b":2,"a":1}. */
-export function keyOf(name: string, args: unknown): string {
+function keyOf(name: string, args: unknown): string {
   return `${name}\u0000${JSON.stringify(sorted(args))}`;
 }
 

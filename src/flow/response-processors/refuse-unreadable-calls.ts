@@ -6,7 +6,7 @@
 import { newId } from '../../session/event';
 import type { ResponseProcessor } from '../types';
 
-export const UNREADABLE_CALL = 'unreadable_tool_call';
+const UNREADABLE_CALL = 'unreadable_tool_call';
 
 export const refuseUnreadableCalls: ResponseProcessor = (inv, processed) => {
   for (const bad of processed.response.callErrors) {
