@@ -16,7 +16,7 @@ import type { ModelDelta, ModelRequest } from './engine';
 import type { StructuralTagFormat, TagFormat } from './grammar/structural-tag';
 import { allowedNames, planToolCalls } from './formats/tool-call-plan';
 import type { ToolFormat } from './formats/tool-format';
-import { structuralTagToGbnf, GbnfUnsupported, type GbnfGrammar } from './gbnf/structural-tag-gbnf';
+import { structuralTagToGbnf, GbnfUnsupported, WORDS_GBNF, type GbnfGrammar } from './gbnf/structural-tag-gbnf';
 import type { PromptWriter } from './wllama-prompt';
 import { defaultMaxTokens } from './webllm-request';
 
@@ -82,16 +82,23 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
     cache_prompt: true,
     stop: style.prompt.stops,
   };
+  // A step of a run with tools that may call none of them answers in words (the step after the run's last round of calls).
+  const answers = tools.length > 0 && !toolNames.length;
   const plan: WllamaRequestPlan = {
-    prompt: style.prompt.write({ system, tools, messages: request.messages }),
+    prompt: style.prompt.write({ system, tools, messages: request.messages, answers }),
     params,
     tools: [...tools],
     toolNames,
     format,
   };
+  if (answers && style.grammar !== false) Object.assign(params, { grammar: WORDS_GBNF });
   if (!tools.length || !toolNames.length) return plan;
 
-  const toolPlan = planToolCalls(format, tools, { allowedTools: request.allowedTools, toolChoice: choice });
+  const toolPlan = planToolCalls(format, tools, {
+    allowedTools: request.allowedTools,
+    toolChoice: choice,
+    bareCalls: true,
+  });
   const planned = toolPlan.responseFormat?.structural_tag.format;
   if (!planned) return plan;
   if (style.grammar === false) {
@@ -100,9 +107,12 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
   }
   const structuralTag =
     style.oneCall && planned.type === 'triggered_tags' ? { ...planned, stop_after_first: true } : planned;
+  // A step that may answer or call is held from its first token: it opens with a call or with words, never
+  // with JSON that is not a call (a small model's echo of a tool's result) or with nothing.
+  const free = structuralTag.type === 'triggered_tags' && !structuralTag.at_least_one;
   let grammar: GbnfGrammar;
   try {
-    grammar = structuralTagToGbnf(structuralTag);
+    grammar = structuralTagToGbnf(structuralTag, free ? { full: true, wordsOrCall: true } : {});
   } catch (error) {
     if (!(error instanceof GbnfUnsupported)) throw error;
     plan.notice = {

@@ -50,8 +50,15 @@ export function describeHermesTools(tools: readonly ToolDeclaration[]): string {
 }
 
 export function hermesGrammar(step: GrammarStep) {
-  return triggeredTags(['<tool_call>'], jsonCallTags(step, '<tool_call>\n{"name": ', '}\n</tool_call>'), step.required);
+  const tagged = jsonCallTags(step, '<tool_call>\n{"name": ', '}\n</tool_call>');
+  // Qwen2.5-Coder 0.5B and 1.5B, given their own template, mostly write the JSON without the tag.
+  if (step.bareCalls)
+    return triggeredTags(['<tool_call>', BARE_CALL], [...tagged, ...jsonCallTags(step, BARE_CALL, '}')], step.required);
+  return triggeredTags(['<tool_call>'], tagged, step.required);
 }
+
+/** How a Hermes call opens when the model leaves out its tag. */
+const BARE_CALL = '{"name": ';
 
 /** `begin` "NAME", "arguments": {…} `end`, every tool in one tag (shared-call-tag.ts). */
 export function jsonCallTags(step: GrammarStep, begin: string, end: string, argumentsKey = 'arguments') {

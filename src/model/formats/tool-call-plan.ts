@@ -22,6 +22,8 @@ export interface ToolCallPlanOptions {
   toolChoice?: ToolChoice;
   /** Tools to constrain by name only, e.g. after the grammar engine refused their schemas. */
   relaxed?: ReadonlySet<string>;
+  /** Hold calls written without the family's tag too (GrammarStep.bareCalls). */
+  bareCalls?: boolean;
 }
 
 export interface ToolCallPlan {
@@ -67,7 +69,12 @@ export function planToolCalls(
         type: 'structural_tag' as const,
         structural_tag: {
           type: 'structural_tag' as const,
-          format: resolved.grammar({ tools: stepTools, required, relaxed: new Set(relaxed.keys()) }),
+          format: resolved.grammar({
+            tools: stepTools,
+            required,
+            relaxed: new Set(relaxed.keys()),
+            ...(options.bareCalls && { bareCalls: true }),
+          }),
         },
       }
     : undefined;

@@ -21,6 +21,11 @@ export interface GrammarStep {
   required: boolean;
   /** Tools whose argument schemas the grammar engine cannot compile: their arguments are left free (read and validated after generation). */
   relaxed: ReadonlySet<string>;
+  /**
+   * Also hold a call written without the family's tag, where the family's small models write one (a
+   * bare `{"name": …, "arguments": …}` for Hermes): constrained like a tagged call instead of left free.
+   */
+  bareCalls?: boolean;
 }
 
 export interface ToolResultText {

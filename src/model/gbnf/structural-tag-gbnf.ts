@@ -22,6 +22,7 @@
  * that is one token but not preserved. Listing a string that is several
  * tokens in this vocabulary is harmless; llama.cpp skips it.
  */
+import { charSet, MAX_CODE_POINT, subtract } from '../grammar/char-set';
 import { argumentsGrammar } from '../grammar/ebnf-arguments';
 import { parsePattern, type Regex } from '../grammar/regex-pattern';
 import type { StructuralTagFormat, TagFormat } from '../grammar/structural-tag';
@@ -44,6 +45,25 @@ export class GbnfUnsupported extends Error {}
 /** Any text of whole characters: what a step without tools continues under after the model wrote bytes that are not UTF-8. */
 export const ANY_TEXT_GBNF = 'root ::= [\\x01-\\U0010ffff]*';
 
+/**
+ * What an answer in words opens with: a letter or a digit (any script). Not JSON, a list, a quote, a code
+ * fence (Qwen2.5-Coder 0.5B, kept from bare JSON, wrote its call in a ```json fence), markup or white space.
+ */
+const WORDS = charSet([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0xc0, MAX_CODE_POINT]);
+
+/** An answer in words: what a step of a run with tools that may call none of them writes. */
+export const WORDS_GBNF = writeGbnf(
+  new Map([
+    [
+      'root',
+      sequence(
+        { kind: 'chars', set: WORDS },
+        { kind: 'repeat', item: { kind: 'chars', set: [[1, MAX_CODE_POINT]] }, min: 0, max: Infinity },
+      ),
+    ],
+  ]),
+);
+
 export interface GbnfOptions {
   /** Constrain from the first token (no lazy trigger). */
   full?: boolean;
@@ -52,6 +72,12 @@ export interface GbnfOptions {
    * refused a lazy trigger's token). It must hold no complete trigger.
    */
   after?: string;
+  /**
+   * With `full`, triggered tags: the output opens with a call, or with words: not with JSON, a bracket,
+   * white space or the end. A small instruct model otherwise answers with a call written as bare JSON
+   * (outside the tag, so unconstrained), or with a tool's JSON result echoed back, or with nothing.
+   */
+  wordsOrCall?: boolean;
 }
 
 export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOptions = {}): GbnfGrammar {
@@ -61,7 +87,11 @@ export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOp
   if (format.type === 'triggered_tags') {
     const tags = builder.triggeredTags(format);
     if (lazy || format.at_least_one) root = tags.fromTag;
-    else {
+    else if (options.wordsOrCall && !options.after) {
+      // A first character that opens no trigger leaves the watch for triggers at its start.
+      const opening = subtract(WORDS, charSet(...format.triggers.map((trigger) => trigger[0])));
+      root = choice(tags.fromTag, sequence({ kind: 'chars', set: opening }, ref(tags.fromText.start)));
+    } else {
       const rest = tags.fromText.after(options.after ?? '');
       if (rest === undefined) throw new GbnfUnsupported('the output to continue already holds a trigger');
       root = ref(rest);
