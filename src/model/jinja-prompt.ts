@@ -28,6 +28,21 @@ import { withoutEndOfTurn } from './webllm-request';
 /** How a template takes tools: in its own section and tool role ('own'), or not at all ('folded': ours). */
 export type TemplateTools = 'own' | 'folded';
 
+/** Where the nudge to answer goes: a system turn of its own, or after the results in their turn. */
+type NudgeAt = 'turn' | 'results';
+
+interface Layout {
+  tools: TemplateTools;
+  nudge: NudgeAt;
+}
+
+/** Tried in order at load: the first the template writes as we need it is the one used. */
+const LAYOUTS: readonly Layout[] = [
+  { tools: 'own', nudge: 'turn' },
+  { tools: 'own', nudge: 'results' },
+  { tools: 'folded', nudge: 'results' },
+];
+
 interface JinjaMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
@@ -62,46 +77,78 @@ export function jinjaPrompt(source: string, format: ToolFormat, stops: string[],
     // midnight would lose llama.cpp's cache. (Templates read date_string before they call strftime_now.)
     date_string: `${String(now.getDate()).padStart(2, '0')} ${MONTHS[now.getMonth()]} ${now.getFullYear()}`,
   };
-  const render = (tools: TemplateTools, input: PromptInput) =>
+  const render = (layout: Layout, input: PromptInput) =>
     template.render({
       ...globals,
-      messages: messagesFor(tools, input, format),
-      ...(tools === 'own' && input.tools.length && { tools: input.tools.map(functionEntry) }),
+      messages: messagesFor(layout, input, format),
+      ...(layout.tools === 'own' && input.tools.length && { tools: input.tools.map(functionEntry) }),
     });
-  const tools = probe((input) => render('own', input)) ? 'own' : 'folded';
-  if (tools === 'folded' && !probe((input) => render('folded', input), false))
+  const layout = LAYOUTS.find((candidate) => probe((input) => render(candidate, input), candidate.tools === 'own'));
+  if (!layout)
     throw new AgentError(
       'model-invalid',
       "The model's chat template cannot write a conversation with tool results in it, even as user turns.",
     );
-  return { kind: 'template', stops, tools, write: (input) => render(tools, input) };
+  return { kind: 'template', stops, tools: layout.tools, write: (input) => render(layout, input) };
 }
 
+/**
+ * What a small model reads after its tools' results when the step must answer in words. Qwen2.5-Coder 0.5B,
+ * left alone there, echoed the results' JSON, or copied a tool's description ("Mark an item of the to-do
+ * list as done, by its id."); told this (after its results, in a system turn of its own template), it said
+ * what it did: "The tool successfully added the item "buy milk" to the to-do list."
+ */
+export const ANSWER_NOW = 'The tool has done its work. Tell the user in one short sentence what you did or found.';
+
 /** The conversation in OpenAI's message shape, the one chat templates are written for. */
-function messagesFor(tools: TemplateTools, { system, tools: declared, messages }: PromptInput, format: ToolFormat) {
+function messagesFor(
+  { tools, nudge }: Layout,
+  { system, tools: declared, messages, answers }: PromptInput,
+  format: ToolFormat,
+) {
   const out: JinjaMessage[] = [];
   const section = tools === 'folded' && declared.length ? format.describeTools(declared) : '';
   const systemText = [system, section].filter(Boolean).join('\n\n');
   if (systemText) out.push({ role: 'system', content: systemText });
   let results: ToolResultText[] = [];
-  const flush = () => {
-    if (results.length) out.push({ role: 'user', content: format.writeResults(results) });
+  const flush = (nudged = false) => {
+    const text = nudged && nudge === 'results' ? `\n\n${ANSWER_NOW}` : '';
+    if (results.length) out.push({ role: 'user', content: format.writeResults(results) + text });
+    else if (text) out.at(-1)!.content += text;
     results = [];
   };
-  for (const message of messages) {
-    if (message.role === 'system') continue;
+  const asked = new Map<string, string>();
+  messages.forEach((message, index) => {
+    if (message.role === 'system') return;
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls ?? []) if (call.id) asked.set(call.id, callLine(call.name, call.args));
     if (message.role === 'tool') {
-      const content = escapeUntrusted(message.content);
+      // With the call it answers, so that the reply can say what was done: add_todo({"text":"milk"}) returned: {"id":"1"}.
+      const content = `${asked.get(message.toolCallId) ?? message.name} returned: ${escapeUntrusted(message.content)}`;
       if (tools === 'folded') results.push({ callId: message.toolCallId, name: message.name, content });
       else out.push({ role: 'tool', content, name: message.name, tool_call_id: message.toolCallId });
-      continue;
+      const next = messages[index + 1];
+      // Results that were (or are now) answered in words are followed by the nudge, in every later step too,
+      // so that each step's prompt still extends the last.
+      const answered = next ? next.role === 'assistant' && !next.toolCalls?.length : answers;
+      if (answered && next?.role !== 'tool') {
+        flush(true);
+        if (nudge === 'turn') out.push({ role: 'system', content: ANSWER_NOW });
+      }
+      return;
     }
     flush();
     if (message.role === 'user') out.push({ role: 'user', content: escapeUntrusted(message.content) });
     else out.push(assistantMessage(message, tools, format));
-  }
+  });
   flush();
   return out;
+}
+
+/** A call as the line before its result shows it; long arguments are cut (the model wrote them itself, above). */
+function callLine(name: string, args: unknown): string {
+  const json = JSON.stringify(args ?? {});
+  return `${name}(${escapeUntrusted(json.length > 200 ? `${json.slice(0, 200)}…` : json)})`;
 }
 
 /** The model's own words as it wrote them (so the prompt extends the last); else its calls as the template writes them. */
@@ -161,6 +208,7 @@ function probe(render: (input: PromptInput) => string, ownTools = true): boolean
       },
       { role: 'tool', content: 'PROBE-RESULT', toolCallId: 'probe-1', name: PROBE_TOOL.name },
     ],
+    answers: true,
   };
   try {
     const before = render(first);
@@ -169,6 +217,7 @@ function probe(render: (input: PromptInput) => string, ownTools = true): boolean
       before.includes('PROBE-SYSTEM') &&
       (!ownTools || before.includes(PROBE_TOOL.name)) &&
       after.includes('PROBE-RESULT') &&
+      after.includes(ANSWER_NOW) &&
       after.startsWith(before + output)
     );
   } catch {

@@ -22,6 +22,8 @@ export interface PromptInput {
   tools: readonly ToolDeclaration[];
   /** The conversation after the system text. */
   messages: readonly ChatMessage[];
+  /** This step answers in words (the run may call no tool now): after its tools' results, the model is told so. */
+  answers?: boolean;
 }
 
 export interface PromptWriter {
@@ -51,7 +53,7 @@ export function markupPrompt(template: ChatTemplate, format: ToolFormat, options
 }
 
 /** The conversation as turns: tool results of one step become one user turn, written the way the family reads them. */
-export function markupTurns(messages: readonly ChatMessage[], format: ToolFormat): Turn[] {
+function markupTurns(messages: readonly ChatMessage[], format: ToolFormat): Turn[] {
   const out: Turn[] = [];
   let results: ToolResultText[] = [];
   const flush = () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors';
 import type { ChatMessage } from '../../src/model/engine';
 import { TOOL_FORMATS } from '../../src/model/formats/registry';
-import { jinjaPrompt } from '../../src/model/jinja-prompt';
+import { ANSWER_NOW, jinjaPrompt } from '../../src/model/jinja-prompt';
 import type { PromptInput } from '../../src/model/wllama-prompt';
 import { tool } from './tools-fixture';
 
@@ -63,8 +63,29 @@ describe("Qwen2.5's own template (Qwen2.5-Coder's GGUFs carry the same)", () => 
     const after = prompt.write(second);
     expect(after.startsWith(before + rawCall)).toBe(true);
     expect(after.slice(before.length)).toBe(
-      `${rawCall}<|im_end|>\n<|im_start|>user\n<tool_response>\n{"id":"1"}\n</tool_response><|im_end|>\n<|im_start|>assistant\n`,
+      `${rawCall}<|im_end|>\n<|im_start|>user\n<tool_response>\nadd_todo({"text":"milk"}) returned: {"id":"1"}\n</tool_response><|im_end|>\n<|im_start|>assistant\n`,
     );
+  });
+
+  it('a step that must answer in words is told so after the results, in a system turn, and keeps it in every later step', () => {
+    const answering = prompt.write({ ...second, answers: true });
+    expect(
+      answering.endsWith(
+        `</tool_response><|im_end|>\n<|im_start|>system\n${ANSWER_NOW}<|im_end|>\n<|im_start|>assistant\n`,
+      ),
+    ).toBe(true);
+    const reply = 'I added milk to your list.';
+    const later = prompt.write({
+      ...second,
+      messages: [
+        ...second.messages,
+        { role: 'assistant', content: reply, raw: reply },
+        { role: 'user', content: 'Thanks' },
+      ],
+    });
+    expect(later.startsWith(answering + reply)).toBe(true);
+    // A step that may still call is not told to answer.
+    expect(prompt.write(second)).not.toContain(ANSWER_NOW);
   });
 
   it('a call whose raw output was not kept (an imported session) is written the way the template writes calls', () => {
@@ -95,7 +116,9 @@ describe('templates of other families', () => {
   it("Qwen3's takes the tools itself too", () => {
     const prompt = jinjaPrompt(templateOf('qwen3'), TOOL_FORMATS.qwen3, []);
     expect(prompt.tools).toBe('own');
-    expect(prompt.write(second)).toContain('<tool_response>\n{"id":"1"}\n</tool_response>');
+    expect(prompt.write(second)).toContain(
+      '<tool_response>\nadd_todo({"text":"milk"}) returned: {"id":"1"}\n</tool_response>',
+    );
   });
 
   it("Gemma 3's knows no tools and no tool role: the family's section in the first user turn, results as its ```tool_output", () => {
@@ -104,7 +127,11 @@ describe('templates of other families', () => {
     const written = prompt.write(second);
     expect(written.startsWith('<start_of_turn>user\nYou help with this page.')).toBe(true);
     expect(written).toContain('def add_todo(text: str)');
-    expect(written).toContain('<start_of_turn>user\n```tool_output\n{"id":"1"}\n```<end_of_turn>');
+    expect(written).toContain(
+      '<start_of_turn>user\n```tool_output\nadd_todo({"text":"milk"}) returned: {"id":"1"}\n```<end_of_turn>',
+    );
+    // Told to answer after the results, in their own turn (the template allows no system turn there).
+    expect(prompt.write({ ...second, answers: true })).toContain(`\n\`\`\`\n\n${ANSWER_NOW}<end_of_turn>`);
     expect(written.startsWith(prompt.write(first) + rawCall)).toBe(true);
   });
 
