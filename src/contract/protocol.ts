@@ -60,6 +60,8 @@ export interface HostConfig {
   maxToolCallsPerStep: number;
   /** Absent (an older page): 1. */
   maxRepeatedCalls?: number;
+  /** Absent: the model's own (ModelInfo.toolRounds). */
+  maxToolRounds?: number;
   /** Which page callbacks exist; the worker calls PageApi.callback only for these. */
   callbacks: Partial<Record<CallbackKind, boolean>>;
   agents: AgentSpec[];

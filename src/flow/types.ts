@@ -64,6 +64,8 @@ export interface FlowLimits {
   maxToolCallsPerStep: number;
   /** Calls made again with the same arguments that a run refuses (telling the model) before it ends; Infinity: repeats run. */
   maxRepeatedCalls: number;
+  /** Model steps with calls a run makes before a step must answer in words; absent: the model's own (ModelInfo.toolRounds), else none. */
+  maxToolRounds?: number;
 }
 
 /** What stays the same for every run of one agent on one session. */

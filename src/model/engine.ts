@@ -97,6 +97,12 @@ export interface ModelInfo {
   notice?: string;
   /** A GGUF without a chat template (a base model): a step with tools opens with a worked example (base-model-example.ts). */
   baseModel?: boolean;
+  /**
+   * The rounds of tool calls the model handles well in one run, after which it answers in words: the
+   * default of createAgent({ maxToolRounds }). 1 for a model under a billion parameters (Qwen2.5-Coder
+   * 0.5B, after a first round of results, called wrong tools instead of answering); absent: no limit.
+   */
+  toolRounds?: number;
 }
 
 /** What a page may do with its model's files (agent.model). */

@@ -194,9 +194,13 @@ export class WllamaEngine implements ModelEngine {
     }
     this.prompt ??= markupPrompt(markup, this.format, { base });
     this.oneCall = (this.options.callsPerStep ?? (base ? 'one' : 'any')) === 'one';
+    const small = !base && billionsOf(metadata['general.size_label']) < 1;
     const notices = [
       notice,
       templateNotice,
+      small
+        ? `${name} is a small model: a run makes one round of tool calls and then answers in words (createAgent({ maxToolRounds }) changes that).`
+        : undefined,
       base && !this.options.callsPerStep
         ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${markup.name}'s markup, a step with tools opens with a worked example of a call and of an answer without one, and each step ends with its first call, since such a model does not end its turn by itself.`
         : undefined,
@@ -212,6 +216,7 @@ export class WllamaEngine implements ModelEngine {
       threads,
       ...(notices.length && { notice: notices.join(' ') }),
       ...(base && { baseModel: true }),
+      ...(small && { toolRounds: 1 }),
     };
     onProgress?.({
       progress: 1,
@@ -566,4 +571,12 @@ async function settleOrStall(
 
 function aborted(): AgentError {
   return new AgentError('aborted', 'Loading the model was aborted.');
+}
+
+/** A GGUF's general.size_label ("0.5B", "270M", "8x7B") in billions of parameters; NaN when it says none. */
+function billionsOf(label: string | undefined): number {
+  const match = /^(?:(\d+)x)?(\d+(?:\.\d+)?)([MBT])$/i.exec(label?.trim() ?? '');
+  if (!match) return NaN;
+  const unit = { m: 1e-3, b: 1, t: 1e3 }[match[3]!.toLowerCase() as 'm' | 'b' | 't'];
+  return Number(match[1] ?? 1) * Number(match[2]) * unit;
 }

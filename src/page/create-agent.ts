@@ -70,6 +70,7 @@ function hostConfig(options: AgentOptions): AgentSettings {
     maxSteps: options.maxSteps ?? 10,
     maxToolCallsPerStep: options.maxToolCallsPerStep ?? 8,
     maxRepeatedCalls: options.maxRepeatedCalls ?? 1,
+    ...(options.maxToolRounds !== undefined && { maxToolRounds: options.maxToolRounds }),
     callbacks: {
       beforeModel: Boolean(callbacks.beforeModel),
       afterModel: Boolean(callbacks.afterModel),

@@ -121,6 +121,7 @@ const schema = z.strictObject(
     maxSteps: wholeAtLeast(1).optional(),
     maxToolCallsPerStep: wholeAtLeast(1).optional(),
     maxRepeatedCalls: z.union([wholeAtLeast(0), z.literal(Infinity)]).optional(),
+    maxToolRounds: z.union([wholeAtLeast(0), z.literal(Infinity)]).optional(),
     onApproval: fn.optional(),
     callbacks: callbacks.optional(),
     agents: z

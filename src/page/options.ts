@@ -38,6 +38,12 @@ export interface AgentOptions {
    * time. Default 1; 0 ends the run at the first repeat; Infinity runs repeats.
    */
   maxRepeatedCalls?: number;
+  /**
+   * Model steps with calls a run makes before a step must answer in words (its grammar allows no call).
+   * Default: what the model handles well (agent.info.model.toolRounds: 1 for a GGUF under a billion
+   * parameters), else no limit but maxSteps.
+   */
+  maxToolRounds?: number;
   onApproval?: (call: ApprovalRequest) => boolean | Promise<boolean>;
   callbacks?: AgentCallbacks;
   agents?: AgentSpec[];

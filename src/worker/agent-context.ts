@@ -39,6 +39,7 @@ export function agentContext(parts: {
       maxSteps: config.maxSteps,
       maxToolCallsPerStep: config.maxToolCallsPerStep,
       maxRepeatedCalls: config.maxRepeatedCalls ?? 1,
+      ...(config.maxToolRounds !== undefined && { maxToolRounds: config.maxToolRounds }),
     },
     toolChoice: config.toolChoice,
   };
