@@ -1,7 +1,9 @@
 // The demo's model picker in Chromium without WebGPU (what most visitors without a graphics chip
-// have), as `npm start` serves it: a real GGUF model on the CPU, served from the demo's own origin
-// (Gemma 3 270M from PyPI, scripts/model-files.mjs), its size and expected speed shown before the
-// download, then loaded with progress, answering, and marked as downloaded afterwards.
+// have), as `npm start` serves it: real GGUF models on the CPU, served from the demo's own origin
+// (from PyPI, scripts/model-files.mjs), their sizes and expected speeds shown before the download.
+// Qwen2.5-Coder 0.5B Instruct is suggested (demo-qwen.test.ts runs it); Gemma 3 270M, the base model,
+// is offered with its limits in sight, then loaded with progress, answering, and marked as downloaded
+// afterwards.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
@@ -36,20 +38,36 @@ async function options(page: Page) {
 }
 
 test.skipIf(!realModel)(
-  'without WebGPU the picker offers a GGUF model on the CPU with its size and speed, loads it from this origin with progress, and it answers',
+  'without WebGPU the picker suggests an instruction-tuned GGUF model on the CPU and offers the base model with its limits in sight; the base model loads from this origin with progress, and it answers',
   async () => {
     const { page, problems, close } = await visit(browser, url, { size: 'desktop', scheme: 'light' });
     await page.click('#model-button');
     const listed = await options(page);
+    const suggested = listed.find((option) => option.value === 'gguf:qwen2.5-coder-0.5b-instruct-q4_k_m')!;
+    expect(suggested.text).toMatch(
+      /^Qwen2\.5-Coder 0\.5B Instruct · 469 MB · about \d+ tokens\/s on one CPU thread · best fit$/,
+    );
+    expect(suggested).toMatchObject({ selected: true, disabled: false });
+    expect(listed.find((option) => option.value === 'gguf:qwen2.5-coder-1.5b-instruct-q4_k_m')!.text).toMatch(
+      /^Qwen2\.5-Coder 1\.5B Instruct · 1\.0 GB · about \d+ tokens\/s on one CPU thread · better, bigger$/,
+    );
     const gguf = listed.find((option) => option.value === 'gguf:gemma-3-270m-q4_k_m')!;
-    expect(gguf.text).toMatch(/^Gemma 3 270M \(Q4_K_M\) · 241 MB · about \d+ tokens\/s on one CPU thread · best fit$/);
-    expect(gguf).toMatchObject({ selected: true, disabled: false });
+    expect(gguf.text).toMatch(
+      /^Gemma 3 270M \(Q4_K_M\) · 241 MB · about \d+ tokens\/s on one CPU thread · base model$/,
+    );
+    expect(gguf).toMatchObject({ selected: false, disabled: false });
     // The WebGPU models are listed, and cannot be chosen here.
     const webllm = listed.filter((option) => option.value.startsWith('webllm:'));
     expect(webllm.length).toBeGreaterThan(0);
     expect(webllm.every((option) => option.disabled && option.text.includes('needs WebGPU'))).toBe(true);
     expect(await page.textContent('#gpu-panel')).toContain('a GGUF model runs on the CPU instead (llama.cpp)');
     expect(await page.isEnabled('#load-model')).toBe(true);
+    // The base model's limits show under the list once it is chosen: in sight on a phone too, not in a hover title.
+    await page.selectOption('#model-select', 'gguf:gemma-3-270m-q4_k_m');
+    expect(await page.textContent('#model-hint')).toContain(
+      'A base model, not trained to chat: it answers each request with one tool call and never replies in words.',
+    );
+    expect(await page.$$eval('#model-select option[title]', (items) => items.length)).toBe(0);
     await shot(page, 'demo-gguf-picker-desktop-light');
 
     // Load: progress in bytes, then the model's own label.
@@ -70,9 +88,11 @@ test.skipIf(!realModel)(
     );
     await ready(page);
     expect(await page.textContent('#model-label')).toBe('Gemma 3 270M (Q4_K_M) (llama.cpp, one CPU thread)');
-    expect(await page.textContent('#gpu-panel')).toBe(
+    expect(await page.$eval('#gpu-panel', (panel) => panel.firstChild!.textContent)).toBe(
       'Gemma 3 270M (Q4_K_M) (llama.cpp, one CPU thread) is running on this device.',
     );
+    // What the engine says of the model shows beside it: a base model, without a chat template.
+    expect(await page.textContent('#gpu-panel p')).toContain('has no chat template');
     expect(await page.isVisible('#mode-banner')).toBe(false);
     await shot(page, 'demo-gguf-loaded-desktop-light');
 
