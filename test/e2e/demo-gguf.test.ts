@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
+import { chatSeen, launchChromium, ready, say, serveDemo, shot, visit, watchChat } from './demo-visitor';
 import { hasRealModel } from '../real-model';
 
 const realModel = hasRealModel();
@@ -98,6 +98,7 @@ test.skipIf(!realModel)(
 
     // A base model answers a request with one call of a page tool and no reply: one card, then the run's end said as such.
     await page.keyboard.press('Escape');
+    await watchChat(page);
     await say(page, 'Remember to buy milk');
     await page.waitForFunction(
       () =>
@@ -107,6 +108,15 @@ test.skipIf(!realModel)(
     );
     const cards = page.locator('#log li.card');
     expect(await cards.count()).toBe(1);
+    // The work showed as it went: the request being read, then the card while the model wrote the call, before it ran.
+    const seen = await chatSeen(page);
+    const tool = await cards.first().getAttribute('data-tool');
+    const reading = seen.findIndex((line) => line.includes('working: Reading your request'));
+    const writing = seen.findIndex((line) => line.includes(`${tool} writing`));
+    const ran = seen.findIndex((line) => line.includes(`${tool} done`) || line.includes(`${tool} failed`));
+    expect(reading, seen.join('\n')).toBeGreaterThan(-1);
+    expect(writing, seen.join('\n')).toBeGreaterThan(reading);
+    expect(ran).toBeGreaterThan(writing);
     // A call the page could read and run: the card did not fail.
     expect(await cards.first().getAttribute('data-state')).not.toBe('failed');
     console.info(`Gemma 3 270M in the demo, "Remember to buy milk": ${await cards.first().getAttribute('data-tool')}`);

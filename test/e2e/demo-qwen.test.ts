@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
 import { modelCacheDir } from '../../scripts/model-files.mjs';
-import { ready, say, serveDemo, shot, sizes } from './demo-visitor';
+import { chatSeen, ready, say, serveDemo, shot, sizes, watchChat } from './demo-visitor';
 
 const MODEL = 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf';
 const present = existsSync(join(modelCacheDir(), MODEL));
@@ -51,32 +51,7 @@ test.skipIf(!present)(
       'response',
       (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.url()}`),
     );
-    // What the chat shows, each time it changes (the order matters, not the times).
-    await page.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { seen: string[] }).seen = seen;
-      const snapshot = () => {
-        const log = document.querySelector('#log')!;
-        const working = log.querySelector('li.msg.working .working-text')?.textContent;
-        const wrote = [...log.querySelectorAll('li.msg.model')].some((item) => item.textContent?.trim())
-          ? 'model wrote'
-          : '';
-        const shown = [...log.querySelectorAll<HTMLElement>('li.card')].map(
-          (card) => `${card.dataset.tool} ${card.dataset.state}`,
-        );
-        const line = [working ? `working: ${working}` : '', wrote, ...shown].filter(Boolean).join(' | ');
-        if (seen.at(-1) !== line) seen.push(line);
-      };
-      document.addEventListener('DOMContentLoaded', () =>
-        new MutationObserver(snapshot).observe(document.querySelector('#log')!, {
-          subtree: true,
-          childList: true,
-          characterData: true,
-          attributes: true,
-          attributeFilter: ['data-state'],
-        }),
-      );
-    });
+    await watchChat(page, { fromNextLoad: true });
     await page.goto(url);
     await ready(page);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
@@ -115,7 +90,7 @@ test.skipIf(!present)(
       { timeout: 900_000 },
     );
     await shot(page, 'demo-qwen-answered-phone');
-    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    const seen = await chatSeen(page);
     const transcript = await page.$$eval('#log > li', (items) =>
       items.map((item) => `${item.className}: ${(item.textContent ?? '').replace(/\s+/g, ' ').trim()}`),
     );

@@ -5,8 +5,20 @@
 // the tests assert what came before what, never how long anything took.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
-import type { Browser, Page } from 'playwright-core';
-import { answered, cards, eventually, launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
+import type { Browser } from 'playwright-core';
+import {
+  answered,
+  cards,
+  chatSeen,
+  eventually,
+  launchChromium,
+  ready,
+  say,
+  serveDemo,
+  shot,
+  visit,
+  watchChat,
+} from './demo-visitor';
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -22,35 +34,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Records what the chat shows each time it changes: the working line's words, whether the model has written, each card's state. */
-async function watchChat(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { seen: string[] }).seen = seen;
-    const snapshot = () => {
-      const log = document.querySelector('#log');
-      if (!log) return;
-      const working = log.querySelector('li.msg.working .working-text')?.textContent;
-      const wrote = log.querySelector('li.msg.model') ? 'model wrote' : '';
-      const shown = [...log.querySelectorAll<HTMLElement>('li.card')].map(
-        (card) => `${card.dataset.tool} ${card.dataset.state}`,
-      );
-      const line = [working ? `working: ${working}` : '', wrote, ...shown].filter(Boolean).join(' | ');
-      if (seen.at(-1) !== line) seen.push(line);
-    };
-    document.addEventListener('DOMContentLoaded', () =>
-      new MutationObserver(snapshot).observe(document.querySelector('#log')!, {
-        subtree: true,
-        childList: true,
-        characterData: true,
-        attributes: true,
-        attributeFilter: ['data-state'],
-      }),
-    );
-  });
-}
-
-const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: string[] }).seen);
 const firstAt = (lines: string[], test: (line: string) => boolean) => lines.findIndex(test);
 
 test.each([
@@ -60,7 +43,7 @@ test.each([
   'at %s size in %s: from the moment a request is sent the chat says the model is reading it, and a call shows its card while the model writes it, before the tool has run',
   async (size, scheme) => {
     const { page, problems, close } = await visit(browser, url, { size, scheme });
-    await watchChat(page);
+    await watchChat(page, { fromNextLoad: true });
     await page.goto(`${url}?readDelay=2500&tokenDelay=250`);
     await ready(page);
 
@@ -87,7 +70,7 @@ test.each([
     expect(await cards(page)).toEqual(['add_todo done']);
     await shot(page, `demo-working-answered-${size}-${scheme}`);
 
-    const lines = await seen(page);
+    const lines = await chatSeen(page);
     const reading = firstAt(lines, (l) => l.includes('working: Reading your request…'));
     const wrote = firstAt(lines, (l) => l.includes('model wrote'));
     const writing = firstAt(lines, (l) => l.includes('add_todo writing'));
