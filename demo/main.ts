@@ -39,6 +39,8 @@ const $ = <T extends Element = HTMLElement>(selector: string) => document.queryS
 const SESSION_KEY = 'inpage-agent-demo:session';
 /** The model picker's value of the model last loaded (e.g. `gguf:<id>`); absent: demo mode. */
 const MODEL_KEY = 'inpage-agent-demo:model';
+/** A message shown but not yet taken by the agent (it was still starting): a reload then says it was not sent. */
+const PENDING_KEY = 'inpage-agent-demo:pending';
 /** Set for the one reload that makes the page cross-origin isolated (threads) once the service worker controls it. */
 const ISOLATION_RELOAD_KEY = 'inpage-agent-demo:isolation-reload';
 const params = new URLSearchParams(location.search);
@@ -238,6 +240,7 @@ async function ask(text: string): Promise<void> {
   const controller = (running = new AbortController());
   pin();
   const pending = showPending(text);
+  sessionStorage.setItem(PENDING_KEY, text);
   $('#empty').hidden = true;
   setRunning(true);
   const status = agent?.status;
@@ -265,6 +268,7 @@ async function ask(text: string): Promise<void> {
     if (pending.isConnected) unsent(`Not sent: ${friendlyError(failed).text}`);
     else showFailure(target!, failed);
   } finally {
+    sessionStorage.removeItem(PENDING_KEY);
     done();
   }
 }
@@ -287,7 +291,11 @@ async function goOn(target: Agent, run: (signal: AbortSignal) => AsyncGenerator<
 /** Shows a run's events as they come; the run's own record of the message takes the place of the one shown at once. */
 async function stream(run: AsyncGenerator<AgentEvent>, pending?: HTMLLIElement): Promise<void> {
   for await (const event of run) {
-    if (event.content?.role === 'user') pending?.remove();
+    if (event.content?.role === 'user') {
+      // Recorded: from here on a reload goes on with it (openSession).
+      pending?.remove();
+      sessionStorage.removeItem(PENDING_KEY);
+    }
     showEvent(event);
     workingAfter(event);
     if (!event.partial) events.push(event);
@@ -521,6 +529,17 @@ if (!import.meta.hot && 'serviceWorker' in navigator) void navigator.serviceWork
 // The model loaded before the last reload loads again (from the browser's cache); a message waits for it.
 const remembered = localStorage.getItem(MODEL_KEY);
 const first = remembered ? loadModel(remembered) : start(currentModel);
+// A message the last reload cut off before the agent took it stays in sight, with the reason and a way to send it.
+const cutOff = sessionStorage.getItem(PENDING_KEY);
+if (cutOff) {
+  sessionStorage.removeItem(PENDING_KEY);
+  $('#empty').hidden = true;
+  showUnsent(
+    showPending(cutOff),
+    'Not sent: the page was reloaded before the agent could take it.',
+    () => void ask(cutOff),
+  );
+}
 showSuggestions();
 await fillPicker(await probeDevice(), remembered ?? undefined);
 // The device's verdict replaced the panel: a model loaded meanwhile is said again.

@@ -16,6 +16,7 @@ import {
   say,
   serveDemo,
   shot,
+  sizes,
   visit,
   watchChat,
 } from './demo-visitor';
@@ -109,6 +110,32 @@ test('a message sent just before a reload is answered after it, once', async () 
   await shot(page, 'demo-reload-answered-phone-light');
   expect(problems).toEqual([]);
   await close();
+});
+
+test('a message the agent had not taken yet when the page reloaded stays in sight, marked as not sent, and can be sent again', async () => {
+  const context = await browser.newContext({ viewport: sizes.phone, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  // The engine module never arrives: the agent cannot finish starting, so the message waits for it.
+  let holding = true;
+  await context.route('**/demo/engine/stand-in.ts*', (route) => (holding ? undefined : route.continue()));
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.fill('#prompt', 'add buy bread to my list');
+  await page.press('#prompt', 'Enter');
+  await page.waitForSelector('#log li.msg.user.pending');
+  expect(await page.textContent('#log li.msg.working')).toContain('Getting the model ready…');
+  holding = false;
+  await page.reload();
+  await ready(page);
+  const unsent = page.locator('#log li.msg.user.unsent');
+  await unsent.waitFor();
+  expect(await unsent.locator('.unsent-reason').textContent()).toBe(
+    'Not sent: the page was reloaded before the agent could take it.',
+  );
+  await shot(page, 'demo-reload-unsent-phone');
+  await unsent.getByRole('button', { name: 'Send this again' }).click();
+  expect(await answered(page)).toBe('I added “Buy bread” to your list.');
+  expect(await page.locator('#log li.msg.user').allTextContents()).toEqual(['add buy bread to my list']);
+  await context.close();
 });
 
 test('a restored conversation shows a base model’s finished runs as finished, never as an error, after a reload too', async () => {
