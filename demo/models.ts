@@ -21,7 +21,8 @@ export const modelChoices: ModelChoice[] = [
  * WebGPU where there is one. Served from the demo's own origin (`models/…`: `npm start` serves
  * the machine's model cache there, scripts/model-files.mjs; scripts/fetch-model.sh fetches them);
  * sizes are the files'. The expected speed is what each decoded at on one thread of this project's
- * 2-core x86 test machine (scripts/measure-threads.mjs measures it again).
+ * 2-core x86 test machine (scripts/measure-threads.mjs measures it again): the 0.5B 2.4–3.4 tokens/s, Gemma
+ * about 4; the 1.5B's is estimated from the 0.5B's (three times the weights to read per token), not measured.
  */
 export interface GgufChoice {
   id: string;
