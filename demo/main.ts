@@ -1,8 +1,9 @@
-// The demo: a chat with an agent that acts on the sample page beside it. With WebGPU a local model
-// can run; without, an engine module of rules stands in (demo mode, labelled as such), through
-// the same worker, tools, approval, sessions and toolkit. Insight (timeline, toolkit graph, tool
-// stats, sessions, model) is in a drawer. The session id is kept in localStorage, so a reload
-// picks the conversation up where it was.
+// The demo: a chat with an agent that acts on the sample page beside it. A local model runs on
+// WebGPU, or on the CPU (a GGUF through llama.cpp); until one is loaded, an engine module of rules
+// stands in (demo mode, labelled as such), through the same worker, tools, approval, sessions and
+// toolkit. Insight (timeline, toolkit graph, tool stats, sessions, model) is in a drawer. The session
+// id and the model chosen are kept in localStorage, so a reload loads the model again (from the
+// browser's cache) and picks the conversation up where it was, a run it cut off included.
 import {
   AgentError,
   createAgent,
@@ -20,7 +21,6 @@ import {
   keepPendingLast,
   revealEvent,
   setChatHooks,
-  setOneCallPerRequest,
   showEvent,
   showPending,
   showUnsent,
@@ -33,9 +33,16 @@ import { fillPicker, isBaseModel, modelFor, probeDevice, progressReporter } from
 import { drawSessions, startSessions } from './ui/sessions-view';
 import { drawTimeline } from './ui/timeline';
 import { formatMs } from './ui/tool-card';
+import { hideWorking, showWorking, workingAfter } from './ui/working-line';
 
 const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const SESSION_KEY = 'inpage-agent-demo:session';
+/** The model picker's value of the model last loaded (e.g. `gguf:<id>`); absent: demo mode. */
+const MODEL_KEY = 'inpage-agent-demo:model';
+/** A message shown but not yet taken by the agent (it was still starting): a reload then says it was not sent. */
+const PENDING_KEY = 'inpage-agent-demo:pending';
+/** Set for the one reload that makes the page cross-origin isolated (threads) once the service worker controls it. */
+const ISOLATION_RELOAD_KEY = 'inpage-agent-demo:isolation-reload';
 const params = new URLSearchParams(location.search);
 
 /** The stand-in engine module: served from source by `npm start`, built to a fixed name by `npm run build`. */
@@ -44,8 +51,9 @@ const STAND_IN_URL = import.meta.hot ? 'demo/engine/stand-in.ts' : 'assets/stand
 const standIn = (): ModelOptions => ({
   engine: 'module',
   url: STAND_IN_URL,
-  // ?tokenDelay=ms changes how fast demo mode streams (default 30 ms a word).
-  options: { tokenDelayMs: Number(params.get('tokenDelay') ?? 30) },
+  // ?tokenDelay=ms changes how fast demo mode streams (default 30 ms a word); ?readDelay=ms how long it takes
+  // before its first word of each step, as a model on a CPU reads its prompt (default 0).
+  options: { tokenDelayMs: Number(params.get('tokenDelay') ?? 30), readDelayMs: Number(params.get('readDelay') ?? 0) },
 });
 
 let agent: Agent | undefined;
@@ -132,7 +140,6 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
     signal,
   });
   agent = next;
-  setOneCallPerRequest(isBaseModel(model));
   next.addEventListener('status', (event) => setStatus((event as CustomEvent<{ status: string }>).detail.status));
   setStatus(next.status);
   localStorage.setItem(SESSION_KEY, next.sessionId);
@@ -204,6 +211,10 @@ async function openSession(target: Agent): Promise<void> {
   keepPendingLast();
   showSuggestions();
   await refreshInsight();
+  // A run the last reload cut off (its last event has no ending) goes on, with the model loaded now; events
+  // recorded outside any run (the answers a reload gives the calls it cut off, notices) are not its end.
+  const last = events.findLast((event) => !event.late && !['repair', 'storage'].includes(event.invocationId));
+  if (last && !last.endReason) void goOn(target, (signal) => target.resume({ signal }));
 }
 
 const initialProducts = $('#products tbody').innerHTML;
@@ -229,10 +240,18 @@ async function ask(text: string): Promise<void> {
   const controller = (running = new AbortController());
   pin();
   const pending = showPending(text);
+  sessionStorage.setItem(PENDING_KEY, text);
   $('#empty').hidden = true;
   setRunning(true);
+  const status = agent?.status;
+  showWorking(
+    !agent || status === 'starting' || status === 'loading-model' ? 'Getting the model ready' : 'Reading your request',
+  );
   const target = await readyAgent();
-  const unsent = (reason: string) => showUnsent(pending, reason, () => void ask(text));
+  const unsent = (reason: string) => {
+    hideWorking();
+    showUnsent(pending, reason, () => void ask(text));
+  };
   try {
     if (!target) {
       unsent('Not sent: the agent could not start. Reload the page, or try again.');
@@ -242,31 +261,65 @@ async function ask(text: string): Promise<void> {
       unsent('Not sent: you stopped it before the agent was ready.');
       return;
     }
-    for await (const event of target.run(text, { signal: controller.signal })) {
-      // The run's own record of the message takes the place of the one shown at once.
-      if (event.content?.role === 'user') pending.remove();
-      showEvent(event);
-      if (!event.partial) events.push(event);
-    }
+    showWorking('Reading your request');
+    await stream(target.run(text, { signal: controller.signal }), pending);
   } catch (error) {
     const failed = error as AgentError;
     if (pending.isConnected) unsent(`Not sent: ${friendlyError(failed).text}`);
-    else
-      showEvent({
-        id: `local-${Date.now()}`,
-        sessionId: target!.sessionId,
-        invocationId: '',
-        seq: 0,
-        author: 'system',
-        timestamp: Date.now(),
-        error: { code: failed.code ?? 'error', message: failed.message },
-      });
+    else showFailure(target!, failed);
   } finally {
-    running = undefined;
-    setRunning(false);
-    showSuggestions();
-    await refreshInsight();
+    sessionStorage.removeItem(PENDING_KEY);
+    done();
   }
+}
+
+/** Goes on with a run a reload cut off: the chat shows it as it shows a run the visitor started. */
+async function goOn(target: Agent, run: (signal: AbortSignal) => AsyncGenerator<AgentEvent>): Promise<void> {
+  if (running) return;
+  const controller = (running = new AbortController());
+  setRunning(true);
+  showWorking('Going on where the reload stopped');
+  try {
+    await stream(run(controller.signal));
+  } catch (error) {
+    showFailure(target, error as AgentError);
+  } finally {
+    done();
+  }
+}
+
+/** Shows a run's events as they come; the run's own record of the message takes the place of the one shown at once. */
+async function stream(run: AsyncGenerator<AgentEvent>, pending?: HTMLLIElement): Promise<void> {
+  for await (const event of run) {
+    if (event.content?.role === 'user') {
+      // Recorded: from here on a reload goes on with it (openSession).
+      pending?.remove();
+      sessionStorage.removeItem(PENDING_KEY);
+    }
+    showEvent(event);
+    workingAfter(event);
+    if (!event.partial) events.push(event);
+  }
+}
+
+function showFailure(target: Agent, failed: AgentError): void {
+  showEvent({
+    id: `local-${Date.now()}`,
+    sessionId: target.sessionId,
+    invocationId: '',
+    seq: 0,
+    author: 'system',
+    timestamp: Date.now(),
+    error: { code: failed.code ?? 'error', message: failed.message },
+  });
+}
+
+function done(): void {
+  hideWorking();
+  running = undefined;
+  setRunning(false);
+  showSuggestions();
+  void refreshInsight();
 }
 
 function setRunning(on: boolean): void {
@@ -359,6 +412,7 @@ const sessionHooks = {
 let loading: AbortController | undefined;
 
 async function loadModel(choice: string): Promise<void> {
+  if (reloadForThreads(choice)) return;
   loading = new AbortController();
   $('#progress').hidden = false;
   $('#cancel-load').hidden = false;
@@ -366,8 +420,11 @@ async function loadModel(choice: string): Promise<void> {
   try {
     currentModel = modelFor(choice, progressReporter());
     await start(currentModel, loading.signal);
-    $('#gpu-panel').textContent = `${agent?.info?.model.label ?? 'The model'} is running on this device.`;
+    // Loaded: a reload loads it again, from the browser's cache.
+    localStorage.setItem(MODEL_KEY, choice);
+    showModelPanel();
   } catch (error) {
+    localStorage.removeItem(MODEL_KEY);
     const { text, details } = friendlyError(error as AgentError);
     const panel = $('#gpu-panel');
     panel.hidden = false;
@@ -385,6 +442,36 @@ async function loadModel(choice: string): Promise<void> {
     $('#cancel-load').hidden = true;
     $<HTMLButtonElement>('#load-model').disabled = false;
   }
+}
+
+/** The model panel once a model runs: what it is, and what it runs with less of than it could (one thread, and why). */
+function showModelPanel(): void {
+  const model = agent?.info?.model;
+  const panel = $('#gpu-panel');
+  panel.hidden = false;
+  panel.classList.remove('error');
+  panel.textContent = `${model?.label ?? 'The model'} is running on this device.`;
+  if (model?.notice) {
+    const notice = document.createElement('p');
+    notice.className = 'muted';
+    notice.textContent = model.notice;
+    panel.append(notice);
+  }
+}
+
+/**
+ * A CPU model uses more than one thread only in a cross-origin isolated page. On a static host the service
+ * worker adds the headers that isolate it (public/sw.js), from the first load it controls: the first visit
+ * reloads once, before the model loads, and the model chosen loads after the reload. Once only, so a browser
+ * that will not isolate the page still gets its model, on one thread, with the reason in the model panel.
+ */
+function reloadForThreads(choice: string): boolean {
+  if (!choice.startsWith('gguf:') || globalThis.crossOriginIsolated || running) return false;
+  if (!navigator.serviceWorker?.controller || sessionStorage.getItem(ISOLATION_RELOAD_KEY)) return false;
+  sessionStorage.setItem(ISOLATION_RELOAD_KEY, '1');
+  localStorage.setItem(MODEL_KEY, choice);
+  location.reload();
+  return true;
 }
 
 // ── wiring ──
@@ -418,6 +505,7 @@ $('#model-button').addEventListener('click', () => openDrawer('model'));
 $('#mode-more').addEventListener('click', () => openDrawer('model'));
 $('#use-demo-mode').addEventListener('click', () => {
   loading?.abort();
+  localStorage.removeItem(MODEL_KEY);
   currentModel = standIn();
   closeDrawer();
   void start(currentModel);
@@ -438,9 +526,24 @@ wide.addEventListener('change', keepOpen);
 if (!import.meta.hot && 'serviceWorker' in navigator) void navigator.serviceWorker.register('./sw.js');
 
 // The agent starts first: the visitor may type at once, and a message waits for this start, not for the probe.
-const first = start(currentModel);
+// The model loaded before the last reload loads again (from the browser's cache); a message waits for it.
+const remembered = localStorage.getItem(MODEL_KEY);
+const first = remembered ? loadModel(remembered) : start(currentModel);
+// A message the last reload cut off before the agent took it stays in sight, with the reason and a way to send it.
+const cutOff = sessionStorage.getItem(PENDING_KEY);
+if (cutOff) {
+  sessionStorage.removeItem(PENDING_KEY);
+  $('#empty').hidden = true;
+  showUnsent(
+    showPending(cutOff),
+    'Not sent: the page was reloaded before the agent could take it.',
+    () => void ask(cutOff),
+  );
+}
 showSuggestions();
-await fillPicker(await probeDevice());
+await fillPicker(await probeDevice(), remembered ?? undefined);
+// The device's verdict replaced the panel: a model loaded meanwhile is said again.
+if (agent && currentModel.engine !== 'module' && !loading) showModelPanel();
 await first.catch((error: AgentError) => {
   setStatus('crashed');
   showEvent({

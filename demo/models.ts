@@ -19,9 +19,10 @@ export const modelChoices: ModelChoice[] = [
 /**
  * GGUF models llama.cpp runs in the worker (the wllama engine): on the CPU of any browser, on
  * WebGPU where there is one. Served from the demo's own origin (`models/…`: `npm start` serves
- * the machine's model cache there, scripts/model-files.mjs); sizes are the files'. The expected
- * speed is what it decoded at on one thread of this project's 2-core x86 test machine (4.4 tokens/s
- * without a grammar, a 1,024-token step, while the machine was shared; `npm run bench` measures it again).
+ * the machine's model cache there, scripts/model-files.mjs; scripts/fetch-model.sh fetches them);
+ * sizes are the files'. The expected speed is what each decoded at on one thread of this project's
+ * 2-core x86 test machine (scripts/measure-threads.mjs measures it again): the 0.5B 2.4–3.4 tokens/s, Gemma
+ * about 4; the 1.5B's is estimated from the 0.5B's (three times the weights to read per token), not measured.
  */
 export interface GgufChoice {
   id: string;
@@ -33,15 +34,38 @@ export interface GgufChoice {
   tokensPerSecond: number;
   /** The family's tool-call format, when its name does not say it. */
   toolFormat?: 'gemma-tool-code';
+  /** The choice without WebGPU. */
+  suggested?: boolean;
   /**
    * A base model (no chat template): it continues patterns, so each request gets one required call and no
    * reply, since after a tool's output it repeats its call instead of answering.
    */
   base?: boolean;
+  /** A short mark in the list (e.g. "base model"). */
+  mark?: string;
+  /** What a visitor should know before choosing it, shown under the list when it is selected. */
   note?: string;
 }
 
 export const ggufChoices: GgufChoice[] = [
+  {
+    id: 'qwen2.5-coder-0.5b-instruct-q4_k_m',
+    label: 'Qwen2.5-Coder 0.5B Instruct',
+    url: 'models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf',
+    sizeMB: 469,
+    tokensPerSecond: 3,
+    suggested: true,
+    note: 'An instruction-tuned model: it calls the page’s tools and replies in words. Small enough for most devices; its first answer takes a while on a CPU.',
+  },
+  {
+    id: 'qwen2.5-coder-1.5b-instruct-q4_k_m',
+    label: 'Qwen2.5-Coder 1.5B Instruct',
+    url: 'models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf',
+    sizeMB: 1066,
+    tokensPerSecond: 1,
+    mark: 'better, bigger',
+    note: 'The better choice if your device has the memory and the patience: it follows requests more reliably than the 0.5B, and reads and writes about three times slower.',
+  },
   {
     id: 'gemma-3-270m-q4_k_m',
     label: 'Gemma 3 270M (Q4_K_M)',
@@ -49,7 +73,8 @@ export const ggufChoices: GgufChoice[] = [
     sizeMB: 241,
     tokensPerSecond: 4,
     base: true,
-    note: 'a base model: it picks a tool for each request, and does not reply',
+    mark: 'base model',
+    note: 'A base model, not trained to chat: it answers each request with one tool call and never replies in words. The smallest download.',
   },
 ];
 

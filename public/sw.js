@@ -1,7 +1,13 @@
 // The demo's service worker: after one visit, the app shell and every built file come from
 // the cache, so the page and its scripted tour run with the network off. Model weights are
-// cached by web-llm itself. Files are listed by vite's build manifest (the demo-mode engine module
-// is an entry there), so nothing is guessed.
+// cached by their engines themselves (web-llm, and the agent's GGUF cache), not here. Files are
+// listed by vite's build manifest (the demo-mode engine module is an entry there), so nothing is guessed.
+//
+// It also makes the page cross-origin isolated on any static host, one that cannot send headers
+// too (GitHub Pages): every response it hands the page carries COOP and COEP, as coi-serviceworker
+// does, so llama.cpp may use more than one thread. One scope has one service worker, so the
+// technique lives here rather than in a second worker. It applies from the first load this worker
+// controls: the page reloads once for it when a CPU model is loaded (demo/main.ts).
 const CACHE = 'inpage-agent-demo-v2';
 // Files of public/ that vite copies as they are, so its manifest does not list them.
 const PUBLIC_FILES = ['favicon.svg', 'manifest.webmanifest', 'icon-192.png', 'icon-512.png'];
@@ -40,10 +46,21 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-// Network first (so a new deploy shows), the cache when offline.
+/** The response with the headers that isolate the page (the demo loads nothing from other origins, which COEP would need CORP or CORS for). */
+function isolated(response) {
+  if (!response || response.status === 0) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+// Network first (so a new deploy shows), the cache when offline. Models go straight to the network:
+// their engine keeps them in a cache of its own, and a second copy here would double hundreds of MB.
 self.addEventListener('fetch', (event) => {
   const { request } = event;
-  if (request.method !== 'GET' || new URL(request.url).origin !== location.origin) return;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== location.origin || url.pathname.endsWith('.gguf')) return;
   event.respondWith(
     fetch(request)
       .then((response) => {
@@ -51,8 +68,10 @@ self.addEventListener('fetch', (event) => {
           const copy = response.clone();
           void caches.open(CACHE).then((cache) => cache.put(request, copy));
         }
-        return response;
+        return isolated(response);
       })
-      .catch(() => caches.match(request, { ignoreSearch: true }).then((cached) => cached ?? caches.match('index.html'))),
+      .catch(() =>
+        caches.match(request, { ignoreSearch: true }).then((cached) => isolated(cached) ?? caches.match('index.html').then(isolated)),
+      ),
   );
 });

@@ -11,18 +11,26 @@ import { understand } from './understand';
 export interface StandInOptions {
   /** Milliseconds before each streamed token (default 30). */
   tokenDelayMs?: number;
+  /** Milliseconds before the first token of each step, as a model reads its prompt (default 0). */
+  readDelayMs?: number;
 }
 
 export const STAND_IN_LABEL = 'Demo mode: no AI model is running';
 
-export default function createStandIn({ tokenDelayMs = 30 }: StandInOptions = {}): EngineModuleEngine {
+export default function createStandIn({ tokenDelayMs = 30, readDelayMs = 0 }: StandInOptions = {}): EngineModuleEngine {
   return {
     info: { modelId: 'demo-stand-in', label: STAND_IN_LABEL, contextWindow: 8192, nativeToolCalls: true },
-    generate: (request, signal) => respond(request, tokenDelayMs, signal),
+    generate: (request, signal) => respond(request, tokenDelayMs, readDelayMs, signal),
   };
 }
 
-async function* respond(request: ModelRequest, delayMs: number, signal?: AbortSignal): AsyncGenerator<ModelDelta> {
+async function* respond(
+  request: ModelRequest,
+  delayMs: number,
+  readDelayMs: number,
+  signal?: AbortSignal,
+): AsyncGenerator<ModelDelta> {
+  await pause(readDelayMs, signal);
   const last = request.messages.at(-1);
   const usage = (completion: string) => ({
     promptTokens: estimateTokens(JSON.stringify(request.messages)),
@@ -42,6 +50,11 @@ async function* respond(request: ModelRequest, delayMs: number, signal?: AbortSi
         : `Demo mode rule “${understood.rule}”.`;
     yield* stream('reasoning', `${reasoning}\n`, 0, signal);
     if (understood.kind === 'calls' && request.toolChoice !== 'none' && missing.length === 0) {
+      // As a model's stream does: each call is named as soon as its name is written, then read whole at the end.
+      for (const call of understood.calls) {
+        yield { type: 'tool-call-start', name: call.name };
+        await pause(delayMs * 4, signal);
+      }
       for (const call of understood.calls) yield { type: 'tool-call', call };
       yield { type: 'finish', reason: 'tool-calls', usage: usage(JSON.stringify(understood.calls)) };
       return;
@@ -55,6 +68,10 @@ async function* respond(request: ModelRequest, delayMs: number, signal?: AbortSi
   yield { type: 'finish', reason: signal?.aborted ? 'abort' : 'stop', usage: usage(text) };
 }
 
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return ms > 0 && !signal?.aborted ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
 /** Word by word, as a model streams tokens; ends early when the run is stopped. */
 async function* stream(
   type: 'text' | 'reasoning',
@@ -64,7 +81,7 @@ async function* stream(
 ): AsyncGenerator<ModelDelta> {
   for (const token of text.match(/\S+\s*|\s+/g) ?? []) {
     if (signal?.aborted) return;
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await pause(delayMs, signal);
     yield { type, text: token };
   }
 }

@@ -1,6 +1,6 @@
 // The conversation, drawn from events: the visitor's messages, the model's streamed answers (its
-// reasoning folded away), one card per tool call, and errors in plain words. Model and tool text
-// only ever goes in as text (textContent).
+// reasoning folded away), one card per tool call (shown as soon as the model writes the tool's name),
+// and errors in plain words. Model and tool text only ever goes in as text (textContent).
 import type { AgentEvent } from '../../src/index';
 import { asksFirst } from '../app/page-tools';
 import { friendlyError } from './friendly-error';
@@ -18,6 +18,10 @@ let hooks: ChatHooks = { ask: () => undefined };
 const streaming = new Map<string, HTMLLIElement>();
 /** What the visitor asked, per invocation, for Retry and Ask again. */
 const asked = new Map<string, string>();
+/** Cards of calls the model is still writing, per invocation, in order; they have no call id yet. */
+const writing = new Map<string, HTMLLIElement[]>();
+/** Model steps recorded, per invocation. */
+const modelSteps = new Map<string, number>();
 
 export function setChatHooks(next: ChatHooks): void {
   hooks = next;
@@ -28,6 +32,8 @@ export function clearChat(): void {
   log().replaceChildren(...log().querySelectorAll('li.msg.user.pending, li.msg.user.unsent'));
   streaming.clear();
   asked.clear();
+  writing.clear();
+  modelSteps.clear();
   pin();
 }
 
@@ -129,7 +135,7 @@ function cardFor(callId: string, name = 'tool', args: unknown = {}): HTMLLIEleme
 
 /** Shows the card of a call that waits for approval, with Allow / Don't allow in it. */
 export function askInline(call: { callId: string; name: string; args: unknown }, focus: boolean): Promise<boolean> {
-  const card = cardFor(call.callId, call.name, call.args);
+  const card = callCard({ id: call.callId, name: call.name, args: call.args });
   follow();
   return askInCard(card, focus);
 }
@@ -138,6 +144,7 @@ export function showEvent(event: AgentEvent): void {
   const parts = event.content?.parts ?? [];
   const role = event.content?.role;
   if (event.partial) {
+    if (event.toolCallStart) showCallStart(event.invocationId, event.toolCallStart.name);
     for (const part of parts) {
       if ('text' in part) modelMessage(event.invocationId).querySelector('.text')!.append(part.text);
       if ('reasoning' in part) appendReasoning(modelMessage(event.invocationId), part.reasoning);
@@ -173,7 +180,40 @@ export function showEvent(event: AgentEvent): void {
     const item = streaming.get(event.invocationId);
     if (item && event.endReason === 'aborted') item.classList.add('stopped');
     streaming.delete(event.invocationId);
+    // A call still being written when the run ended was never made.
+    for (const card of writing.get(event.invocationId) ?? []) card.remove();
+    writing.delete(event.invocationId);
   }
+}
+
+/** The model has written a tool's name: its card shows now, while it writes the arguments. */
+function showCallStart(invocationId: string, name: string): void {
+  const card = createCard('', name, undefined);
+  setCardState(card, 'writing');
+  card.querySelector('.card-args')!.textContent = '…';
+  const cards = writing.get(invocationId) ?? [];
+  cards.push(card);
+  writing.set(invocationId, cards);
+  add(card);
+}
+
+/**
+ * The call's card: the one it already has (an approval may ask before its model event is drawn), else the
+ * one shown while the model wrote it, now with its id and arguments, else a new one.
+ */
+function callCard(call: { id: string; name: string; args: unknown }, invocationId?: string): HTMLLIElement {
+  const existing = log().querySelector<HTMLLIElement>(`li.card[data-call-id="${CSS.escape(call.id)}"]`);
+  if (existing) return existing;
+  const owner =
+    invocationId ?? [...writing].find(([, cards]) => cards.some((card) => card.dataset.tool === call.name))?.[0];
+  const drafts = (owner && writing.get(owner)) || [];
+  const at = drafts.findIndex((card) => card.dataset.tool === call.name);
+  const draft = at === -1 ? undefined : drafts.splice(at, 1)[0];
+  if (!draft) return cardFor(call.id, call.name, call.args);
+  draft.dataset.callId = call.id;
+  draft.querySelector('.card-args')!.textContent = JSON.stringify(call.args, null, 2);
+  setCardState(draft, 'running');
+  return draft;
 }
 
 function showModelEvent(event: AgentEvent): void {
@@ -192,7 +232,11 @@ function showModelEvent(event: AgentEvent): void {
   }
   // The next text of this run is a new message, below the cards.
   streaming.delete(event.invocationId);
-  for (const call of calls) cardFor(call.id, call.name, call.args).dataset.eventId = event.id;
+  modelSteps.set(event.invocationId, (modelSteps.get(event.invocationId) ?? 0) + 1);
+  for (const call of calls) callCard(call, event.invocationId).dataset.eventId = event.id;
+  // Cards of calls that could not be read: the model is told, and no call was made.
+  for (const card of writing.get(event.invocationId) ?? []) card.remove();
+  writing.delete(event.invocationId);
 }
 
 function showToolEvent(event: AgentEvent): void {
@@ -224,15 +268,11 @@ function showToolEvent(event: AgentEvent): void {
   follow();
 }
 
-let oneCallPerRequest = false;
-/** A base model's runs end after their one call (maxSteps 1): that end is no failure, so it is said as such. */
-export function setOneCallPerRequest(on: boolean): void {
-  oneCallPerRequest = on;
-}
-
 function showError(event: AgentEvent): void {
   const item = document.createElement('li');
-  if (oneCallPerRequest && event.error!.code === 'max-steps') {
+  // A run held to one step (a base model's: maxSteps 1) ends at the step limit after its call: that is its
+  // finish, not a failure, and a restored conversation says so too, whichever model is loaded now.
+  if (event.error!.code === 'max-steps' && modelSteps.get(event.invocationId) === 1) {
     item.className = 'msg status-line';
     item.textContent = 'Done. This model runs one tool per request and does not reply.';
     add(item);

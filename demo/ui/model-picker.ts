@@ -39,11 +39,12 @@ async function downloaded(): Promise<Set<string>> {
 
 const size = (mb: number) => (mb >= 1000 ? `${(mb / 1024).toFixed(1)} GB` : `${mb} MB`);
 
-export async function fillPicker(device: Device): Promise<void> {
+/** Fills the picker for this device; `selected`: the picker value of the model loaded now, if any. */
+export async function fillPicker(device: Device, selected?: string): Promise<void> {
   const cached = await downloaded();
   const best = bestChoice(device);
-  // Without WebGPU, the smallest GGUF model on the CPU.
-  const bestGguf = best ? undefined : ggufChoices.at(-1);
+  // Without WebGPU, the GGUF model suggested for the CPU.
+  const bestGguf = best ? undefined : ggufChoices.find((choice) => choice.suggested);
   const webllm = document.createElement('optgroup');
   webllm.label = 'WebGPU models (web-llm)';
   webllm.append(
@@ -63,7 +64,7 @@ export async function fillPicker(device: Device): Promise<void> {
       ].filter(Boolean);
       option.textContent = `${choice.label} · ${marks.join(' · ')}`;
       option.disabled = !device.adapter || (choice.needsF16 && !device.f16);
-      option.selected = choice === best;
+      option.selected = selected ? option.value === selected : choice === best;
       return option;
     }),
   );
@@ -77,11 +78,11 @@ export async function fillPicker(device: Device): Promise<void> {
         size(choice.sizeMB),
         cached.has(choice.id) ? 'downloaded' : '',
         `about ${choice.tokensPerSecond} tokens/s on one CPU thread`,
+        choice.mark ?? '',
         choice === bestGguf ? 'best fit' : '',
       ].filter(Boolean);
       option.textContent = `${choice.label} · ${marks.join(' · ')}`;
-      if (choice.note) option.title = choice.note;
-      option.selected = choice === bestGguf;
+      option.selected = selected ? option.value === selected : choice === bestGguf;
       return option;
     }),
   );
@@ -102,7 +103,14 @@ export async function fillPicker(device: Device): Promise<void> {
     : 'This browser has no WebGPU, so the web-llm models cannot run here; a GGUF model runs on the CPU instead (llama.cpp), slower, so a small one is offered. Until you load it, you are in demo mode, where a few rules stand in for a model.';
   $<HTMLButtonElement>('#load-model').disabled = false;
   const suggested = best?.label ?? bestGguf?.label;
-  $('#model-hint').textContent = suggested ? `Suggested: ${suggested}.` : '';
+  // What to know about the selected model shows under the list, where a phone shows it too (no hover title).
+  const hint = () => {
+    const value = $<HTMLSelectElement>('#model-select').value;
+    const note = ggufChoices.find((choice) => `gguf:${choice.id}` === value)?.note;
+    $('#model-hint').textContent = [suggested && `Suggested: ${suggested}.`, note].filter(Boolean).join(' ');
+  };
+  $<HTMLSelectElement>('#model-select').onchange = hint;
+  hint();
 }
 
 /** The engine options for a picker value (`webllm:<id>` or `gguf:<id>`). */
@@ -124,7 +132,7 @@ export function modelFor(value: string, onProgress: (progress: ModelProgress) =>
 
 /** Whether these options load a base GGUF model (one call per request, no reply). */
 export function isBaseModel(model: ModelOptions): boolean {
-  return model.engine === 'wllama' && ggufChoices.some((choice) => choice.base && choice.label === model.modelId);
+  return model.engine === 'wllama' && ggufChoices.some((choice) => choice.base && choice.url === model.url);
 }
 
 /** "312 / 580 MB · 4.1 MB/s · 1 min left": bytes so far, the speed since the first bytes, and the time left at that speed. */

@@ -1,11 +1,12 @@
-// One card per tool call: the call and its result together, with its state (running, waiting for
-// approval, not allowed, failed, done, not run after a reload), how long it took, and the
+// One card per tool call: the call and its result together, with its state (being written by the
+// model, running, waiting for approval, not allowed, failed, done, not run after a reload), how long it took, and the
 // arguments and result on expand. Everything from the model or a tool goes in as text.
 import { displayNameOf } from '../app/page-tools';
 
-export type CardState = 'running' | 'approval' | 'denied' | 'failed' | 'done' | 'interrupted';
+export type CardState = 'writing' | 'running' | 'approval' | 'denied' | 'failed' | 'done' | 'interrupted';
 
 const STATE_TEXT: Record<CardState, string> = {
+  writing: 'Writing the call…',
   running: 'Running…',
   approval: 'Waiting for you',
   denied: 'Not allowed',

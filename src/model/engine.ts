@@ -67,6 +67,11 @@ export type ModelDelta =
   /** Reasoning the model wrote before answering (e.g. Qwen3's `<think>…</think>`): shown and stored, never run. */
   | { type: 'reasoning'; text: string }
   | { type: 'tool-call'; call: ModelToolCall }
+  /**
+   * The model began writing a call to this tool: its name is written, its arguments are not yet. A hint for
+   * display only; the call itself (or a tool-call-error) follows as its own delta when the step ends.
+   */
+  | { type: 'tool-call-start'; name: string }
   /** The model tried to call a tool but the call could not be read; the loop answers it with this message so the model can correct itself. */
   | { type: 'tool-call-error'; id?: string; name?: string; raw: string; message: string }
   /** Something the person or developer should know about this step, e.g. a grammar that fell back. */

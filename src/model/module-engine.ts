@@ -14,7 +14,15 @@ import type { EngineModuleEngine, ModelDelta, ModelEngine, ModelInfo, ModelProgr
 import { estimateTokens } from './token-estimate';
 
 const SHAPE = 'export default (options) => ({ generate(request, signal) { … } })';
-const DELTA_TYPES = new Set(['text', 'reasoning', 'tool-call', 'tool-call-error', 'notice', 'finish']);
+const DELTA_TYPES = new Set([
+  'text',
+  'reasoning',
+  'tool-call',
+  'tool-call-start',
+  'tool-call-error',
+  'notice',
+  'finish',
+]);
 /** Schemes an origin of our own can have: a web page's, or an extension's own files. */
 const OWN_SCHEMES = new Set(['http:', 'https:', 'chrome-extension:', 'moz-extension:']);
 
@@ -200,6 +208,7 @@ function checkedDelta(delta: unknown, url: string): ModelDelta {
     typeof value === 'object' &&
     DELTA_TYPES.has(value.type as string) &&
     (value.type === 'text' || value.type === 'reasoning' ? typeof value.text === 'string' : true) &&
+    (value.type === 'tool-call-start' ? typeof value.name === 'string' : true) &&
     (value.type === 'tool-call'
       ? typeof value.call === 'object' &&
         value.call !== null &&

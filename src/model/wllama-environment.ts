@@ -85,20 +85,37 @@ async function probeBlobWorker(): Promise<void> {
   }
 }
 
-/** Threads llama.cpp may use here, and why no more: `asked` is model.threads. */
+/** What a page must send for more than one thread, said wherever one thread is all it gets. */
+const ISOLATION_NEEDS =
+  'Serve the page with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (or credentialless), or register a service worker that adds them (README, "Threads: cross-origin isolation").';
+
+/**
+ * Threads llama.cpp may use here, and why no more: `asked` is model.threads. Where the page is not isolated
+ * and the device has cores to spare, the notice says so even when the page asked for no count, since a
+ * page that never asked is the one that does not know; a page that asked for one thread hears nothing.
+ */
 export function threadsFor(asked?: number): { threads: number; notice?: string } {
   const cores = Math.max(1, globalThis.navigator?.hardwareConcurrency ?? 1);
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
-  if (!isolated)
+  if (!isolated) {
+    const wanted = asked ?? defaultThreads(cores);
     return {
       threads: 1,
-      ...(asked !== undefined &&
-        asked > 1 && {
-          notice: `model.threads is ${asked}, but this page is not cross-origin isolated, so llama.cpp runs on one thread. Serve the page with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp for more.`,
-        }),
+      ...(wanted > 1 && {
+        notice:
+          asked === undefined
+            ? `llama.cpp runs on one thread of this device's ${cores} cores because this page is not cross-origin isolated (threads need SharedArrayBuffer). ${ISOLATION_NEEDS}`
+            : `model.threads is ${asked}, but this page is not cross-origin isolated, so llama.cpp runs on one thread. ${ISOLATION_NEEDS}`,
+      }),
     };
-  const wanted = asked ?? Math.max(1, Math.floor(cores / 2));
+  }
+  const wanted = asked ?? defaultThreads(cores);
   return { threads: Math.max(1, Math.min(wanted, cores)) };
+}
+
+/** The default in an isolated page: half the cores, since the page and the browser need the rest. */
+function defaultThreads(cores: number): number {
+  return Math.max(1, Math.floor(cores / 2));
 }
 
 function unsupported(message: string): AgentError {

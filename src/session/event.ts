@@ -100,6 +100,12 @@ export interface AgentEvent {
   notices?: { code: string; message: string }[];
   /** Messages the context-window guard left out of this step's request (model events). */
   contextTrimmed?: number;
+  /**
+   * On a partial event only: the model began writing a call to this tool (its arguments are still being
+   * written). A page may show the call at once; the model event that follows holds the call itself, or none
+   * when it could not be read.
+   */
+  toolCallStart?: { name: string };
   /** Set on the event that ends an invocation. */
   endReason?: EndReason;
   /** A late answer from a tool whose call had already ended (abort, timeout); recorded, never used. */

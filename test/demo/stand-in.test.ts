@@ -83,11 +83,12 @@ async function generate(messages: ChatMessage[], signal?: AbortSignal) {
 }
 
 describe('the stand-in as an engine', () => {
-  test('it emits tool-call deltas for a request, after its reasoning', async () => {
+  test('it emits tool-call deltas for a request, after its reasoning, each call named first as a model stream names it', async () => {
     const { deltas } = await generate([{ role: 'user', content: 'add buy milk' }]);
     const types = deltas.map((delta) => delta.type);
     expect(types.slice(types.indexOf('tool-call'))).toEqual(['tool-call', 'finish']);
-    expect(new Set(types.slice(0, types.indexOf('tool-call')))).toEqual(new Set(['reasoning']));
+    expect(deltas[types.indexOf('tool-call') - 1]).toEqual({ type: 'tool-call-start', name: 'add_todo' });
+    expect(new Set(types.slice(0, types.indexOf('tool-call') - 1))).toEqual(new Set(['reasoning']));
     expect(deltas.at(-2)).toEqual({ type: 'tool-call', call: { name: 'add_todo', args: { text: 'Buy milk' } } });
   });
 

@@ -1,11 +1,13 @@
 // The demo's model picker in Chromium without WebGPU (what most visitors without a graphics chip
-// have), as `npm start` serves it: a real GGUF model on the CPU, served from the demo's own origin
-// (Gemma 3 270M from PyPI, scripts/model-files.mjs), its size and expected speed shown before the
-// download, then loaded with progress, answering, and marked as downloaded afterwards.
+// have), as `npm start` serves it: real GGUF models on the CPU, served from the demo's own origin
+// (from PyPI, scripts/model-files.mjs), their sizes and expected speeds shown before the download.
+// Qwen2.5-Coder 0.5B Instruct is suggested (demo-qwen.test.ts runs it); Gemma 3 270M, the base model,
+// is offered with its limits in sight, then loaded with progress, answering, and marked as downloaded
+// afterwards.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
+import { chatSeen, launchChromium, ready, say, serveDemo, shot, visit, watchChat } from './demo-visitor';
 import { hasRealModel } from '../real-model';
 
 const realModel = hasRealModel();
@@ -36,20 +38,36 @@ async function options(page: Page) {
 }
 
 test.skipIf(!realModel)(
-  'without WebGPU the picker offers a GGUF model on the CPU with its size and speed, loads it from this origin with progress, and it answers',
+  'without WebGPU the picker suggests an instruction-tuned GGUF model on the CPU and offers the base model with its limits in sight; the base model loads from this origin with progress, and it answers',
   async () => {
     const { page, problems, close } = await visit(browser, url, { size: 'desktop', scheme: 'light' });
     await page.click('#model-button');
     const listed = await options(page);
+    const suggested = listed.find((option) => option.value === 'gguf:qwen2.5-coder-0.5b-instruct-q4_k_m')!;
+    expect(suggested.text).toMatch(
+      /^Qwen2\.5-Coder 0\.5B Instruct · 469 MB · about \d+ tokens\/s on one CPU thread · best fit$/,
+    );
+    expect(suggested).toMatchObject({ selected: true, disabled: false });
+    expect(listed.find((option) => option.value === 'gguf:qwen2.5-coder-1.5b-instruct-q4_k_m')!.text).toMatch(
+      /^Qwen2\.5-Coder 1\.5B Instruct · 1\.0 GB · about \d+ tokens\/s on one CPU thread · better, bigger$/,
+    );
     const gguf = listed.find((option) => option.value === 'gguf:gemma-3-270m-q4_k_m')!;
-    expect(gguf.text).toMatch(/^Gemma 3 270M \(Q4_K_M\) · 241 MB · about \d+ tokens\/s on one CPU thread · best fit$/);
-    expect(gguf).toMatchObject({ selected: true, disabled: false });
+    expect(gguf.text).toMatch(
+      /^Gemma 3 270M \(Q4_K_M\) · 241 MB · about \d+ tokens\/s on one CPU thread · base model$/,
+    );
+    expect(gguf).toMatchObject({ selected: false, disabled: false });
     // The WebGPU models are listed, and cannot be chosen here.
     const webllm = listed.filter((option) => option.value.startsWith('webllm:'));
     expect(webllm.length).toBeGreaterThan(0);
     expect(webllm.every((option) => option.disabled && option.text.includes('needs WebGPU'))).toBe(true);
     expect(await page.textContent('#gpu-panel')).toContain('a GGUF model runs on the CPU instead (llama.cpp)');
     expect(await page.isEnabled('#load-model')).toBe(true);
+    // The base model's limits show under the list once it is chosen: in sight on a phone too, not in a hover title.
+    await page.selectOption('#model-select', 'gguf:gemma-3-270m-q4_k_m');
+    expect(await page.textContent('#model-hint')).toContain(
+      'A base model, not trained to chat: it answers each request with one tool call and never replies in words.',
+    );
+    expect(await page.$$eval('#model-select option[title]', (items) => items.length)).toBe(0);
     await shot(page, 'demo-gguf-picker-desktop-light');
 
     // Load: progress in bytes, then the model's own label.
@@ -70,14 +88,17 @@ test.skipIf(!realModel)(
     );
     await ready(page);
     expect(await page.textContent('#model-label')).toBe('Gemma 3 270M (Q4_K_M) (llama.cpp, one CPU thread)');
-    expect(await page.textContent('#gpu-panel')).toBe(
+    expect(await page.$eval('#gpu-panel', (panel) => panel.firstChild!.textContent)).toBe(
       'Gemma 3 270M (Q4_K_M) (llama.cpp, one CPU thread) is running on this device.',
     );
+    // What the engine says of the model shows beside it: a base model, without a chat template.
+    expect(await page.textContent('#gpu-panel p')).toContain('has no chat template');
     expect(await page.isVisible('#mode-banner')).toBe(false);
     await shot(page, 'demo-gguf-loaded-desktop-light');
 
     // A base model answers a request with one call of a page tool and no reply: one card, then the run's end said as such.
     await page.keyboard.press('Escape');
+    await watchChat(page);
     await say(page, 'Remember to buy milk');
     await page.waitForFunction(
       () =>
@@ -87,6 +108,15 @@ test.skipIf(!realModel)(
     );
     const cards = page.locator('#log li.card');
     expect(await cards.count()).toBe(1);
+    // The work showed as it went: the request being read, then the card while the model wrote the call, before it ran.
+    const seen = await chatSeen(page);
+    const tool = await cards.first().getAttribute('data-tool');
+    const reading = seen.findIndex((line) => line.includes('working: Reading your request'));
+    const writing = seen.findIndex((line) => line.includes(`${tool} writing`));
+    const ran = seen.findIndex((line) => line.includes(`${tool} done`) || line.includes(`${tool} failed`));
+    expect(reading, seen.join('\n')).toBeGreaterThan(-1);
+    expect(writing, seen.join('\n')).toBeGreaterThan(reading);
+    expect(ran).toBeGreaterThan(writing);
     // A call the page could read and run: the card did not fail.
     expect(await cards.first().getAttribute('data-state')).not.toBe('failed');
     console.info(`Gemma 3 270M in the demo, "Remember to buy milk": ${await cards.first().getAttribute('data-tool')}`);

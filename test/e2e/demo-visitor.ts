@@ -108,3 +108,46 @@ export async function cards(page: Page): Promise<string[]> {
     items.map((item) => `${(item as HTMLElement).dataset.tool} ${(item as HTMLElement).dataset.state}`),
   );
 }
+
+/**
+ * In the page: records what the chat shows each time it changes, as lines of `window.seen`: the working
+ * line's words, whether the model has written words, and each card's tool and state, in order. Tests assert
+ * what came before what, never how long anything took.
+ */
+function recordChat(): void {
+  const seen: string[] = [];
+  (window as unknown as { seen: string[] }).seen = seen;
+  const snapshot = () => {
+    const log = document.querySelector('#log')!;
+    const working = log.querySelector('li.msg.working .working-text')?.textContent;
+    const wrote = [...log.querySelectorAll('li.msg.model')].some((item) => item.textContent?.trim())
+      ? 'model wrote'
+      : '';
+    const shown = [...log.querySelectorAll<HTMLElement>('li.card')].map(
+      (card) => `${card.dataset.tool} ${card.dataset.state}`,
+    );
+    const line = [working ? `working: ${working}` : '', wrote, ...shown].filter(Boolean).join(' | ');
+    if (seen.at(-1) !== line) seen.push(line);
+  };
+  const observe = () =>
+    new MutationObserver(snapshot).observe(document.querySelector('#log')!, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['data-state'],
+    });
+  if (document.querySelector('#log')) observe();
+  else document.addEventListener('DOMContentLoaded', observe);
+}
+
+/** Records what the chat shows from now on (`fromNextLoad`: from the page's next load on). */
+export async function watchChat(page: Page, { fromNextLoad = false } = {}): Promise<void> {
+  if (fromNextLoad) await page.addInitScript(recordChat);
+  else await page.evaluate(recordChat);
+}
+
+/** What the chat showed, in order, since watchChat. */
+export function chatSeen(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+}

@@ -7,7 +7,7 @@ import { parseProgress } from '../../src/model/webllm-progress';
 import { estimateTokens } from '../../src/model/token-estimate';
 import { tools } from './tools-fixture';
 
-const shownText = (pieces: StreamPiece[]) => pieces.map((p) => p.text).join('');
+const shownText = (pieces: StreamPiece[]) => pieces.map((p) => ('text' in p ? p.text : '')).join('');
 
 describe('the tool section of the system prompt', () => {
   it('names each tool with its description, when to use it and its argument schema, and the call format', () => {

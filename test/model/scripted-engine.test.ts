@@ -43,6 +43,7 @@ describe('scripted engine', () => {
     });
 
     expect(await collect(engine.generate(request))).toEqual([
+      { type: 'tool-call-start', name: 'set_volume' },
       { type: 'tool-call', call: { name: 'set_volume', args: { level: 3 } } },
       {
         type: 'finish',

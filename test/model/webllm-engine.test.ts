@@ -80,6 +80,8 @@ describe('WebLLMEngine with a model without native tool calls', () => {
     expect(deltas).toEqual([
       { type: 'text', text: 'Adding it' },
       { type: 'text', text: ' now. ' },
+      // Named as soon as its name is written, read whole when the model stops.
+      { type: 'tool-call-start', name: 'add_todo' },
       { type: 'tool-call', call: { name: 'add_todo', args: { text: 'milk' } } },
       {
         type: 'finish',

@@ -6,6 +6,10 @@
  * one, and a marker that turns out to be prose ("functools is a module") is
  * released.
  *
+ * Once held output names one of the step's tools as a call does, the stream
+ * says so (a `tool-call-start` piece, call-starts.ts): a page can show the
+ * call being written. The call itself is still read only at the end.
+ *
  * Linear in the output: each chunk is scanned once, together with the few
  * characters kept back from the previous one. The whole output is never
  * scanned again while it grows (appending to a long string and searching it
@@ -13,6 +17,7 @@
  */
 import type { FinishReason } from '../engine';
 import { DECIDE_WITHIN } from './call-reader';
+import { CallStarts } from './call-starts';
 import {
   markerScanner,
   matchedHandler,
@@ -22,7 +27,11 @@ import {
 } from './read-model-output';
 import { PROSE_START, proseAfter, type ProseState } from './prose-state';
 
-export type StreamPiece = { type: 'text'; text: string } | { type: 'reasoning'; text: string };
+export type StreamPiece =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  /** The model began writing a call to this tool (ModelDelta 'tool-call-start'). */
+  | { type: 'tool-call-start'; name: string };
 
 export interface StreamOptions extends ReadOptions {
   /** Hold the whole output (an answer under the JSON-schema fallback is one JSON value). */
@@ -45,9 +54,12 @@ export class ToolCallStream {
   private shownEndsInSpace = true;
   /** Where the shown text leaves the prose (in inline code, in a broken tag): the held markup is read from there. */
   private prose: ProseState = PROSE_START;
+  /** Finds where the held output starts a call to one of the step's tools. */
+  private readonly starts: CallStarts;
 
   constructor(private readonly options: StreamOptions = {}) {
     this.mode = options.holdAll ? 'held' : 'text';
+    this.starts = new CallStarts(options.allowed ?? options.tools?.map((tool) => tool.name) ?? []);
   }
 
   /** Adds decoded text; returns what can be shown now. */
@@ -55,12 +67,17 @@ export class ToolCallStream {
     this.chunks.push(chunk);
     if (this.mode === 'held') {
       this.held.push(chunk);
-      return [];
+      return this.callStarts(chunk);
     }
     this.pending += chunk;
     const pieces: StreamPiece[] = [];
     while (this.step(pieces));
     return pieces;
+  }
+
+  /** The calls that `heldChunk`, newly held, starts. */
+  private callStarts(heldChunk: string): StreamPiece[] {
+    return this.starts.push(heldChunk).map((name) => ({ type: 'tool-call-start', name }));
   }
 
   /** The model stopped: reads what was held back. `text` and `reasoning` are only the parts not shown yet. */
@@ -120,7 +137,9 @@ export class ToolCallStream {
       if (opens === undefined && this.pending.length < marker.length + DECIDE_WITHIN) return false;
     }
     this.mode = 'held';
-    this.held.push(this.take());
+    const held = this.take();
+    this.held.push(held);
+    pieces.push(...this.callStarts(held));
     return false;
   }
 
@@ -137,7 +156,7 @@ export class ToolCallStream {
   }
 
   /** Shows pending[0..to) and drops it from pending. */
-  private show(pieces: StreamPiece[], to: number, type: StreamPiece['type']): void {
+  private show(pieces: StreamPiece[], to: number, type: 'text' | 'reasoning'): void {
     if (to <= 0) return;
     const text = this.pending.slice(0, to);
     this.pending = this.pending.slice(to);
@@ -147,7 +166,7 @@ export class ToolCallStream {
       this.prose = proseAfter(this.prose, text);
     }
     const last = pieces.at(-1);
-    if (last?.type === type) last.text += text;
+    if (last?.type === type && 'text' in last) last.text += text;
     else pieces.push({ type, text });
   }
 }
