@@ -9,10 +9,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { modelCacheDir } from './model-files.mjs';
+import { INSTRUCT_MODEL_FILE, modelCacheDir } from './model-files.mjs';
 
 /** The demo's default CPU model (demo/models.ts, the suggested GGUF choice). */
-const DEFAULT_MODEL = 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf';
+const DEFAULT_MODEL = INSTRUCT_MODEL_FILE;
 const root = resolve(import.meta.dirname, '..');
 const model = join(modelCacheDir(), DEFAULT_MODEL);
 
