@@ -36,8 +36,9 @@ async function ours(storage: 'indexeddb' | 'memory', conversations: number): Pro
     execute: ({ by }) => ({ value: (counter += by) }),
   });
   for (let c = 0; c < conversations; c++) {
+    // Each call new, in both arms: the same call again is refused as a repeat (flow/call-processors/repeat-guard.ts).
     const turns = [
-      ...Array.from({ length: STEPS - 1 }, () => ({ toolCalls: [{ name: 'count', args: { by: 1 } }] })),
+      ...Array.from({ length: STEPS - 1 }, (_, i) => ({ toolCalls: [{ name: 'count', args: { by: i + 1 } }] })),
       { text: 'done' },
     ];
     const agent = await createAgent({
@@ -105,7 +106,7 @@ async function aiSdkOverOurs(): Promise<number[]> {
   const gaps: number[] = [];
   let counter = 0;
   const conversation = [
-    ...Array.from({ length: STEPS - 1 }, () => ({ toolCalls: [{ name: 'count', args: { by: 1 } }] })),
+    ...Array.from({ length: STEPS - 1 }, (_, i) => ({ toolCalls: [{ name: 'count', args: { by: i + 1 } }] })),
     { text: 'done' },
   ];
   const model = inpageModel({

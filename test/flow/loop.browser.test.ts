@@ -148,7 +148,10 @@ describe('function calls', () => {
     const agent = await start({
       model: {
         engine: 'scripted',
-        turns: Array.from({ length: 5 }, () => ({ toolCalls: [{ name: 'add_todo', args: { text: 'again' } }] })),
+        // Each call new (the same call again is the repeat guard's: repeated-calls.browser.test.ts).
+        turns: Array.from({ length: 5 }, (_, i) => ({
+          toolCalls: [{ name: 'add_todo', args: { text: `again ${i}` } }],
+        })),
       },
       tools: [todo.addTodo],
       maxSteps: 3,

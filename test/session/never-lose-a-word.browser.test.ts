@@ -210,11 +210,19 @@ describe('other agents on the session', () => {
       model: {
         engine: 'scripted',
         turns: [
-          ...Array.from({ length: steps }, () => ({ toolCalls: [{ name: 'tick', args: {} }] })),
+          // Each tick its own (the same call again would be refused as a repeat).
+          ...Array.from({ length: steps }, (_, n) => ({ toolCalls: [{ name: 'tick', args: { n } }] })),
           { text: 'Ticked.' },
         ],
       },
-      tools: [defineTool({ name: 'tick', description: 'Ticks.', parameters: z.object({}), execute: () => 'tick' })],
+      tools: [
+        defineTool({
+          name: 'tick',
+          description: 'Ticks.',
+          parameters: z.object({ n: z.number() }),
+          execute: () => 'tick',
+        }),
+      ],
       maxSteps: steps + 1,
       dbName,
     });
