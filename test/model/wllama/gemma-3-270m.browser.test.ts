@@ -76,21 +76,25 @@ describe.skipIf(!hasRealModel())('Gemma 3 270M (the real base model) in the agen
   });
 
   test(
-    '"Remember to buy milk" runs add_todo with milk; the base model then repeats its call instead of answering, ' +
-      'and each later step of that 3-step run prefills only its new tokens',
+    '"Remember to buy milk" runs add_todo with milk once; the base model then repeats its call instead of answering, ' +
+      'the repeat is not run, and the run ends saying why; each later step prefills only its new tokens',
     async () => {
       todos.length = 0;
-      const { events, text, endReason } = await agent.send('Remember to buy milk', { toolChoice: 'required' });
+      const { events, text, endReason, error } = await agent.send('Remember to buy milk', {
+        toolChoice: 'required',
+      });
       const steps = modelSteps(events);
       // The page's tool ran with milk in its text: milk is on the visitor's list.
       expect(todos[0]).toMatch(/milk/i);
       // What the base model does next (temperature 0): after the tool's output it writes the same call again, each
-      // step, until maxSteps; it never writes a reply. So the visitor sees the item listed once per step, no reply.
+      // step; it never writes a reply. The repeat guard runs none of them again: milk is on the list once (it was
+      // there three times before the guard), the model is told, and its second repeat ends the run with the reason.
       expect(steps.map((step) => callsOf(step).map((c) => [c.name, c.args]))).toEqual(
         Array(3).fill([['add_todo', { text: todos[0] }]]),
       );
-      expect(todos).toEqual([todos[0], todos[0], todos[0]]);
-      expect(endReason).toBe('max-steps');
+      expect(todos).toEqual([todos[0]]);
+      expect(endReason).toBe('repeated-call');
+      expect(error?.message).toMatch(/again with the same arguments/);
       expect(text).toBe('');
       // llama.cpp kept each step's whole prompt: a later step prefills only the last call's output and what follows.
       const usage = steps.map((step) => step.usage!);
