@@ -96,11 +96,12 @@ describe.skipIf(!hasRealModel())('Gemma 3 270M (the real base model) in the agen
       expect(endReason).toBe('repeated-call');
       expect(error?.message).toMatch(/again with the same arguments/);
       expect(text).toBe('');
-      // llama.cpp kept each step's whole prompt: a later step prefills only the last call's output and what follows.
+      // llama.cpp kept each step's whole prompt: a later step prefills only the last call's output and what follows
+      // (after a repeat, that output is the refusal the model reads, about 40 tokens of Gemma's vocabulary).
       const usage = steps.map((step) => step.usage!);
       for (let i = 1; i < usage.length; i++) {
         expect(usage[i].cachedPromptTokens).toBeGreaterThanOrEqual(usage[i - 1].promptTokens);
-        expect(usage[i].promptTokens - usage[i].cachedPromptTokens!).toBeLessThan(40);
+        expect(usage[i].promptTokens - usage[i].cachedPromptTokens!).toBeLessThan(80);
       }
       console.info(
         `Gemma 3 270M, "Remember to buy milk", 3 steps (prompt tokens: cached + prefilled): ${usage.map((u) => `${u.cachedPromptTokens} + ${u.promptTokens - u.cachedPromptTokens!}`).join(', ')}`,
