@@ -316,6 +316,8 @@ export class Agent extends EventTarget {
   ): AsyncGenerator<AgentEvent> {
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
     const connection = await this.supervisor.current();
+    // An abort while the worker was awaited has no run to stop yet: the run never starts (it was lost here before).
+    if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
     const onAbort = () => void connection.call((remote) => remote.abort(runId)).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     let ended = false;

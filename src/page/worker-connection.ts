@@ -35,7 +35,14 @@ export class WorkerConnection {
   /** Rejects with worker-crashed (or worker-failed) when the worker dies; never resolves. */
   readonly dead: Promise<never>;
   private closing = false;
-  private die!: (error: AgentError) => void;
+  private rejectDead!: (error: AgentError) => void;
+  /** How the connection ended, once it has. */
+  private ended?: AgentError;
+  /**
+   * Calls in flight, each rejected when the worker dies. A race with `dead` instead hung two reactions on
+   * it for every call, kept until the worker died: the page's heap grew ~1.2 KiB a run (bench/load.bench.ts).
+   */
+  private readonly inFlight = new Set<(error: AgentError) => void>();
   /** The worker's services (agent.toolkit, agent.model) this connection opened, by name. */
   private readonly services = new Map<string, Promise<object>>();
 
@@ -43,7 +50,7 @@ export class WorkerConnection {
     installErrorTransfer();
     const name = `inpage-agent-${crypto.randomUUID()}`;
     this.dead = new Promise<never>((_, reject) => {
-      this.die = reject;
+      this.rejectDead = reject;
     });
     this.dead.catch(() => undefined);
     const shared = options.share === 'tabs' && typeof SharedWorker === 'function';
@@ -80,7 +87,24 @@ export class WorkerConnection {
   call<T>(fn: (remote: Comlink.Remote<WorkerApi>) => Promise<T>): Promise<T> {
     // A released proxy throws at once; the connection's end (closed or crashed) is the answer instead.
     if (this.closing) return this.dead;
-    return Promise.race([fn(this.remote), this.dead]);
+    return this.untilDeath(fn(this.remote));
+  }
+
+  /** `promise`, or the connection's end if that comes first; nothing of it stays once it settles. */
+  private untilDeath<T>(promise: Promise<T>): Promise<T> {
+    if (this.ended) return Promise.reject(this.ended);
+    return new Promise<T>((resolve, reject) => {
+      this.inFlight.add(reject);
+      promise.then(resolve, reject).finally(() => this.inFlight.delete(reject));
+    });
+  }
+
+  private die(error: AgentError): void {
+    if (this.ended) return;
+    this.ended = error;
+    this.rejectDead(error);
+    for (const reject of this.inFlight) reject(error);
+    this.inFlight.clear();
   }
 
   /**
@@ -119,7 +143,7 @@ export class WorkerConnection {
     };
     try {
       for (;;) {
-        while (arrived.length === 0) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), this.dead]);
+        while (arrived.length === 0) await this.untilDeath(new Promise<void>((resolve) => (wake = resolve)));
         const event = arrived.shift()!;
         if (event === null) return;
         yield event;
@@ -140,7 +164,7 @@ export class WorkerConnection {
 
   private async watch(name: string): Promise<void> {
     try {
-      await Promise.race([this.remote.holdLifeline(name), this.dead]);
+      await this.untilDeath(this.remote.holdLifeline(name));
     } catch {
       return;
     }
