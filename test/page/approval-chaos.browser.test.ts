@@ -16,11 +16,11 @@
  * Tries differ in where the abort lands, never by how long anything takes.
  *
  * Found by this file on aedaf69: an abort given right after approve() or
- * run() is called, in the same task, is lost. The run goes on to its answer and
- * its tools run (Agent.stream checks signal.aborted before it awaits the
- * worker's connection and listens for 'abort' only after it). Tries 2, 7, 12
- * and 17 of 'approve, then abort' and 'the same abort on a new message' fail
- * until that is fixed.
+ * run() is called, in the same task, was lost. The run went on to its answer
+ * and its tools ran (Agent.stream checked signal.aborted before it awaited the
+ * worker's connection and listened for 'abort' only after it). Tries 2, 7, 12
+ * and 17 of 'approve, then abort' and 'the same abort on a new message' failed
+ * until Agent.stream checked the signal again once the worker was there.
  */
 import { describe, expect, test } from 'vitest';
 import { AgentError, defineTool, z, type Agent, type AgentEvent, type ScriptedTurn } from '../../src/index';
