@@ -1,13 +1,15 @@
 // `npm run bench`: every benchmark suite in headless Chromium (served by vite),
 // plus bundle sizes measured here, printed as one table of medians and ratios.
-// Usage: npm run bench [-- --only=session]
+// Usage: npm run bench [-- --only=session] [--model=0.5b|1.5b (the conversation suite's real model)]
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 import { ensureChromium, chromiumArgs } from './chromium.mjs';
 import { bundleRows } from './bundle-sizes.mjs';
 import { describeMissingSharedData, missingSharedData, sharedDataDir } from './shared-data.mjs';
 
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const option = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const only = option('only');
+const query = new URLSearchParams(Object.entries({ only, model: option('model') }).filter(([, value]) => value));
 const executablePath = ensureChromium();
 if (missingSharedData().length) console.warn(`Rows that need public data are left out: ${describeMissingSharedData()}`);
 // Cross-origin isolation gives performance.now() microsecond resolution instead of 100 µs.
@@ -16,7 +18,15 @@ const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-E
 const server = await createServer({
   logLevel: 'error',
   resolve: { alias: { '@shared-data': sharedDataDir } },
-  server: { host: '127.0.0.1', port: 0, headers: isolation, fs: { allow: [process.cwd(), sharedDataDir] } },
+  // No reloads: the real-model suites take many minutes, and an edit to the repository meanwhile must not restart them.
+  server: {
+    host: '127.0.0.1',
+    port: 0,
+    headers: isolation,
+    fs: { allow: [process.cwd(), sharedDataDir] },
+    hmr: false,
+    watch: null,
+  },
 });
 await server.listen();
 const url = server.resolvedUrls.local[0];
@@ -27,7 +37,7 @@ try {
   page.on('pageerror', (error) => console.error('page error:', error.message));
   // Long suites say where they are ('bench: …'), so a slow run shows its progress.
   page.on('console', (message) => message.text().startsWith('bench: ') && console.log(message.text()));
-  await page.goto(`${url}bench/index.html${only ? `?only=${only}` : ''}`);
+  await page.goto(`${url}bench/index.html${query.size ? `?${query}` : ''}`);
   // The real-model suite (bench/wllama.bench.ts) alone takes a quarter of an hour on 2 cores.
   await page.waitForFunction(() => window.__bench, null, { timeout: 45 * 60_000, polling: 500 });
   results = await page.evaluate(() => window.__bench);
