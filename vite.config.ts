@@ -9,7 +9,7 @@ const ENGINE_ENTRIES = new Set(['fenced-json-engine', 'native-tools-engine']);
 
 /**
  * Every response of `npm start` and `vite preview` is cross-origin isolated (COOP + COEP), so llama.cpp may use
- * more than one thread (README, "Threads: cross-origin isolation"). A middleware of its own, first, so that the
+ * more than one thread (docs/threads.md). A middleware of its own, first, so that the
  * models and every plugin's answer carry the headers too, not only Vite's own files. The built demo on a static
  * host that sets no headers gets them from its service worker (public/sw.js).
  */

@@ -1,6 +1,7 @@
-// Checks the import graph of src/, so that each file can be read before the files that use it:
-// - no import circle: no file reaches itself through its imports (type-only imports count:
-//   a circle of types is still a circle to read);
+// Checks the import graph, so that each file can be read before the files that use it:
+// - no import circle anywhere in the repository (src, test, bench, demo, eval, scripts and the
+//   config files at its root): no file reaches itself through its imports (type-only and
+//   dynamic imports count: a circle of types is still a circle to read);
 // - no unused export: every name a file of src/ exports is imported somewhere in the
 //   repository (src, test, bench, demo, eval), or is public (an entry point's export), or,
 //   for a type, is named in another export of its file (a parameter's or a result's type is
@@ -26,6 +27,10 @@ const ENTRIES = [
 /** The build puts page/worker-url.<variant>.ts in place of page/worker-url.ts: they export what it exports. */
 const STAND_INS = /\/page\/worker-url\.[\w-]+\.ts$/;
 const READERS = ['src', 'test', 'bench', 'demo', 'eval'].map((dir) => join(root, dir));
+/** Every file whose imports may close a circle: the readers, the scripts, the config files at the root. */
+const REPOSITORY = [...READERS, join(root, 'scripts')];
+
+const SOURCE = /\.(ts|mts|mjs|js)$/;
 
 function sourceFiles(dir, files = []) {
   if (!existsSync(dir)) return files;
@@ -33,10 +38,16 @@ function sourceFiles(dir, files = []) {
     const path = join(dir, name);
     if (name === 'node_modules' || name === 'dist') continue;
     if (statSync(path).isDirectory()) sourceFiles(path, files);
-    else if (/\.(ts|mts|mjs|js)$/.test(name) && !name.endsWith('.d.ts')) files.push(path);
+    else if (SOURCE.test(name) && !name.endsWith('.d.ts')) files.push(path);
   }
   return files;
 }
+
+/** The config files at the repository's root (vite.config.ts, vitest.config.ts). */
+const rootFiles = () =>
+  readdirSync(root)
+    .filter((name) => SOURCE.test(name) && !name.endsWith('.d.ts') && statSync(join(root, name)).isFile())
+    .map((name) => join(root, name));
 
 function resolveImport(from, spec) {
   if (!spec.startsWith('.')) return undefined;
@@ -104,13 +115,14 @@ function readModule(file) {
 }
 
 const srcFiles = sourceFiles(src).filter((file) => file.endsWith('.ts'));
+const allFiles = [...new Set([...srcFiles, ...REPOSITORY.flatMap((dir) => sourceFiles(dir)), ...rootFiles()])];
 const modules = new Map();
-for (const file of new Set([...srcFiles, ...READERS.flatMap((dir) => sourceFiles(dir))]))
-  modules.set(file, readModule(file));
+for (const file of allFiles) modules.set(file, readModule(file));
 
-// Circles: Tarjan's strongly connected components of src/'s graph; each one is reported with one path around it.
+// Circles: Tarjan's strongly connected components of the whole repository's graph; each one is
+// reported with one path around it.
 const graph = new Map(
-  srcFiles.map((file) => [file, [...modules.get(file).imports.keys()].filter((t) => t.startsWith(src))]),
+  allFiles.map((file) => [file, [...modules.get(file).imports.keys()].filter((target) => modules.has(target))]),
 );
 const circles = [];
 {
@@ -140,7 +152,7 @@ const circles = [];
     } while (member !== file);
     if (group.length > 1 || graph.get(file).includes(file)) circles.push(group);
   };
-  for (const file of srcFiles) if (!index.has(file)) visit(file);
+  for (const file of allFiles) if (!index.has(file)) visit(file);
 }
 
 /** One way around a circle: from its first file back to it, inside the group. */
@@ -196,13 +208,15 @@ const problems = [
   ...circles.map(
     (group) =>
       `import circle: ${pathAround(group)
-        .map((file) => relative(src, file))
+        .map((file) => relative(root, file))
         .join(' → ')}`,
   ),
   ...unused.map((line) => `unused export (no file imports it; drop the export, or the code): ${line}`),
 ];
 if (problems.length) {
-  console.error(`The import graph of src/ is not clean:\n  ${problems.join('\n  ')}`);
+  console.error(`The import graph is not clean:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`No import circle and no unused export in ${srcFiles.length} files of src/.`);
+console.log(
+  `No import circle in the ${allFiles.length} files of the repository, and no unused export in the ${srcFiles.length} of src/.`,
+);

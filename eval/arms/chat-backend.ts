@@ -6,42 +6,12 @@
  * Backends: `scripted` (the mechanics check, no model) and `wllama` (a GGUF
  * through wllama's createChatCompletion, wllama-chat.ts). web-llm's
  * `chat.completions.create` would be a third. Each is created in the worker
- * by the engine module that uses it.
+ * by the engine module that uses it. The completion's shapes are in
+ * chat-types.ts, which the backends read too.
  */
 import { estimateTokens } from '../../src/model/token-estimate';
+import type { ChatBackend, ChatReply } from './chat-types';
 import type { WllamaChatOptions } from './wllama-chat';
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-/** A tool in OpenAI's chat-completions shape, as llama.cpp's server and web-llm take it. */
-export interface ChatTool {
-  type: 'function';
-  function: { name: string; description: string; parameters: unknown };
-}
-
-export interface ChatRequest {
-  messages: ChatMessage[];
-  tools?: ChatTool[];
-  /** The most tokens the answer may take (the run's cap, the same for every arm). */
-  maxTokens?: number;
-  signal?: AbortSignal;
-}
-
-export interface ChatReply {
-  content: string;
-  /** OpenAI's tool_calls: `arguments` is a JSON string, as the model wrote it. */
-  toolCalls?: { name: string; arguments: string }[];
-  usage?: { promptTokens: number; completionTokens: number };
-}
-
-export interface ChatBackend {
-  readonly label: string;
-  chat(request: ChatRequest): Promise<ChatReply>;
-  dispose?(): Promise<void>;
-}
 
 export type ChatBackendOptions = { kind: 'scripted'; reply: ChatReply } | WllamaChatOptions;
 

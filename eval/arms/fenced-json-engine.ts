@@ -7,7 +7,8 @@
  * are reported as unreadable (they drop them), so valid-call rates compare.
  */
 import type { EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
-import { chatBackend, type ChatBackend, type ChatBackendOptions } from './chat-backend';
+import { chatBackend, type ChatBackendOptions } from './chat-backend';
+import type { ChatBackend } from './chat-types';
 import { fencedJsonMessages } from './fenced-json-messages';
 import { readFencedCalls } from './fenced-json-read';
 

@@ -6,7 +6,7 @@
  * ```tool_result fence.
  */
 import type { ChatMessage as OurMessage } from '../../src/model/engine';
-import type { ChatMessage } from './chat-backend';
+import type { ChatMessage } from './chat-types';
 import { fencedJsonSystemPrompt, type PromptTool } from './fenced-json-prompt';
 
 export function fencedJsonMessages(messages: readonly OurMessage[], tools: readonly PromptTool[]): ChatMessage[] {

@@ -6,7 +6,8 @@
  * parsed here, and one that is not JSON is reported as unreadable.
  */
 import type { ChatMessage as OurMessage, EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
-import { chatBackend, type ChatBackend, type ChatBackendOptions, type ChatMessage } from './chat-backend';
+import { chatBackend, type ChatBackendOptions } from './chat-backend';
+import type { ChatBackend, ChatMessage } from './chat-types';
 
 export interface NativeToolsEngineOptions {
   backend: ChatBackendOptions;

@@ -8,7 +8,7 @@
  */
 import { callsToolsNatively } from '../../src/model/native-models';
 import type { Arm } from './arm';
-import type { ChatReply } from './chat-backend';
+import type { ChatReply } from './chat-types';
 import { cutOff } from './cut-off';
 import { wllamaBackend } from './wllama-backend';
 import { engineModuleUrl } from './engine-url';

@@ -70,7 +70,7 @@ export function agrees(result: CaseResult): boolean {
   return !!meant && meant.verdict === result.verdict && (meant.rule === undefined || meant.rule === result.rule);
 }
 
-/** The rows as a Markdown table, for the terminal and the README. */
+/** The rows as a Markdown table, for the terminal and docs/evals.md. */
 export function formatTable(rows: readonly SummaryRow[]): string {
   const percent = (value: number | undefined) => (value === undefined ? '–' : `${(value * 100).toFixed(1)}%`);
   const header = [

@@ -87,7 +87,7 @@ async function probeBlobWorker(): Promise<void> {
 
 /** What a page must send for more than one thread, said wherever one thread is all it gets. */
 const ISOLATION_NEEDS =
-  'Serve the page with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (or credentialless), or register a service worker that adds them (README, "Threads: cross-origin isolation").';
+  'Serve the page with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (or credentialless), or register a service worker that adds them (docs/threads.md).';
 
 /**
  * Threads llama.cpp may use here, and why no more: `asked` is model.threads. Where the page is not isolated

@@ -195,8 +195,5 @@ export function checkOptions(options: unknown): void {
 }
 
 function invalid(problem: string): AgentError {
-  return new AgentError(
-    'invalid-options',
-    `createAgent: ${problem}. See the options in the README ("Use it from a module").`,
-  );
+  return new AgentError('invalid-options', `createAgent: ${problem}. See the options in docs/api.md ("AgentOptions").`);
 }

@@ -196,6 +196,6 @@ function workerFailedMessage(shared: boolean, reason: string, options: Connectio
     `${what} could not start (${why}): ${file} was not found beside the inpage-agent module. ` +
     `A bundler that does not emit workers by itself (esbuild, Rollup) needs it as an entry point, e.g. esbuild's ` +
     `"${file.replace(/\.js$/, '')}=${entry}" (with --splitting); or serve node_modules/inpage-agent/dist/ and pass createAgent({ ${option} }). ` +
-    `Without a bundler, keep ${file} and chunks/ beside inpage-agent.js. README: "Bundlers".`
+    `Without a bundler, keep ${file} and chunks/ beside inpage-agent.js. See docs/install.md ("Bundlers").`
   );
 }

@@ -10,18 +10,19 @@ import { promisify } from 'node:util';
 import { packPackage } from '../../scripts/build.mjs';
 import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 import { serveStatic, type StaticServer } from './built-files';
-import { inApp, readmeBlock, repoRoot } from './packaging-apps';
+import { docBlock, inApp, repoRoot } from './packaging-apps';
 
 /**
- * The README's two AI SDK examples in a Vite + React app, as a web developer
+ * The two examples of docs/ai-sdk.md in a Vite + React app, as a web developer
  * makes it: this repository packed, the tarball installed into a fresh app
  * first alone (the AI SDK is an optional peer), then with ai, @ai-sdk/react,
  * React and Vite's React plugin; both blocks pasted in unchanged, built with
  * `vite build`, served statically and run in Chromium.
  */
 const run = promisify(execFile);
+const DOC = 'docs/ai-sdk.md';
 const SECTION = 'Use it with the Vercel AI SDK';
-/** What the README's install line and a React app made with Vite bring. */
+/** What the docs' install line and a React app made with Vite bring. */
 const AI_SDK_DEPENDENCIES = [
   'ai@6',
   '@ai-sdk/react@3',
@@ -114,17 +115,17 @@ beforeAll(async () => {
       '',
       'export default {',
       '  plugins: [react()],',
-      // The README's line for Vite (Bundlers): web-llm stays a lazy chunk of the worker.
+      // The line for Vite of docs/install.md (Bundlers): web-llm stays a lazy chunk of the worker.
       "  worker: { format: 'es' },",
       "  build: { rollupOptions: { input: { stream: 'index.html', chat: 'chat/index.html', gguf: 'gguf/index.html' } } },",
       '};',
     ].join('\n'),
   );
   writeFileSync(join(app, 'index.html'), html('<ul id="lookups"></ul>\n    <p id="answer"></p>', '/src/stream.js'));
-  writeFileSync(join(app, 'src/stream.js'), readmeBlock(SECTION, 'js', 'streamText'));
+  writeFileSync(join(app, 'src/stream.js'), docBlock(DOC, SECTION, 'js', 'streamText'));
   mkdirSync(join(app, 'chat'));
   writeFileSync(join(app, 'chat/index.html'), html('<ul id="todos"></ul>\n    <div id="root"></div>', '/src/chat.jsx'));
-  writeFileSync(join(app, 'src/chat.jsx'), readmeBlock(SECTION, 'jsx', 'useChat'));
+  writeFileSync(join(app, 'src/chat.jsx'), docBlock(DOC, SECTION, 'jsx', 'useChat'));
   const { tinyModelPath } = await import(pathToFileURL(modelFiles).href);
   mkdirSync(join(app, 'public/models'), { recursive: true });
   copyFileSync(tinyModelPath('gemma2', 'plain'), join(app, 'public/models/tiny.gguf'));
@@ -189,7 +190,7 @@ describe('the AI SDK as an optional peer', () => {
   });
 });
 
-describe("the README's AI SDK examples, unchanged, in a Vite + React app", () => {
+describe('the AI SDK examples of docs/ai-sdk.md, unchanged, in a Vite + React app', () => {
   test('streamText with inpageModel calls the AI SDK tool over 3 steps: the tool runs, and the answer streams', async () => {
     const { page, problems, close } = await open('/');
     try {

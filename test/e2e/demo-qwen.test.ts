@@ -73,7 +73,7 @@ test.skipIf(!present)(
     const threads = label.includes('one CPU thread') ? 1 : Number(/(\d+) CPU threads/.exec(label)?.[1]);
     console.info(`demo, Qwen2.5-Coder 0.5B: ${label}`);
     // The isolated page gets the engine's default: half the cores (one on this 2-core machine, where two threads
-    // decode slower than one; README, "Threads: cross-origin isolation"), never the one thread of a page that is not.
+    // decode slower than one; docs/threads.md), never the one thread of a page that is not.
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     expect(threads).toBe(Math.max(1, Math.floor(cores / 2)));
     await page.keyboard.press('Escape');

@@ -2,7 +2,7 @@
  * For the packaging tests: this repository packed as npm would publish it,
  * installed from its tarball into one fresh app folder beside Vite, webpack
  * and esbuild (one install serves every case; npm's cache makes it quick after
- * the first run), the README's blocks to paste into it, and a Chromium page
+ * the first run), the blocks of the README and docs/ to paste into it, and a Chromium page
  * runner that records every response and every failure.
  */
 import { execFile } from 'node:child_process';
@@ -30,7 +30,7 @@ export interface PackReport {
 }
 
 export interface PackagedApp {
-  /** The fresh app: package.json, index.html, src/main.js (the README block), node_modules. */
+  /** The fresh app: package.json, index.html, src/main.js (the README's first example), node_modules. */
   dir: string;
   tarball: string;
   pack: PackReport;
@@ -56,11 +56,14 @@ export function packagedApp(): Promise<PackagedApp> {
       { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
     );
     writeFileSync(join(dir, 'index.html'), page('/src/main.js'));
-    writeFileSync(join(dir, 'src/main.js'), readmeBlock('Use it from a module', 'js', "engine: 'scripted'"));
+    writeFileSync(join(dir, 'src/main.js'), docBlock('README.md', FIRST_EXAMPLE, 'js', "engine: 'scripted'"));
     return { dir, tarball, pack, installLog: `${installed.stdout}\n${installed.stderr}` };
   })();
   return app;
 }
+
+/** The README's section with the first example, which every bundler's case builds. */
+export const FIRST_EXAMPLE = 'Your first agent: a to-do list';
 
 /** The page every case opens: the README's example needs a #todos list. */
 export function page(script: string, { module = true } = {}): string {
@@ -68,17 +71,28 @@ export function page(script: string, { module = true } = {}): string {
   return `<!doctype html>\n<html lang="en">\n  <head><meta charset="utf-8" /><title>fresh app</title></head>\n  <body>\n    <ul id="todos"></ul>\n    ${tag}\n  </body>\n</html>\n`;
 }
 
-/** The first ```lang block of a README section that contains `marker`, exactly as written there. */
-export function readmeBlock(heading: string, lang: string, marker: string): string {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no section "## ${heading}"`);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
+/**
+ * The first ```lang block that contains `marker` in the section of a doc (README.md, docs/*.md) under
+ * `heading`, exactly as written there. The heading may be of any level; its section runs to the next
+ * heading of the same level or above (a `#` line inside a code block is not a heading).
+ */
+export function docBlock(doc: string, heading: string, lang: string, marker: string): string {
+  const lines = readFileSync(join(repoRoot, doc), 'utf8').split('\n');
+  let inCode = false;
+  const headings = lines.map((line) => {
+    if (/^ *```/.test(line)) inCode = !inCode;
+    const match = !inCode && /^(#{1,6}) (.+)$/.exec(line);
+    return match ? { level: match[1]!.length, text: match[2]! } : undefined;
+  });
+  const start = headings.findIndex((found) => found?.text === heading);
+  if (start < 0) throw new Error(`${doc} has no section "${heading}"`);
+  const level = headings[start]!.level;
+  const end = headings.findIndex((found, index) => index > start && found !== undefined && found.level <= level);
+  const section = lines.slice(start, end < 0 ? undefined : end).join('\n');
   const block = [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))]
     .map((match) => match[1]!)
     .find((code) => code.includes(marker));
-  if (!block) throw new Error(`README.md's "## ${heading}" has no \`\`\`${lang} block with ${marker}`);
+  if (!block) throw new Error(`${doc}'s "${heading}" has no \`\`\`${lang} block with ${marker}`);
   return block;
 }
 
@@ -180,6 +194,6 @@ export async function runPage(
   return run;
 }
 
-/** What the README sets as the strict policy (see "Use it from a script tag"), plus a report address. */
+/** What docs/install.md sets as the strict policy (see "Use it from a script tag"), plus a report address. */
 export const STRICT_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; report-uri /csp-report";

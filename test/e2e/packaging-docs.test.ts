@@ -56,6 +56,53 @@ describe('the docs stand alone', () => {
     expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([]);
   });
 
+  test("the README's quick start starts the demo and runs the tests with the one command .ci/run runs", () => {
+    const readme = read('README.md');
+    const quickStart = readme.slice(
+      readme.indexOf('\n## Quick start\n'),
+      readme.indexOf('\n## ', readme.indexOf('\n## Quick start\n') + 1),
+    );
+    const block = quickStart.match(/```sh\n([\s\S]*?)```/)?.[1] ?? '';
+    const commands = block
+      .split('\n')
+      .map((line) => line.replace(/#.*/, '').trim())
+      .filter(Boolean);
+    expect(commands).toEqual(['npm install && npm start', 'npm test']);
+    // CI runs exactly the README's test command, after installing and fetching the real model.
+    const ci = read('.ci/run')
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('#'));
+    expect(ci.at(-1)).toBe('npm test');
+  });
+
+  test('each promise of docs/security.md names a test that attacks it, and every test it names exists', () => {
+    const security = read('docs/security.md');
+    // The README's summary sends the reader there.
+    const readme = read('README.md');
+    const summary = readme.slice(
+      readme.indexOf('\n## Security\n'),
+      readme.indexOf('\n## ', readme.indexOf('\n## Security\n') + 1),
+    );
+    expect(summary).toContain('](docs/security.md)');
+    // The lists of promises, each under its own line ("What … guarantees:"), up to the next such line.
+    const lists = security
+      .split(/^(?=What [^\n]*:$)/m)
+      .filter((part) => /^What [^\n]*guarantees:\n/.test(part))
+      .map((part) => ({ title: part.slice(0, part.indexOf('\n')), body: part.slice(part.indexOf('\n')) }));
+    expect(lists.map((list) => list.title)).toEqual([
+      'What the approval gate guarantees:',
+      'What the rest of the runtime guarantees:',
+    ]);
+    const promises = lists.flatMap((list) => list.body.split(/^- /m).slice(1));
+    expect(promises.length).toBeGreaterThanOrEqual(13);
+    expect(promises.filter((promise) => !/\[test\/[^\]]+\]/.test(promise))).toEqual([]);
+    const named = [...security.matchAll(/\[((?:test\/[^\],\s]+)(?:,\s*test\/[^\],\s]+)*)\]/g)].flatMap((match) =>
+      match[1]!.split(/,\s*/),
+    );
+    expect(named.length).toBeGreaterThanOrEqual(promises.length);
+    expect(named.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+  });
+
   /** The names an entry file exports, from its `export … from` lines. */
   function exportsOf(entry: string): string[] {
     return [...read(entry).matchAll(/^export (?:type )?\{([^}]+)\} from/gm)].flatMap((match) =>

@@ -12,7 +12,8 @@ import {
   packagedApp,
   repoRoot,
   page,
-  readmeBlock,
+  docBlock,
+  FIRST_EXAMPLE,
   runPage,
   STRICT_CSP,
   type PackagedApp,
@@ -38,9 +39,9 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: findChromium(), args: quiet });
 }, 240_000);
 
-/** The esbuild command of the README, as arguments, and its worker entry point (the README's one line). */
+/** The esbuild command of docs/install.md, as arguments, and its worker entry point (its one line). */
 function esbuildCommand() {
-  const [, ...args] = readmeBlock('Bundlers', 'sh', 'esbuild').trim().split(/\s+/);
+  const [, ...args] = docBlock('docs/install.md', 'Bundlers', 'sh', 'esbuild').trim().split(/\s+/);
   const entry = args.find((arg) => arg.startsWith('inpage-agent.worker='))!;
   return { args, entry, outdir: args.find((arg) => arg.startsWith('--outdir='))!.slice('--outdir='.length) };
 }
@@ -54,16 +55,16 @@ function bundlers(dir: string) {
       return join(dir, 'out-vite');
     },
     viteLean: async () => {
-      // Another root in the same app (node_modules is found above it): the README's vite.config.js, the same example.
+      // Another root in the same app (node_modules is found above it): the vite.config.js of docs/install.md, the same example.
       mkdirSync(join(dir, 'lean/src'), { recursive: true });
-      writeFileSync(join(dir, 'lean/vite.config.js'), readmeBlock('Bundlers', 'js', 'vite.config.js'));
+      writeFileSync(join(dir, 'lean/vite.config.js'), docBlock('docs/install.md', 'Bundlers', 'js', 'vite.config.js'));
       writeFileSync(join(dir, 'lean/index.html'), page('/src/main.js'));
       cpSync(join(dir, 'src/main.js'), join(dir, 'lean/src/main.js'));
       await vite('lean', 'out');
       return join(dir, 'lean/out');
     },
     webpack: async () => {
-      // A second page: an agent whose engine is a module of the page's own (README, "Your own engine").
+      // A second page: an agent whose engine is a module of the page's own (docs/models-and-engines.md, "Your own engine").
       writeFileSync(join(dir, 'src/engine-page.js'), ENGINE_PAGE);
       writeFileSync(
         join(dir, 'webpack.config.js'),
@@ -80,7 +81,7 @@ function bundlers(dir: string) {
       await inApp(dir, 'node', ['node_modules/webpack-cli/bin/cli.js']);
       return join(dir, 'out-webpack');
     },
-    /** With `withLine: false`, what a developer tries first: the README's command without its worker entry point. */
+    /** With `withLine: false`, what a developer tries first: the docs' esbuild command without its worker entry point. */
     esbuild: async ({ withLine }: { withLine: boolean }) => {
       const { args, entry, outdir } = esbuildCommand();
       const out = withLine ? outdir : 'out-esbuild-alone';
@@ -98,7 +99,7 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-/** Serves a build folder the way a static host would, under the README's strict policy. */
+/** Serves a build folder the way a static host would, under the strict policy of docs/install.md. */
 async function serve(folder: string, headers: Record<string, string> = { 'Content-Security-Policy': STRICT_CSP }) {
   const server = await serveStatic({ '/': folder }, headers);
   servers.push(server);
@@ -148,7 +149,7 @@ console.log(JSON.stringify({
 console.log(text);
 `;
 
-/** A page whose agent runs the README's echo engine, a module the worker imports from the page's origin. */
+/** A page whose agent runs the echo engine of docs/models-and-engines.md, a module the worker imports from the page's origin. */
 const ENGINE_PAGE = `import { createAgent, defineTool, z } from 'inpage-agent';
 
 const addTodo = defineTool({
@@ -245,11 +246,11 @@ describe("the README's module example in a fresh app, installed from the tarball
     let close: () => Promise<void>;
 
     beforeAll(async () => {
-      // More pages of the same app: one defines its tool with the app's own zod; two are README blocks.
+      // More pages of the same app: one defines its tool with the app's own zod; two are blocks of docs/.
       const pages = {
         'own-zod': OWN_ZOD_APP,
-        toolkit: readmeBlock('The toolkit graph', 'js', 'toolkit'),
-        hosting: readmeBlock('Host the model files yourself (offline)', 'js', 'appConfig'),
+        toolkit: docBlock('docs/tools-and-approvals.md', 'The toolkit graph', 'js', 'toolkit'),
+        hosting: docBlock('docs/models-and-engines.md', 'Host the model files yourself (offline)', 'js', 'appConfig'),
       };
       for (const [name, code] of Object.entries(pages)) {
         mkdirSync(join(app.dir, name), { recursive: true });
@@ -304,7 +305,7 @@ describe("the README's module example in a fresh app, installed from the tarball
       expect(jitless).toBe(true);
     });
 
-    test("the README's toolkit example offers each step the tools of its current actions, as the README says", async () => {
+    test('the toolkit example of docs/ offers each step the tools of its current actions, as it says', async () => {
       const run = await runPage(browser, `${url}toolkit/`, (log) => log.includes('checkout'));
       expect(run.errors).toEqual([]);
       expect(run.failed).toEqual([]);
@@ -315,7 +316,7 @@ describe("the README's module example in a fresh app, installed from the tarball
       ]);
     });
 
-    test("the README's self-hosting example fetches the model's files from the page's origin only, and a broken library is named in model-lib-invalid", async () => {
+    test("the self-hosting example of docs/ fetches the model's files from the page's origin only, and a broken library is named in model-lib-invalid", async () => {
       // Chromium's CPU WebGPU adapter, so that loading gets past the GPU check to the files.
       const webgpu = await chromium.launch({
         executablePath: findChromium(),
@@ -351,7 +352,7 @@ describe('the self-contained files from another origin, as from a CDN', () => {
     mkdirSync(pages, { recursive: true });
     site = await serve(pages, {});
     const bundle = `${cdn.url}/inpage-agent.js`;
-    const example = readmeBlock('Use it from a module', 'js', "engine: 'scripted'");
+    const example = docBlock('README.md', FIRST_EXAMPLE, 'js', "engine: 'scripted'");
     writeFileSync(join(pages, 'module.html'), page('./module.js'));
     writeFileSync(join(pages, 'module.js'), example.replace("from 'inpage-agent'", `from '${bundle}'`));
     writeFileSync(
@@ -361,7 +362,10 @@ describe('the self-contained files from another origin, as from a CDN', () => {
         `<script src="${cdn.url}/inpage-agent.iife.js"></script>\n    <script defer`,
       ),
     );
-    writeFileSync(join(pages, 'script-tag.js'), readmeBlock('Use it from a script tag', 'js', 'window.InpageAgent'));
+    writeFileSync(
+      join(pages, 'script-tag.js'),
+      docBlock('docs/install.md', 'Use it from a script tag', 'js', 'window.InpageAgent'),
+    );
     const starting = (options: string) =>
       `import { createAgent } from '${bundle}';\ntry {\n  await createAgent(${options});\n  console.log('started');\n} catch (error) {\n  console.log(\`\${error.code}: \${error.message}\`);\n}\n`;
     writeFileSync(join(pages, 'webllm.html'), page('./webllm.js'));
@@ -387,7 +391,7 @@ describe('the self-contained files from another origin, as from a CDN', () => {
     expect(webllmBytes(run)).toBe(0);
   });
 
-  test("the README's script-tag example, with inpage-agent.iife.js from the CDN, runs", async () => {
+  test('the script-tag example of docs/, with inpage-agent.iife.js from the CDN, runs', async () => {
     expectTheExampleRan(await runPage(browser, `${site.url}/script-tag.html`));
   });
 
@@ -415,7 +419,7 @@ describe("the README's module example, built by each bundler", () => {
     expect(server.reports).toEqual([]);
   });
 
-  test("vite build with the README's vite.config.js line: a scripted agent fetches no byte of web-llm", async () => {
+  test('vite build with the vite.config.js line of docs/: a scripted agent fetches no byte of web-llm', async () => {
     const out = await build.viteLean();
     const server = await serve(out);
     const run = await runPage(browser, server.url);
@@ -446,7 +450,7 @@ describe("the README's module example, built by each bundler", () => {
     expect(server.reports).toEqual([]);
   });
 
-  test("esbuild: without the README's line the agent fails with worker-failed naming that line; with it, the example runs and fetches no web-llm", async () => {
+  test("esbuild: without the docs' line the agent fails with worker-failed naming that line; with it, the example runs and fetches no web-llm", async () => {
     const { entry } = esbuildCommand();
     const alone = await build.esbuild({ withLine: false });
     writeFileSync(join(alone, 'index.html'), page('main.js'));

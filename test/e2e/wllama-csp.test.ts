@@ -1,7 +1,7 @@
 /**
  * What a page's Content-Security-Policy must allow for the wllama engine, run
  * for real: the built ESM bundle on a page served with a policy, a tiny GGUF
- * from the page's own origin. The README's policy works; without
+ * from the page's own origin. The policy of docs/models-and-engines.md works; without
  * 'wasm-unsafe-eval', or without blob: in worker-src (llama.cpp's own
  * worker), the agent fails at once with csp-blocked naming what to add,
  * instead of a load that never settles.
@@ -13,8 +13,8 @@ import { builtLibrary, serveStatic, type StaticServer } from './built-files';
 import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 import { tinyModelPath } from '../../scripts/model-files.mjs';
 
-/** The README's policy for a page with a GGUF model ("Any GGUF model: llama.cpp in the worker"). */
-export const README_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:";
+/** The policy docs/models-and-engines.md gives a page with a GGUF model ("Any GGUF model: llama.cpp in the worker"). */
+export const GGUF_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:";
 
 let browser: Browser;
 let dist: string;
@@ -53,8 +53,8 @@ async function runUnder(policy: string) {
 }
 
 describe('a GGUF model on a page with a Content-Security-Policy', () => {
-  test("under the README's policy it loads and answers, with no violation", async () => {
-    const { result, violations, errors } = await runUnder(README_POLICY);
+  test("under the docs' policy it loads and answers, with no violation", async () => {
+    const { result, violations, errors } = await runUnder(GGUF_POLICY);
     expect(result).toEqual({ label: 'tiny-random-gemma2 (llama.cpp, one CPU thread)', end: 'answer' });
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);

@@ -1,7 +1,7 @@
 // model: { engine: 'module', url }: a page's own engine, an ES module of its origin that the worker imports.
 import { describe, expect, test } from 'vitest';
 import { AgentError, createAgent } from '../../src/index';
-import readme from '../../README.md?raw';
+import modelsGuide from '../../docs/models-and-engines.md?raw';
 import echoEngineSource from './fixtures/engines/echo-engine.js?raw';
 import { agentsClosedAfterEach, calls, responses, todoList, uniqueDb } from '../page/helpers';
 
@@ -53,8 +53,8 @@ describe('an engine module', () => {
     expect(stored!.events.filter((event) => event.content?.role === 'user')).toHaveLength(2);
   });
 
-  test("is what the README's “Your own engine” section shows", async () => {
-    const section = readme.split('## Your own engine')[1]?.split('\n## ')[0] ?? '';
+  test('is what the “Your own engine” section of docs/models-and-engines.md shows', async () => {
+    const section = modelsGuide.split('## Your own engine')[1]?.split('\n## ')[0] ?? '';
     const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]);
     expect(blocks).toContain(echoEngineSource.replace(/\r\n/g, '\n'));
   });

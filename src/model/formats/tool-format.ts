@@ -36,7 +36,7 @@ export interface ToolResultText {
 
 export interface ToolFormat {
   readonly name: ToolFormatName;
-  /** How the family writes a call, for people (README, messages). */
+  /** How the family writes a call, for people (docs, messages). */
   readonly summary: string;
   /** One call written in this format, shown to the model when its call could not be read. */
   readonly example: string;

@@ -1,4 +1,4 @@
-// The README's script-tag example, run under the strict policy.
+// The script-tag example of docs/install.md, run under the strict policy.
 const { createAgent, defineTool, z } = window.InpageAgent;
 const addTodo = defineTool({
   name: 'add_todo',

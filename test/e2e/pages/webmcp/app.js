@@ -1,4 +1,4 @@
-// The README's WebMCP example, run by test/e2e/webmcp.test.ts in Chromium with WebMCP switched on.
+// The WebMCP example of docs/tools-and-approvals.md, run by test/e2e/webmcp.test.ts in Chromium with WebMCP switched on.
 import { createAgent, defineTool, exposeToWebMCP, importWebMCPTools, z } from 'inpage-agent';
 
 // 1. Our tool, offered to the browser's agents through WebMCP (nothing happens where the browser has none).
