@@ -104,8 +104,8 @@ export interface ModelInfo {
   baseModel?: boolean;
   /**
    * The rounds of tool calls the model handles well in one run, after which it answers in words: the
-   * default of createAgent({ maxToolRounds }). 1 for a model under a billion parameters (Qwen2.5-Coder
-   * 0.5B, after a first round of results, called wrong tools instead of answering); absent: no limit.
+   * default of createAgent({ maxToolRounds }). 1 for a model under two billion parameters (Qwen2.5-Coder
+   * 0.5B and 1.5B, after a first round of results, called wrong tools instead of answering); absent: no limit.
    */
   toolRounds?: number;
 }

@@ -194,7 +194,7 @@ export class WllamaEngine implements ModelEngine {
     }
     this.prompt ??= markupPrompt(markup, this.format, { base });
     this.oneCall = (this.options.callsPerStep ?? (base ? 'one' : 'any')) === 'one';
-    const small = !base && billionsOf(metadata['general.size_label']) < 1;
+    const small = !base && billionsOf(metadata['general.size_label']) < SMALL_BILLIONS;
     const notices = [
       notice,
       templateNotice,
@@ -572,6 +572,13 @@ async function settleOrStall(
 function aborted(): AgentError {
   return new AgentError('aborted', 'Loading the model was aborted.');
 }
+
+/**
+ * Below this many billions of parameters a model makes one round of tool calls a run, then answers: given its
+ * results and free to call again, Qwen2.5-Coder 0.5B and 1.5B both called unrelated tools instead of answering
+ * (the 1.5B: add_todo, complete_todo, then list_todos until the repeat guard ended the run, with no reply).
+ */
+const SMALL_BILLIONS = 2;
 
 /** A GGUF's general.size_label ("0.5B", "270M", "8x7B") in billions of parameters; NaN when it says none. */
 function billionsOf(label: string | undefined): number {

@@ -40,7 +40,7 @@ export interface AgentOptions {
   maxRepeatedCalls?: number;
   /**
    * Model steps with calls a run makes before a step must answer in words (its grammar allows no call).
-   * Default: what the model handles well (agent.info.model.toolRounds: 1 for a GGUF under a billion
+   * Default: what the model handles well (agent.info.model.toolRounds: 1 for a GGUF under two billion
    * parameters), else no limit but maxSteps.
    */
   maxToolRounds?: number;
