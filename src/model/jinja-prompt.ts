@@ -22,6 +22,7 @@ import type { ChatMessage } from './engine';
 import { escapeUntrusted } from './escape';
 import type { ToolFormat, ToolResultText } from './formats/tool-format';
 import { functionEntry } from './grammar/grammar-schema';
+import { templateDate } from './template-date';
 import type { PromptInput, PromptWriter } from './wllama-prompt';
 import { withoutEndOfTurn } from './webllm-request';
 
@@ -75,7 +76,7 @@ export function jinjaPrompt(source: string, format: ToolFormat, stops: string[],
     eos_token: '',
     // The date a template may print (Llama 3.2's does), fixed for the engine's life: a prompt that changed at
     // midnight would lose llama.cpp's cache. (Templates read date_string before they call strftime_now.)
-    date_string: `${String(now.getDate()).padStart(2, '0')} ${MONTHS[now.getMonth()]} ${now.getFullYear()}`,
+    date_string: templateDate(now),
   };
   const render = (layout: Layout, input: PromptInput) =>
     template.render({
@@ -224,5 +225,3 @@ function probe(render: (input: PromptInput) => string, ownTools = true): boolean
     return false; // raise_exception: e.g. a template that allows only alternating user and assistant turns
   }
 }
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -2,8 +2,9 @@
  * A local model through @mlc-ai/web-llm, run in the current thread (our
  * worker): MLCEngine, not a second worker. What it adds to web-llm:
  * a WebGPU check before any download, errors that say what to do, abort for
- * loading and decoding, progress with byte counts, and the tool-call protocol
- * for models without native function calling.
+ * loading and decoding, progress with byte counts, the tool-call protocol
+ * for models without native function calling, and a prompt that follows the
+ * model's trained chat template where web-llm's own differs (webllm-conversation.ts).
  */
 import {
   MLCEngine,
@@ -27,6 +28,7 @@ import { findRecord, resolveAppConfig, type CacheBackend } from './webllm-app-co
 import { modelNotFound, shaderF16Missing, toAgentError, webgpuUnavailable, type ProbeResult } from './webllm-errors';
 import { describeAdapter, probeWebGPU, type GpuReport } from './webllm-gpu';
 import { parseProgress } from './webllm-progress';
+import { chatOptionsFor, conversationFit, type ConversationFit } from './webllm-conversation';
 import { toWebLLMRequest, type GrammarForm, type RequestStyle, type WebLLMRequestPlan } from './webllm-request';
 import { toModelDeltas } from './webllm-stream';
 
@@ -60,6 +62,8 @@ export interface WebLLMEngineOptions {
   probeGpu?: () => Promise<GpuReport>;
   /** Asks the server for a file again after a failure; default fetch. */
   probeUrl?: (url: string) => Promise<ProbeResult>;
+  /** The date a chat template prints (Llama 3.x's); default: when the engine is made. */
+  now?: Date;
 }
 
 export class WebLLMEngine implements ModelEngine {
@@ -69,6 +73,7 @@ export class WebLLMEngine implements ModelEngine {
   private readonly appConfig: AppConfig;
   private readonly record?: ModelRecord;
   private readonly format: ToolFormat;
+  private readonly conversation: ConversationFit;
   private engine?: WebLLMEngineLike;
   private loaded = false;
   private busy = false;
@@ -81,6 +86,7 @@ export class WebLLMEngine implements ModelEngine {
     this.record = findRecord(this.appConfig, options.modelId);
     const native = callsToolsNatively(options.modelId, options.nativeToolCalls ?? true);
     this.format = toolFormatFor(options.modelId, options.toolFormat);
+    this.conversation = conversationFit(options.modelId, options.now ?? new Date());
     const declared = Number(this.record?.overrides?.context_window_size);
     const contextWindow = options.contextWindow ?? (declared > 0 ? declared : DEFAULT_CONTEXT_WINDOW);
     this.info = {
@@ -114,7 +120,7 @@ export class WebLLMEngine implements ModelEngine {
     const onAbort = () => void engine.unload();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await engine.reload(this.options.modelId);
+      await engine.reload(this.options.modelId, chatOptionsFor(this.conversation, this.record.overrides));
     } catch (error) {
       throw await toAgentError(error, {
         modelId: this.options.modelId,
@@ -148,6 +154,7 @@ export class WebLLMEngine implements ModelEngine {
       grammar: this.options.grammar ?? 'structural-tag',
       format: this.format,
       contextWindow: this.info.contextWindow,
+      conversation: this.conversation,
     };
     this.busy = true;
     const onAbort = () => void engine.interruptGenerate();

@@ -15,7 +15,9 @@
  *
  * An earlier model turn is replayed as the model generated it (`raw`, minus
  * its end-of-turn token, which web-llm's template adds again); without it the
- * format writes the turn back. Text the model did not write is escaped.
+ * format writes the turn back. Text the model did not write is escaped. Where
+ * the system text and the tool results go follows the model's trained template
+ * (webllm-conversation.ts).
  */
 import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ChatCompletionTool } from '@mlc-ai/web-llm';
 import type { ToolDeclaration } from '../tools/declaration';
@@ -25,6 +27,7 @@ import { END_OF_TURN } from './readers/readers';
 import { allowedNames, planToolCalls } from './formats/tool-call-plan';
 import type { ToolFormat, ToolResultText } from './formats/tool-format';
 import { jsonResponseFormat } from './tool-grammar';
+import type { ConversationFit } from './webllm-conversation';
 
 export type RequestMode = 'native' | 'prompt' | 'plain';
 export type GrammarForm = 'structural-tag' | 'json';
@@ -53,6 +56,8 @@ export interface RequestStyle {
   relaxed?: ReadonlySet<string>;
   /** Send no grammar at all (the engine refused even the relaxed one). */
   unconstrained?: boolean;
+  /** How the model's trained template differs from web-llm's conversation template; absent: not at all. */
+  conversation?: ConversationFit;
 }
 
 /** The runtime's own length limit, so that a model that babbles stops: a quarter of the window, 256 to 2,048 tokens. */
@@ -96,11 +101,18 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
     }
     flush();
   } else {
+    const fit: Partial<ConversationFit> = style.conversation ?? {};
     const section = mode === 'prompt' ? format.describeTools(tools) : '';
     const parts = format.toolsFirst ? [section, system] : [system, section];
-    const systemText = parts.filter(Boolean).join('\n\n');
-    if (systemText) messages.push({ role: 'system', content: systemText });
-    messages.push(...promptMessages(conversation, format));
+    const systemText = fit.systemText ? fit.systemText(system, section) : parts.filter(Boolean).join('\n\n');
+    const turns = promptMessages(conversation, format, fit.toolRole);
+    if (systemText && fit.systemInFirstTurn && turns.length)
+      turns[0] = {
+        ...turns[0],
+        content: `${systemText}\n\n${turns[0].content as string}`,
+      } as ChatCompletionMessageParam;
+    else if (systemText) messages.push({ role: 'system', content: systemText });
+    messages.push(...turns);
   }
 
   const sampling = request.sampling ?? {};
@@ -192,12 +204,25 @@ function nativeResults(results: Extract<ChatMessage, { role: 'tool' }>[]): ChatC
   return { role: 'tool', tool_call_id: results[0].toolCallId, content };
 }
 
-/** Tool results become one user message per batch, written the way the family reads them. */
-function promptMessages(conversation: ChatMessage[], format: ToolFormat): ChatCompletionMessageParam[] {
+/**
+ * The results of one step's calls become one message, written the way the family reads them: a user
+ * turn, or the template's own tool turn where it has one (one message all the same: see nativeResults).
+ */
+function promptMessages(
+  conversation: ChatMessage[],
+  format: ToolFormat,
+  toolRole: ConversationFit['toolRole'],
+): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   let results: ToolResultText[] = [];
   const flush = () => {
-    if (results.length) out.push({ role: 'user', content: format.writeResults(results) });
+    if (results.length && toolRole) {
+      const content =
+        toolRole.between === undefined
+          ? format.writeResults(results)
+          : results.map((result) => format.writeResults([result])).join(toolRole.between);
+      out.push({ role: 'tool', tool_call_id: results[0].callId, content });
+    } else if (results.length) out.push({ role: 'user', content: format.writeResults(results) });
     results = [];
   };
   for (const message of conversation) {

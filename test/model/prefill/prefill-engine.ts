@@ -6,9 +6,11 @@
  * prefill decision (preparePrefillInput with getConversationFromChatCompletionRequest
  * and compareConversationObject), the stream's chunks, the tool-call parsing
  * and the usage chunk. Only reload() is replaced (there are no weights to
- * fetch) and getLLMStates, whose instanceof check cannot know a class of ours.
+ * fetch; it lays the ChatOptions it is given over the chat config, as web-llm's
+ * reloadInternal lays them over mlc-chat-config.json) and getLLMStates, whose
+ * instanceof check cannot know a class of ours.
  */
-import { MLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
+import { MLCEngine, prebuiltAppConfig, type ChatOptions } from '@mlc-ai/web-llm';
 import type { WebLLMEngineLike } from '../../../src/model/webllm-engine';
 import type { ChatConfigLike } from './chat-configs';
 import { WeightlessPipeline, type TokenizerLike } from './weightless-pipeline';
@@ -50,14 +52,16 @@ export function makeWeightless(engine: MLCEngine, options: WeightlessOptions): W
     loadedModelIdToLock: Map<string, { acquire(): Promise<void>; release(): Promise<void> }>;
     getLLMStates(requestName: string, modelId?: string | null): [string, unknown, unknown];
   };
-  const install = (modelId: string | string[]) => {
+  const install = (modelId: string | string[], chatOpts?: ChatOptions | ChatOptions[]) => {
     const id = String(modelId);
+    const opts = Array.isArray(chatOpts) ? chatOpts[0] : chatOpts;
     internals.loadedModelIdToPipeline.set(id, pipeline);
-    internals.loadedModelIdToChatConfig.set(id, options.chatConfig);
+    internals.loadedModelIdToChatConfig.set(id, { ...options.chatConfig, ...opts });
     internals.loadedModelIdToModelType.set(id, 0 /* ModelType.LLM */);
     internals.loadedModelIdToLock.set(id, oneAtATime());
   };
-  engine.reload = async (modelId: string | string[]) => install(modelId);
+  engine.reload = async (modelId: string | string[], chatOpts?: ChatOptions | ChatOptions[]) =>
+    install(modelId, chatOpts);
   internals.getLLMStates = (_requestName, modelId) => {
     const id = modelId ?? [...internals.loadedModelIdToPipeline.keys()][0];
     return [id, internals.loadedModelIdToPipeline.get(id), internals.loadedModelIdToChatConfig.get(id)];

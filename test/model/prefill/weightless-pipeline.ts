@@ -23,6 +23,10 @@ export interface Prefill {
   reset: boolean;
   /** Tokens of this step's new round only (its last message and the reply header): what a kept cache prefills. */
   roundTokens: number;
+  /** The token ids web-llm puts in front of a new conversation's text (the conv template's system_prefix_token_ids: BOS). */
+  prefixIds: number[];
+  /** The text this prefill read, as web-llm's Conversation wrote it (getPromptArray, or its last round when the cache is kept). */
+  text: string;
 }
 
 interface ConversationLike {
@@ -107,12 +111,13 @@ export class WeightlessPipeline {
     this.conversation.appendReplyHeader('assistant');
     const fresh = this.filledKVCacheLength === 0;
     const prompts = fresh ? this.conversation.getPromptArray() : this.conversation.getPromptArrayLastRound();
-    const prefix = fresh ? (this.conversation.config.system_prefix_token_ids ?? []).length : 0;
-    const tokens = prefix + this.count(prompts);
+    const prefixIds = fresh ? [...(this.conversation.config.system_prefix_token_ids ?? [])] : [];
+    const tokens = prefixIds.length + this.count(prompts);
     // A first message has no earlier round: the whole prompt is new.
     const roundTokens =
       this.conversation.messages.length >= 3 ? this.count(this.conversation.getPromptArrayLastRound()) : tokens;
-    this.prefills.push({ tokens, reset: this.resetSinceLastPrefill, roundTokens });
+    const text = prompts.join('');
+    this.prefills.push({ tokens, reset: this.resetSinceLastPrefill, roundTokens, prefixIds, text });
     this.resetSinceLastPrefill = false;
     this.filledKVCacheLength += tokens;
     this.round.prefillTokens += tokens;
