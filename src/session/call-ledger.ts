@@ -203,7 +203,7 @@ function ask(ledger: CallLedger, event: AgentEvent, requested: readonly Approval
 }
 
 /** Call `id`, if it is open after the fold. */
-export function openCall(ledger: CallLedger, id: string): OpenCall | undefined {
+function openCall(ledger: CallLedger, id: string): OpenCall | undefined {
   const changed = ledger.changed.get(id);
   return changed === undefined ? own(ledger.since, id) : (changed ?? undefined);
 }

@@ -12,10 +12,8 @@
  * nothing. The ledger (call-ledger.ts) keeps all of this; these are its
  * answers in the shape the flow reads.
  */
-import { callLedgerOf, pausedTurn, type ApprovalDecision, type CallLedger } from './call-ledger';
+import { callLedgerOf, pausedTurn, type ApprovalDecision } from './call-ledger';
 import type { AgentEvent, ApprovalRequest } from './event';
-
-export type { ApprovalDecision } from './call-ledger';
 
 export interface OpenApproval {
   /** The turn's last request. */
@@ -31,11 +29,7 @@ export interface OpenApproval {
 
 /** The turn the session is paused on, if any: the last request's, unless the turn was answered or moved on since. */
 export function openApproval(history: readonly AgentEvent[]): OpenApproval | undefined {
-  return openApprovalIn(callLedgerOf(history));
-}
-
-export function openApprovalIn(ledger: CallLedger): OpenApproval | undefined {
-  const turn = pausedTurn(ledger);
+  const turn = pausedTurn(callLedgerOf(history));
   if (!turn) return undefined;
   const undecided = [...turn.asked.keys()].filter((id) => !turn.decided.has(id));
   return {

@@ -6,9 +6,9 @@
  * own. Calls that wait on purpose (for an approval, or long-running ones) are
  * left alone.
  */
-import { INTERRUPTED, isInterruption, waitsOnPurpose, type OpenCall } from './call-ledger';
+import { INTERRUPTED, isInterruption } from './call-ledger';
 import type { AgentEvent, NewEvent } from './event';
-import { openCallsOf } from './open-calls';
+import { openCallsOf, waitsOnPurpose, type OpenCall } from './open-calls';
 import type { Session, SessionStore } from './store';
 
 export interface InterruptedCall extends OpenCall {

@@ -3,7 +3,7 @@
  * Two implementations: memory-store.ts and idb-store.ts.
  */
 import type { AgentEvent, NewEvent } from './event';
-import type { OpenCalls } from './call-ledger';
+import type { OpenCalls } from './open-calls';
 
 export interface Session {
   id: string;
@@ -16,7 +16,7 @@ export interface Session {
   state: Record<string, unknown>;
   lastSeq: number;
   /**
-   * Calls recorded without an answer yet (call-ledger.ts), kept with every
+   * Calls recorded without an answer yet (open-calls.ts), kept with every
    * append. Absent on sessions stored before this was kept: their log tells.
    */
   openCalls?: OpenCalls;
