@@ -7,9 +7,9 @@
  * Keeping them costs each event the calls it names, never the calls that are
  * open: a turn of 10,000 calls answered one by one, or decided one by one,
  * must not copy or scan 10,000 entries per event. So a batch of events is
- * folded beside the record and applied to one copy (call-ledger.ts), and that a call waits
- * because another call of its turn waits for a person is read from the turn
- * (waitsOnPurpose), not written on each call.
+ * folded beside the record (call-ledger.ts) and applied to one copy, and
+ * that a call waits because another call of its turn waits for a person is
+ * read from the turn (waitsOnPurpose), not written on each call.
  */
 import type { AgentEvent } from './event';
 import { callLedgerOf, openCallsIn, type OpenCalls } from './call-ledger';
