@@ -12,14 +12,12 @@
  */
 import type { AgentEvent } from '../session/event';
 import { isInterruptedAnswer } from '../session/repair';
+import { isOutsideRun } from '../session/run-ids';
 import type { RunStart } from './types';
-
-/** The invocations of events recorded outside any run (record.ts `standalone`): notices, repairs. */
-const OUTSIDE_RUNS = new Set(['storage', 'repair']);
 
 export function continuationStart(history: readonly AgentEvent[]): RunStart {
   const last = history.findLast(
-    (event) => !event.partial && !event.late && !OUTSIDE_RUNS.has(event.invocationId) && !isInterruptedAnswer(event),
+    (event) => !event.partial && !event.late && !isOutsideRun(event.invocationId) && !isInterruptedAnswer(event),
   );
   if (!last || last.endReason) return { kind: 'nothing' };
   return { kind: 'continue', before: [], invocationId: last.invocationId };

@@ -6,6 +6,7 @@
  * session.
  */
 import type { AgentEvent } from '../session/event';
+import { STORAGE_RUN } from '../session/run-ids';
 import type { Session } from '../session/store';
 import { record, standalone } from './record';
 import { repairIfIdle } from './repair-open-calls';
@@ -20,7 +21,7 @@ export async function openSession(
   const base = { sessionId: session.id, store: ctx.store, emit: options.emit };
   ctx.engine.resume?.(opened.events);
   if (options.storageNotice) {
-    await record(standalone(base, 'storage'), {
+    await record(standalone(base, STORAGE_RUN), {
       author: 'system',
       error: { code: 'storage-unavailable', message: options.storageNotice },
     });

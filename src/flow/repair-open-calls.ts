@@ -4,6 +4,7 @@
  * under the session's lock: no live run can own a call then.
  */
 import { interruptedAnswers, interruptedCalls } from '../session/repair';
+import { REPAIR_RUN } from '../session/run-ids';
 import { withSessionLockIfFree } from '../session/session-lock';
 import type { Session } from '../session/store';
 import { record, standalone } from './record';
@@ -25,7 +26,7 @@ export async function repairIfIdle(
   base: Pick<RecordTarget, 'sessionId' | 'store' | 'emit'>,
   session: Session,
 ): Promise<void> {
-  await withSessionLockIfFree(base.sessionId, () => repairOpenCalls(standalone(base, 'repair'), session)).catch(
+  await withSessionLockIfFree(base.sessionId, () => repairOpenCalls(standalone(base, REPAIR_RUN), session)).catch(
     () => undefined,
   );
 }

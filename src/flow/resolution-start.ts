@@ -5,8 +5,9 @@
  * session's lock, so a result given twice is stored once.
  */
 import { AgentError } from '../errors';
+import { longRunningCall } from '../session/call-ledger';
 import type { AgentEvent } from '../session/event';
-import { answeredCallIds, functionCalls } from '../session/parts';
+import { openCallsOf } from '../session/open-calls';
 import type { Session } from '../session/store';
 import { resultError } from '../tools/bounded-result';
 import { jsonProblem } from '../tools/plain-json';
@@ -19,13 +20,9 @@ export function resolutionStart(
   callId: string,
   result: unknown,
 ): RunStart {
-  const open = session.openCalls?.[callId];
-  const pending = session.openCalls
-    ? open?.waiting === 'long-running'
-    : history.some((event) => event.longRunningToolIds?.includes(callId)) && !answeredCallIds(history).has(callId);
-  const maker = history.find((e) => e.content?.role === 'model' && functionCalls(e).some((c) => c.id === callId));
-  const name = open?.name ?? (maker && functionCalls(maker).find((call) => call.id === callId)?.name);
-  if (!pending || !name) {
+  // A session stored before the record kept open calls: its recent log tells.
+  const call = longRunningCall(session.openCalls ?? openCallsOf(history), callId);
+  if (!call?.name) {
     throw new AgentError(
       'not-pending',
       `No long-running call "${callId}" is waiting for a result in session ${session.id} (it was answered already, or never made).`,
@@ -34,10 +31,9 @@ export function resolutionStart(
   // The result enters the session and the model's next prompt as a tool's would: by the same rule.
   const problem = jsonProblem(result, 'result');
   if (problem) throw resultError(`agent.resolveTool("${callId}") was given`, problem);
-  const invocationId =
-    open?.invocationId ?? history.find((event) => event.longRunningToolIds?.includes(callId))!.invocationId;
+  const { invocationId, author, name } = call;
   const response: EventDraft = {
-    author: open?.author ?? maker?.author ?? 'assistant',
+    author,
     invocationId,
     content: { role: 'tool', parts: [{ functionResponse: { id: callId, name, response: result } }] },
   };

@@ -8,6 +8,7 @@ import { AgentError, isAgentGone, messageOf } from '../errors';
 import type { ToolChoice } from '../model/engine';
 import { newId, type AgentEvent, type EndReason } from '../session/event';
 import { readRecent } from '../session/recent-events';
+import { STORAGE_RUN } from '../session/run-ids';
 import { withSessionLock } from '../session/session-lock';
 import type { Session } from '../session/store';
 import { droppedResultsNotice } from './dropped-results';
@@ -95,7 +96,7 @@ async function readForRun(
   const recent = await readRecent(ctx.store, ctx.sessionId);
   let session = recent?.session;
   const history = recent?.events ?? [];
-  const target: RecordTarget = { ...ctx, invocationId: 'storage', history, state: {}, emit };
+  const target: RecordTarget = { ...ctx, invocationId: STORAGE_RUN, history, state: {}, emit };
   if (!session) {
     session = await ctx.store.create({ id: ctx.sessionId, appName: ctx.appName, userId: ctx.userId });
     await record(target, sessionLostNotice());

@@ -2,43 +2,46 @@
  * What an import does with the approvals its file holds. A file may come
  * from anywhere, so a decision in it on a call that still waits may have
  * been written by anyone: it is never honoured. When the file's last turn
- * waits for a person (open-approval.ts), every request of that turn must
- * show its calls' own arguments (shownArgsProblem), and if the file holds a
- * decision on that turn, the import ends with a request of its own that asks
- * about every call the turn asked about again, so the decisions before it no
- * longer count. A turn that was answered asks nothing, whatever it shows.
+ * waits for a person (call-ledger.ts, pausedTurn), every request of that
+ * turn must show its calls' own arguments (shownArgsProblem), and if the
+ * file holds a decision on that turn, the import ends with a request of its
+ * own that asks about every call the turn asked about again, so the
+ * decisions before it no longer count. A turn that was answered asks
+ * nothing, whatever it shows.
  */
-import { shownArgsProblem, turnCalls } from './approval-request-rule';
+import { shownArgsProblem } from './approval-request-rule';
+import { callLedgerOf, pausedTurn, type CallLedger } from './call-ledger';
 import { newId, type AgentEvent } from './event';
-import { openApproval } from './open-approval';
-import { functionCalls } from './parts';
 
 export type ImportedApprovals =
   | { ok: true; askAgain?: AgentEvent }
   | { ok: false; /** The event whose request cannot stand (seq). */ seq: number; reason: string };
 
-/** `events`: the file's events, numbered from 1 in the imported session. */
-export function importedApprovals(events: readonly AgentEvent[], sessionId: string): ImportedApprovals {
-  const open = openApproval(events);
-  if (!open) return { ok: true };
-  const turn = turnCalls(functionCalls(open.modelEvent));
-  for (const event of events.slice(open.modelEvent.seq))
-    for (const entry of event.actions?.requestApproval ?? []) {
-      const problem = shownArgsProblem(turn.byId.get(entry.callId)!, entry.args);
-      if (problem) return { ok: false, seq: event.seq, reason: `its request for approval cannot stand: ${problem}` };
+/** `events`: the file's events, numbered from 1 in the imported session; `ledger`: theirs, when the caller folded them already. */
+export function importedApprovals(
+  events: readonly AgentEvent[],
+  sessionId: string,
+  ledger: CallLedger = callLedgerOf(events),
+): ImportedApprovals {
+  const turn = pausedTurn(ledger);
+  if (!turn) return { ok: true };
+  for (const request of turn.requests)
+    for (const entry of request.actions!.requestApproval!) {
+      const problem = shownArgsProblem(turn.calls.byId.get(entry.callId)!, entry.args);
+      if (problem) return { ok: false, seq: request.seq, reason: `its request for approval cannot stand: ${problem}` };
     }
-  if (open.decided.size === 0) return { ok: true };
+  if (turn.decided.size === 0) return { ok: true };
   const last = events[events.length - 1]!;
   return {
     ok: true,
     askAgain: {
       id: newId('ev'),
       sessionId,
-      invocationId: open.request.invocationId,
+      invocationId: turn.pausedOn.invocationId,
       seq: last.seq + 1,
-      author: open.request.author,
+      author: turn.pausedOn.author,
       timestamp: Math.max(Date.now(), last.timestamp),
-      actions: { requestApproval: open.asked },
+      actions: { requestApproval: [...turn.asked.values()] },
       endReason: 'awaiting-approval',
       notices: [
         {

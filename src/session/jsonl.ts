@@ -12,7 +12,7 @@
 import { AgentError } from '../errors';
 import { newId, type AgentEvent } from './event';
 import type { Session, SessionStore } from './store';
-import { openCallsOf } from './open-calls';
+import { applyToLedger, newCallLedger, openCallsIn } from './call-ledger';
 import { foldSessionState } from './state';
 import { sessionNotFound } from './append-rules';
 import { importedApprovals } from './imported-approvals';
@@ -65,7 +65,9 @@ export async function importSession(store: SessionStore, jsonl: string, options:
   const header = parseHeader(lines[0]!);
   const id = options.newId ?? newId('s');
   const events: AgentEvent[] = [];
-  const rules = logRules();
+  // One fold of the file: its rules as it is read, then what waits in it and what stays open.
+  const ledger = newCallLedger();
+  const rules = logRules(ledger);
   for (let i = 1; i < total; i++) {
     const event = parseEvent(lines[i]!, i + 1, events.length + 1, id);
     const broken = rules(event);
@@ -83,9 +85,12 @@ export async function importSession(store: SessionStore, jsonl: string, options:
       `the header says ${header.eventCount} events but the file has ${events.length}; the file is cut short or was edited`,
     );
   }
-  const approvals = importedApprovals(events, id);
+  const approvals = importedApprovals(events, id, ledger);
   if (!approvals.ok) throw importError(approvals.seq + 1, approvals.reason);
-  if (approvals.askAgain) events.push(approvals.askAgain);
+  if (approvals.askAgain) {
+    events.push(approvals.askAgain);
+    applyToLedger(ledger, approvals.askAgain);
+  }
   const last = events[events.length - 1];
   const session: Session = {
     id,
@@ -97,7 +102,7 @@ export async function importSession(store: SessionStore, jsonl: string, options:
     // Only session keys are imported; another app's or user's app:/user: keys stay in the events only.
     state: foldSessionState(events.map((event) => event.actions?.stateDelta)),
     lastSeq: events.length,
-    openCalls: openCallsOf(events),
+    openCalls: openCallsIn(ledger),
   };
   await store.put(session, events);
   options.onProgress?.({ linesDone: total, linesTotal: total });

@@ -9,18 +9,11 @@
  * that call again; so no decision recorded anywhere else (an earlier turn,
  * an imported file, which asks again: jsonl.ts) can approve a call. A turn
  * any of whose requests breaks the rule of approval-request-rule.ts asks
- * nothing.
+ * nothing. The ledger (call-ledger.ts) keeps all of this; these are its
+ * answers in the shape the flow reads.
  */
-import { approvalRequestProblem, turnCalls } from './approval-request-rule';
+import { callLedgerOf, pausedTurn, type ApprovalDecision } from './call-ledger';
 import type { AgentEvent, ApprovalRequest } from './event';
-import { functionCalls, functionResponses } from './parts';
-
-/** A person's decision on an asked call, with the arguments that call was shown with. */
-export interface ApprovalDecision {
-  granted: boolean;
-  reason?: string;
-  args: unknown;
-}
 
 export interface OpenApproval {
   /** The turn's last request. */
@@ -36,42 +29,16 @@ export interface OpenApproval {
 
 /** The turn the session is paused on, if any: the last request's, unless the turn was answered or moved on since. */
 export function openApproval(history: readonly AgentEvent[]): OpenApproval | undefined {
-  const at = history.findLastIndex((event) => event.actions?.requestApproval !== undefined);
-  if (at === -1) return undefined;
-  for (let i = at + 1; i < history.length; i++) {
-    const role = history[i]!.content?.role;
-    if (role === 'model' || (role === 'tool' && !history[i]!.late)) return undefined;
-  }
-  const made = history.findLastIndex((event, i) => i < at && event.content?.role === 'model');
-  if (made === -1) return undefined;
-  const modelEvent = history[made]!;
-  const turn = turnCalls(functionCalls(modelEvent));
-  // A call of the turn answered anywhere before a request (a reused id in a forged log) breaks the rule too.
-  let answered: string | undefined;
-  for (let i = 0; i < made && answered === undefined; i++)
-    if (!history[i]!.late) answered = functionResponses(history[i]!).find(({ id }) => turn.byId.has(id))?.id;
-  const asked = new Map<string, ApprovalRequest>();
-  const decided = new Map<string, ApprovalDecision>();
-  for (let i = made + 1; i < history.length; i++) {
-    const event = history[i]!;
-    if (!event.late) for (const { id } of functionResponses(event)) if (turn.byId.has(id)) answered ??= id;
-    const approval = event.actions?.approval;
-    const shown = approval && asked.get(approval.callId);
-    if (shown && !decided.has(approval.callId)) {
-      const { granted, reason } = approval;
-      decided.set(approval.callId, { granted, ...(reason !== undefined && { reason }), args: shown.args });
-    }
-    const requested = event.actions?.requestApproval;
-    if (!requested) continue;
-    // A request that breaks the rule (a forged or edited log) leaves its turn asking nothing: no decision on it can run anything.
-    if (approvalRequestProblem(requested, turn, answered)) return undefined;
-    for (const entry of requested) {
-      asked.set(entry.callId, entry);
-      decided.delete(entry.callId);
-    }
-  }
-  const undecided = [...asked.keys()].filter((id) => !decided.has(id));
-  return { request: history[at]!, modelEvent, asked: [...asked.values()], decided, undecided };
+  const turn = pausedTurn(callLedgerOf(history));
+  if (!turn) return undefined;
+  const undecided = [...turn.asked.keys()].filter((id) => !turn.decided.has(id));
+  return {
+    request: turn.pausedOn,
+    modelEvent: turn.modelEvent,
+    asked: [...turn.asked.values()],
+    decided: turn.decided,
+    undecided,
+  };
 }
 
 /** The calls that wait for a person now, with the arguments they are shown (agent.pendingApprovals()). */

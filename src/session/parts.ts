@@ -23,10 +23,3 @@ export function functionResponses(event: WithContent): FunctionResponse[] {
 export function textOf(parts: readonly Part[], separator = ''): string {
   return parts.map((part) => ('text' in part ? part.text : '')).join(separator);
 }
-
-/** The calls the events answer. Late answers do not count: they are recorded, never used. */
-export function answeredCallIds(events: Iterable<AgentEvent>): Set<string> {
-  const ids = new Set<string>();
-  for (const event of events) if (!event.late) for (const response of functionResponses(event)) ids.add(response.id);
-  return ids;
-}

@@ -8,6 +8,7 @@
  * (open-approval.ts), which a turn of thousands of calls decided one by one
  * pushes out of the window.
  */
+import { oldestAskingTurn } from './call-ledger';
 import type { AgentEvent } from './event';
 import type { Session, SessionStore } from './store';
 
@@ -21,10 +22,8 @@ export async function readRecent(
   const recent = await store.recent(sessionId, HISTORY_WINDOW);
   const first = recent?.events[0]?.seq;
   if (!recent || first === undefined) return recent;
-  let asking: number | undefined;
-  for (const call of Object.values(recent.session.openCalls ?? {}))
-    if (call.waiting === 'approval' && call.seq < (asking ?? first)) asking = call.seq;
-  if (asking === undefined) return recent;
+  const asking = oldestAskingTurn(recent.session.openCalls ?? {});
+  if (asking === undefined || asking >= first) return recent;
   return (await store.recent(sessionId, recent.session.lastSeq - asking + 1)) ?? recent;
 }
 

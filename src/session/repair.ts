@@ -6,11 +6,10 @@
  * own. Calls that wait on purpose (for an approval, or long-running ones) are
  * left alone.
  */
+import { INTERRUPTED, isInterruption } from './call-ledger';
 import type { AgentEvent, NewEvent } from './event';
 import { openCallsOf, waitsOnPurpose, type OpenCall } from './open-calls';
 import type { Session, SessionStore } from './store';
-
-const INTERRUPTED = 'interrupted';
 
 export interface InterruptedCall extends OpenCall {
   id: string;
@@ -52,5 +51,5 @@ export function interruptedAnswers(
 /** Whether the event is a repair's answers: it says that calls were cut off, not that their run went on or ended. */
 export function isInterruptedAnswer(event: AgentEvent): boolean {
   if (event.content?.role !== 'tool' || event.content.parts.length === 0) return false;
-  return event.content.parts.every((part) => 'functionResponse' in part && part.functionResponse.error === INTERRUPTED);
+  return event.content.parts.every((part) => 'functionResponse' in part && isInterruption(part.functionResponse));
 }
