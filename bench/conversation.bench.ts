@@ -62,6 +62,9 @@ const suite: BenchSuite = async () => {
         unit: 'ms',
       },
     ];
+  // --requests=1,3,4: only these of the six (1-based), for a quick look at a change.
+  const picked = new URLSearchParams(location.search).get('requests')?.split(',').map(Number);
+  const asked = picked ? REQUESTS.filter((_, i) => picked.includes(i + 1)) : REQUESTS;
   const { page, tools } = todoPage();
   const loadStart = performance.now();
   const agent = await createAgent({
@@ -76,7 +79,7 @@ const suite: BenchSuite = async () => {
   const steps: { prompt: number; cached: number }[] = [];
   let kept = 0;
   try {
-    for (const { request, expect } of REQUESTS) {
+    for (const { request, expect } of asked) {
       const t0 = performance.now();
       const { events, text } = await agent.send(request);
       const exchange = exchangeOf(request, events, (performance.now() - t0) / 1000, text);
@@ -126,9 +129,9 @@ const suite: BenchSuite = async () => {
     {
       group: 'conversation',
       name: `${model.label}: requests answered as asked`,
-      median: (100 * kept) / REQUESTS.length,
+      median: (100 * kept) / asked.length,
       unit: '%',
-      note: `${kept} of ${REQUESTS.length}: the right tool, a reply in words, no call twice`,
+      note: `${kept} of ${asked.length}: the right tool, a reply in words, no call twice`,
     },
   ];
   return rows;

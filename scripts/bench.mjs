@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark suite in headless Chromium (served by vite),
 // plus bundle sizes measured here, printed as one table of medians and ratios.
-// Usage: npm run bench [-- --only=session] [--model=0.5b|1.5b (the conversation suite's real model)]
+// Usage: npm run bench [-- --only=session] [--model=0.5b|1.5b|gemma (the real-model suites')] [--requests=1,4 (the conversation's)]
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 import { ensureChromium, chromiumArgs } from './chromium.mjs';
@@ -9,7 +9,13 @@ import { describeMissingSharedData, missingSharedData, sharedDataDir } from './s
 
 const option = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = option('only');
-const query = new URLSearchParams(Object.entries({ only, model: option('model') }).filter(([, value]) => value));
+// Every --name=value goes to the suites as ?name=value (--model, the conversation's --requests).
+const query = new URLSearchParams(
+  process.argv.flatMap((arg) => {
+    const [, name, value] = /^--([\w-]+)=(.*)$/.exec(arg) ?? [];
+    return name ? [[name, value]] : [];
+  }),
+);
 const executablePath = ensureChromium();
 if (missingSharedData().length) console.warn(`Rows that need public data are left out: ${describeMissingSharedData()}`);
 // Cross-origin isolation gives performance.now() microsecond resolution instead of 100 µs.
