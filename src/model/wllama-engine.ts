@@ -565,8 +565,9 @@ function stopsOf(completion: Record<string, unknown> | undefined): string[] {
  * A prompt read ahead goes in pieces because llama.cpp reads a piece without a pause: a piece is what an abort
  * waits for at most. Each piece after the first is sized to take about PIECE_MS at the speed of the one before
  * (a piece costs one more completion request besides); the first, and any piece, is at least
- * FIRST_PIECE_TOKENS (estimated). Qwen2.5-Coder 0.5B read 2.8–3.9 tokens/s on one thread of the 2-core test
- * machine under load (README, "Threads"): 64 tokens took about 20 s there.
+ * FIRST_PIECE_TOKENS (estimated). Qwen2.5-Coder 0.5B reads 1.3–3.9 tokens/s on one thread of the 2-core test
+ * machine under load, so 64 tokens take 20–50 s there; in pieces it read 178 tokens in 136 s and 80 s, and in one
+ * completion 177 tokens in 121 s and 102 s (interleaved, load average 7): no cost beyond the machine's noise.
  */
 const FIRST_PIECE_TOKENS = 64;
 const PIECE_MS = 1000;
