@@ -105,11 +105,15 @@ function takeTurn(entry: Entry, signal?: AbortSignal): { ready: Promise<boolean>
   entry.queue = previous.then(() => turn);
   if (!signal) return { ready: previous.then(() => true), done };
   // A step aborted while it waits (behind a prompt read ahead, or another tab's step) ends at once; its turn passes.
+  let onAbort = () => undefined as void;
   const aborted = new Promise<boolean>((resolve) => {
+    onAbort = () => resolve(false);
     if (signal.aborted) resolve(false);
-    signal.addEventListener('abort', () => resolve(false), { once: true });
+    signal.addEventListener('abort', onAbort, { once: true });
   });
-  return { ready: Promise.race([previous.then(() => true), aborted]), done };
+  const ready = Promise.race([previous.then(() => true), aborted]);
+  void ready.then(() => signal.removeEventListener('abort', onAbort));
+  return { ready, done };
 }
 
 async function* queued(

@@ -184,6 +184,27 @@ describe('while the warmup reads', () => {
     expect(again.cachedTokens).toBeGreaterThan(0);
   }, 120_000);
 
+  test('a run aborted while it waits for the warmup ends at once; the warmup goes on and the next message reuses it', async () => {
+    const agent = await start({ model: model(), instructions: LONG, tools, dbName: uniqueDb('warmup-run-abort') });
+    let warm: WarmupResult | undefined;
+    const warming = agent.warmup().then((result) => (warm = result));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const controller = new AbortController();
+    const waiting = agent.send('Remember to buy milk', { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(warm).toBeUndefined();
+    controller.abort();
+    const { value } = await settleWithin(waiting, 1000);
+    expect(value?.endReason).toBe('aborted');
+    // No model step ran for it: it never had its turn.
+    expect(value?.events.filter((event) => event.content?.role === 'model')).toEqual([]);
+
+    const read = await warming;
+    expect(read.status).toBe('read');
+    const step = firstStep((await agent.send('Remember to buy milk')).events);
+    expect(step.cached).toBeGreaterThanOrEqual(read.promptTokens);
+  }, 120_000);
+
   test('close() during a warmup returns at once; the session keeps every event', async () => {
     const dbName = uniqueDb('warmup-close');
     // A session with a conversation in it, which the warmup reads after the instructions.
