@@ -11,6 +11,7 @@ import {
   type AgentEvent,
   type ApprovalRequest,
   type ModelOptions,
+  type WarmupResult,
 } from '../src/index';
 import { displayNameOf, pageSummary, pageTools, replayCall } from './app/page-tools';
 import { nextSuggestions, suggestions } from './suggestions';
@@ -62,6 +63,8 @@ let starting: Promise<void> = Promise.resolve();
 let events: AgentEvent[] = [];
 let running: AbortController | undefined;
 let currentModel: ModelOptions = standIn();
+/** What the model read ahead last (the instructions and the tools), shown in the model panel. */
+let readAhead: WarmupResult | undefined;
 let timelineTool: string | undefined;
 /** Whether the visitor last used the keyboard: then approval also opens the dialog, which takes focus. */
 let keyboardUser = false;
@@ -137,10 +140,15 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
     onApproval: approve,
     // A base model answers each request with one call and no reply (see demo/models.ts).
     ...(isBaseModel(model) && { toolChoice: 'required' as const, maxSteps: 1 }),
+    // Once the model has loaded, and for each new session, the instructions and the tools are read ahead while
+    // the visitor types: the first request reads only itself (a CPU model reads a few tokens a second).
+    warmup: true,
     signal,
   });
   agent = next;
+  readAhead = undefined;
   next.addEventListener('status', (event) => setStatus((event as CustomEvent<{ status: string }>).detail.status));
+  next.addEventListener('warmup', (event) => showReadAhead((event as CustomEvent<WarmupResult>).detail));
   setStatus(next.status);
   localStorage.setItem(SESSION_KEY, next.sessionId);
   const more = document.createElement('span');
@@ -188,6 +196,27 @@ async function ensureToolkit(target: Agent): Promise<void> {
   ] as const) {
     await target.toolkit.addTool(tool, [{ action, score: 0.9 }]);
   }
+}
+
+/**
+ * Opens another session (a new one without an id) in the agent that runs: the model stays loaded, and what it
+ * read ahead stays read (a new session reads only what differs). A message sent meanwhile waits for it.
+ */
+function switchSession(sessionId: string | undefined): Promise<void> {
+  const before = starting;
+  starting = (async () => {
+    await before.catch(() => undefined);
+    const target = agent;
+    if (!target) {
+      if (sessionId) localStorage.setItem(SESSION_KEY, sessionId);
+      else localStorage.removeItem(SESSION_KEY);
+      return startAgent(currentModel);
+    }
+    running?.abort();
+    localStorage.setItem(SESSION_KEY, await target.openSession(sessionId));
+    await openSession(target);
+  })();
+  return starting;
 }
 
 /** Shows a session from its events, and puts the page back as its calls left it. */
@@ -291,6 +320,8 @@ async function goOn(target: Agent, run: (signal: AbortSignal) => AsyncGenerator<
 /** Shows a run's events as they come; the run's own record of the message takes the place of the one shown at once. */
 async function stream(run: AsyncGenerator<AgentEvent>, pending?: HTMLLIElement): Promise<void> {
   for await (const event of run) {
+    // A run stopped by a switch to another session still ends: its last events are not this session's.
+    if (event.sessionId !== agent?.sessionId) continue;
     if (event.content?.role === 'user') {
       // Recorded: from here on a reload goes on with it (openSession).
       pending?.remove();
@@ -401,9 +432,7 @@ async function refreshInsight(view: View = currentView()): Promise<void> {
 const sessionHooks = {
   agent: () => agent,
   open: async (sessionId: string | undefined) => {
-    if (sessionId) localStorage.setItem(SESSION_KEY, sessionId);
-    else localStorage.removeItem(SESSION_KEY);
-    await start(currentModel);
+    await switchSession(sessionId);
     await refreshInsight();
   },
 };
@@ -457,6 +486,23 @@ function showModelPanel(): void {
     notice.textContent = model.notice;
     panel.append(notice);
   }
+  if (readAhead) showReadAhead(readAhead);
+}
+
+/** The model panel says what the model read ahead, once it has: a visitor's first request then reads only itself. */
+function showReadAhead(result: WarmupResult): void {
+  if (result.status !== 'read') return;
+  readAhead = result;
+  const panel = $('#gpu-panel');
+  if (panel.hidden || currentModel.engine === 'module') return;
+  let line = panel.querySelector<HTMLElement>('#read-ahead');
+  if (!line) {
+    line = document.createElement('p');
+    line.id = 'read-ahead';
+    line.className = 'muted';
+    panel.append(line);
+  }
+  line.textContent = `Read ahead: the instructions, the page's tools and the conversation so far, ${result.promptTokens} tokens (${result.prefilledTokens} read now). Your next message is read on its own.`;
 }
 
 /**

@@ -18,7 +18,15 @@ export { AgentError, isAgentError } from './errors';
 export type { AgentErrorCode } from './errors';
 export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason, ApprovalRequest } from './session/event';
 export type { Session, SessionSummary } from './session/store';
-export type { ModelProgress, ScriptedTurn, ModelOptions, ModelRequest, ChatMessage, ToolChoice } from './model/engine';
+export type {
+  ModelProgress,
+  ScriptedTurn,
+  ModelOptions,
+  ModelRequest,
+  ChatMessage,
+  ToolChoice,
+  WarmupResult,
+} from './model/engine';
 // What an engine module (model: { engine: 'module' }) is written against.
 export type {
   ModelEngine,

@@ -17,6 +17,7 @@ import type {
   ModelRequest,
   ModelResponse,
   ToolChoice,
+  WarmupResult,
 } from '../model/engine';
 import type { ContextUsage } from '../model/context-usage';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
@@ -121,6 +122,11 @@ export interface ResolutionInput extends RunControl {
 /** agent.resume(): go on with the session's last run if a reload or a crash cut it off. */
 export type ResumeInput = RunControl;
 
+/** agent.warmup(): read the prompt's constant part ahead; `runId` (the page's) aborts it through abort(). */
+export interface WarmupInput {
+  runId: string;
+}
+
 /** The worker's side, exposed with comlink. */
 export interface AgentHostApi {
   /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
@@ -136,6 +142,18 @@ export interface AgentHostApi {
   resume(input: ResumeInput): Promise<EventPort>;
   /** One step of the agent's model, outside the loop and the session; cancelling the stream aborts it. */
   generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>>;
+  /**
+   * Reads ahead the start of the prompt the session's next message will get (the system text, the tools,
+   * the conversation so far), in the engine's next turn, taken now: a step asked for later waits for it
+   * and prefills only its own part. Resolves at once with status 'unsupported' for an engine that cannot.
+   */
+  warmup(input: WarmupInput): Promise<WarmupResult>;
+  /**
+   * Opens the session `sessionId` (created if the store has none), or a new one, in place of the agent's
+   * session: the engine stays loaded. Runs under way go on in the session they started in.
+   */
+  openSession(sessionId?: string): Promise<HostInfo>;
+  /** Stops a run, or a warmup, by the id the page gave it. */
   abort(runId: string): void;
   /** Whether the session holds an event with this id (a message the page is not sure was stored). */
   hasEvent(id: string): Promise<boolean>;

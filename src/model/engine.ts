@@ -127,10 +127,36 @@ export interface PastEvent {
   raw?: string;
 }
 
+/** What reading a prompt's constant part ahead did (ModelEngine.readAhead, agent.warmup). */
+export interface WarmupResult {
+  /**
+   * 'read': the prefix is in the engine's cache now, and a request that starts with it prefills only the rest.
+   * 'unsupported': this engine keeps no prompt read ahead (web-llm, the scripted engine, an engine module
+   * without readAhead): nothing was read. 'skipped': a run was under way; its own steps keep the cache.
+   */
+  status: 'read' | 'unsupported' | 'skipped';
+  /** Tokens of the prefix: the system text, the tools, a worked example, the conversation so far. 0 unless read. */
+  promptTokens: number;
+  /** Of those, the tokens the model read now (prefilled). */
+  prefilledTokens: number;
+  /** Of those, the tokens it found in its cache already (reused). */
+  cachedTokens: number;
+  /** How long it took, the wait for the model's turn included (ms). */
+  ms: number;
+  /** Why nothing was read (status 'unsupported' or 'skipped'). */
+  reason?: string;
+}
+
 export interface ModelEngine {
   readonly info: ModelInfo;
   load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void>;
   generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta>;
+  /**
+   * Reads the prompt of `request` up to where the text of its last message (a user message) begins
+   * into the engine's cache, so that a step whose prompt starts the same way prefills only the rest.
+   * Takes the engine's turn as a step does. Rejects with an 'aborted' AgentError on `signal`.
+   */
+  readAhead?(request: ModelRequest, signal?: AbortSignal): Promise<WarmupResult>;
   /** Tokens in a text, with the model's tokenizer when loaded; an estimate otherwise. */
   countTokens(text: string): number;
   /**

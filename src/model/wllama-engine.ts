@@ -28,6 +28,7 @@ import type {
   ModelOptions,
   ModelProgress,
   ModelRequest,
+  WarmupResult,
 } from './engine';
 import { toolFormatNamed } from './formats/registry';
 import type { ToolFormat } from './formats/tool-format';
@@ -42,6 +43,7 @@ import { WllamaLog } from './wllama-log';
 import { grammarParams, toWllamaRequest, type CompletionParams, type WllamaRequestPlan } from './wllama-request';
 import { jinjaPrompt } from './jinja-prompt';
 import { markupPrompt, type PromptWriter } from './wllama-prompt';
+import { nextPieceEnd, readAheadText } from './wllama-read-ahead';
 import { chatTemplate, templateOf } from './wllama-template';
 
 /**
@@ -92,6 +94,8 @@ export class WllamaEngine implements ModelEngine {
   private onProgress?: (progress: ModelProgress) => void;
   /** A load again began when llama.cpp's worker died, and no step has run since: a second death waits for a step. */
   private reloadedUnused = false;
+  /** The text llama.cpp's cache holds, as we last fed it (a prompt and what the model wrote after it). */
+  private held = '';
 
   constructor(private readonly options: WllamaEngineOptions) {
     if (!options.urls.length) throw new AgentError('invalid-options', 'model.url must be the address of a .gguf file.');
@@ -261,6 +265,90 @@ export class WllamaEngine implements ModelEngine {
     }
   }
 
+  /**
+   * Reads the prompt of `request` up to its last message's text (wllama-read-ahead.ts), in pieces past what
+   * llama.cpp's cache holds already, each a completion that writes nothing (n_predict 0). The counts are
+   * llama.cpp's own (timings.cache_n, prompt_n).
+   */
+  async readAhead(request: ModelRequest, signal?: AbortSignal): Promise<WarmupResult> {
+    const t0 = performance.now();
+    if (this.prompt) await this.load(this.onProgress);
+    const wllama = this.wllama;
+    const gone = this.gone;
+    if (!wllama || !this.prompt)
+      throw new AgentError('model-failed', `The model ${this.state.modelId} is not loaded yet; call load() first.`);
+    if (this.busy)
+      throw new AgentError(
+        'model-failed',
+        'The model is already answering another request; llama.cpp runs one at a time here.',
+      );
+    if (signal?.aborted) throw readAheadAborted();
+    const text = readAheadText(request, this.prompt);
+    if (text === undefined)
+      return {
+        ...NOTHING_READ,
+        status: 'unsupported',
+        ms: performance.now() - t0,
+        reason: "The request does not end with a user's message, or the model's prompt does not show where it begins.",
+      };
+    this.busy = true;
+    this.reloadedUnused = false;
+    try {
+      const charsPerToken = text.length / Math.max(1, this.countTokens(text));
+      let pieceTokens = FIRST_PIECE_TOKENS;
+      let cachedTokens: number | undefined;
+      let prefilledTokens = 0;
+      let promptTokens = 0;
+      for (let end = commonLength(this.held, text); end < text.length || cachedTokens === undefined;) {
+        end = nextPieceEnd(text, end, Math.round(pieceTokens * charsPerToken));
+        const timings = await this.readPrompt(wllama, text.slice(0, end), signal, gone);
+        cachedTokens ??= timings.cache_n ?? 0;
+        prefilledTokens += timings.prompt_n ?? 0;
+        promptTokens = (timings.cache_n ?? 0) + (timings.prompt_n ?? 0);
+        // The next piece takes about as long as PIECE_MS at the speed this one was read.
+        if (timings.prompt_n && timings.prompt_ms)
+          pieceTokens = Math.max(FIRST_PIECE_TOKENS, (timings.prompt_n / timings.prompt_ms) * PIECE_MS);
+      }
+      return {
+        status: 'read',
+        promptTokens,
+        prefilledTokens,
+        cachedTokens: cachedTokens ?? 0,
+        ms: performance.now() - t0,
+      };
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** One completion that reads `prompt` and writes nothing: llama.cpp's timings of it. */
+  private async readPrompt(wllama: Wllama, prompt: string, signal?: AbortSignal, gone?: Promise<never>) {
+    const mark = this.log.mark;
+    let timings: Timings = {};
+    try {
+      const completion = wllama.createCompletion({
+        prompt,
+        n_predict: 0,
+        temperature: 0,
+        cache_prompt: true,
+        stream: true,
+        timings_per_token: true,
+        ...(signal && { abortSignal: signal }),
+      } as never) as unknown as Promise<AsyncIterable<CompletionChunk>>;
+      const chunks = await orGone(completion, gone);
+      for await (const chunk of readOnWhenStopped(chunks, () => undefined, gone))
+        if (chunk.timings) timings = this.lastTimings = chunk.timings;
+    } catch (error) {
+      if (error instanceof AgentError && error.code === 'model-crashed') throw error;
+      if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw readAheadAborted();
+      throw this.log.failure(error, mark, `Reading ${this.state.modelId}'s prompt ahead failed`);
+    } finally {
+      // What llama.cpp keeps of it: the prompt as far as it read (all of it, unless aborted).
+      this.held = prompt;
+    }
+    return timings;
+  }
+
   private async *decode(
     wllama: Wllama,
     plan: WllamaRequestPlan,
@@ -317,9 +405,11 @@ export class WllamaEngine implements ModelEngine {
           }
           if (choice?.finish_reason === 'length') finish = 'length';
         }
+        this.held = plan.prompt + raw;
         usage = addUsage(usage, timings);
         break;
       } catch (error) {
+        this.held = plan.prompt + raw;
         usage = addUsage(usage, timings);
         if (error instanceof AgentError && error.code === 'model-crashed') throw error;
         if (cut.signal.aborted && !signal?.aborted) break;
@@ -394,6 +484,7 @@ export class WllamaEngine implements ModelEngine {
     const wllama = this.wllama;
     this.wllama = undefined;
     this.loaded = undefined;
+    this.held = '';
     this.endLlama?.(new AgentError('closed', 'The model was unloaded: its agent was closed.'));
     await wllama?.exit();
   }
@@ -422,6 +513,7 @@ export class WllamaEngine implements ModelEngine {
       this.gone = undefined;
       this.endLlama = undefined;
       this.loaded = undefined;
+      this.held = '';
       void wllama.exit().catch(() => undefined);
       if (this.reloadedUnused) return;
       this.reloadedUnused = true;
@@ -467,6 +559,31 @@ function readOnWhenStopped<T>(chunks: AsyncIterable<T>, abort: () => void, gone?
 function stopsOf(completion: Record<string, unknown> | undefined): string[] {
   const stop = completion?.stop;
   return typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop.filter((item) => typeof item === 'string') : [];
+}
+
+/**
+ * A prompt read ahead goes in pieces because llama.cpp reads a piece without a pause: a piece is what an abort
+ * waits for at most. Each piece after the first is sized to take about PIECE_MS at the speed of the one before
+ * (a piece costs one more completion request besides); the first, and any piece, is at least
+ * FIRST_PIECE_TOKENS (estimated). Qwen2.5-Coder 0.5B reads 1.3–3.9 tokens/s on one thread of the 2-core test
+ * machine under load, so 64 tokens take 20–50 s there; in pieces it read 178 tokens in 136 s and 80 s, and in one
+ * completion 177 tokens in 121 s and 102 s (interleaved, load average 7): no cost beyond the machine's noise.
+ */
+const FIRST_PIECE_TOKENS = 64;
+const PIECE_MS = 1000;
+
+const NOTHING_READ = { promptTokens: 0, prefilledTokens: 0, cachedTokens: 0 } as const;
+
+function readAheadAborted(): AgentError {
+  return new AgentError('aborted', 'Reading the prompt ahead was aborted.');
+}
+
+/** How many characters two texts share from their start. */
+function commonLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
 
 /** U+FFFD, the replacement character: what a piece of output that is not UTF-8 becomes. */

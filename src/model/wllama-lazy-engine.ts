@@ -5,7 +5,15 @@
  */
 import { AgentError } from '../errors';
 import { DEFAULT_CONTEXT_WINDOW } from './context-window';
-import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
+import type {
+  ModelDelta,
+  ModelEngine,
+  ModelInfo,
+  ModelOptions,
+  ModelProgress,
+  ModelRequest,
+  WarmupResult,
+} from './engine';
 import { toolFormatNamed } from './formats/registry';
 import { estimateTokens, tokenizerFamily } from './token-estimate';
 import { formatOf, modelNameOf } from './wllama-family';
@@ -62,6 +70,10 @@ export class LazyWllamaEngine implements ModelEngine {
 
   async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
     yield* (await this.real()).generate(request, signal);
+  }
+
+  async readAhead(request: ModelRequest, signal?: AbortSignal): Promise<WarmupResult> {
+    return (await this.real()).readAhead(request, signal);
   }
 
   countTokens(text: string): number {

@@ -69,10 +69,7 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
   const tools = request.tools;
   const choice = request.toolChoice ?? 'auto';
   const toolNames = allowedNames(tools, { allowedTools: request.allowedTools, toolChoice: choice });
-  const system = request.messages
-    .filter((m) => m.role === 'system')
-    .map((m) => m.content)
-    .join('\n\n');
+  const system = systemOf(request);
   const sampling = request.sampling ?? {};
   const params: CompletionParams = {
     max_tokens: sampling.maxTokens ?? defaultMaxTokens(style.contextWindow),
@@ -131,6 +128,14 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
       message: `The grammar cannot hold the argument schema of ${[...toolPlan.relaxed].map(([name, why]) => `${name} (${why})`).join('; ')}: calls to it are constrained to its name only, and their arguments are validated after generation.`,
     };
   return plan;
+}
+
+/** The request's system messages as one system text, as the prompt writers take it. */
+export function systemOf(request: ModelRequest): string {
+  return request.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { ModelDelta, ModelHandle, ModelRequest } from '../model/engine';
+import type { ModelDelta, ModelHandle, ModelRequest, WarmupResult } from '../model/engine';
 import { newId, type AgentEvent, type ApprovalRequest } from '../session/event';
 import { subscribeSession } from '../session/broadcast';
 import type { AgentStats } from '../session/stats';
@@ -23,6 +23,7 @@ import type {
   SessionView,
 } from '../contract/protocol';
 import { checkMessageText } from '../flow/message-text';
+import { checkSessionId } from './options-schema';
 import { afterCrash } from '../flow/resend-after-crash';
 import { collectRun } from './collect-run';
 import { closedDuringDecision } from './decision-outcome';
@@ -96,6 +97,8 @@ export class Agent extends EventTarget {
           onStatus: (status, detail) => this.setStatus(status, detail),
         }),
       (status, detail) => this.setStatus(status, detail),
+      // The model has loaded (at the start, or again after a restart): its prompt's constant part is read ahead.
+      () => this.autoWarmup(),
     );
     this.sessions = {
       list: () => this.call((remote) => remote.listSessions()),
@@ -174,6 +177,58 @@ export class Agent extends EventTarget {
    */
   async *generate(request: ModelRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelta> {
     yield* modelDeltas(await this.supervisor.current(), request, options.signal);
+  }
+
+  /**
+   * Reads ahead the part of the model's prompt that does not depend on the visitor's next words: the
+   * instructions, the tools as the model's own chat template writes them (those the session's next run
+   * will describe), a base model's worked example, and the session's conversation so far. A message sent
+   * meanwhile waits for it, and its first step prefills only the message itself. Resolves once the prefix
+   * is read, with llama.cpp's counts (read now, found in the cache); at once, with status 'unsupported',
+   * for an engine that cannot keep a prompt read ahead (web-llm, scripted, an engine module). `signal`
+   * stops it (the promise rejects with 'aborted'), and so does close(). Each result is also dispatched as a
+   * 'warmup' event. createAgent({ warmup: true }) calls this after the model loads and after openSession().
+   */
+  async warmup(options: { signal?: AbortSignal } = {}): Promise<WarmupResult> {
+    const { signal } = options;
+    if (signal?.aborted) throw warmupAborted();
+    const connection = await this.supervisor.current();
+    if (signal?.aborted) throw warmupAborted();
+    const runId = crypto.randomUUID();
+    let stop = () => undefined as void;
+    // Rejected at once on abort: llama.cpp stops after the piece it is reading, which this need not wait for.
+    const stopped = new Promise<never>((_, reject) => {
+      stop = () => {
+        reject(warmupAborted());
+        void connection.call((remote) => remote.abort(runId)).catch(() => undefined);
+      };
+      signal?.addEventListener('abort', stop, { once: true });
+    });
+    stopped.catch(() => undefined);
+    try {
+      const result = await Promise.race([connection.call((remote) => remote.warmup({ runId })), stopped]);
+      this.dispatchEvent(new CustomEvent('warmup', { detail: result }));
+      return result;
+    } catch (error) {
+      if (this.supervisor.isClosed) throw closedError();
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * Opens the session `sessionId` (a new one when absent, or when the store has none by that id) in
+   * place of this agent's session, and resolves with its id. The worker and the model stay loaded: no
+   * second download or load, and with createAgent({ warmup: true }) the prompt's constant part is read
+   * ahead again for it. Runs under way go on in the session they started in.
+   */
+  async openSession(sessionId?: string): Promise<string> {
+    if (sessionId !== undefined) checkSessionId(sessionId, 'openSession');
+    const info = await this.call((remote) => remote.openSession(sessionId));
+    this.supervisor.opened(info.sessionId);
+    this.autoWarmup();
+    return info.sessionId;
   }
 
   /** The calls that wait for approval now (also after a reload), with their arguments as the tools' schemas parse them. */
@@ -343,6 +398,11 @@ export class Agent extends EventTarget {
     if (this.supervisor.isClosed) throw closedError();
   }
 
+  /** createAgent({ warmup: true }): a warmup in the background; what it did comes as a 'warmup' event. */
+  private autoWarmup(): void {
+    if (this.options.warmup) void this.warmup().catch(() => undefined);
+  }
+
   private notify(event: AgentEvent): void {
     const onEvent = this.options.callbacks?.onEvent;
     if (onEvent) void runCallbacks(onEvent, [event]).catch(() => undefined);
@@ -355,4 +415,8 @@ export class Agent extends EventTarget {
     this.statusDetail = detail;
     this.dispatchEvent(new CustomEvent('status', { detail: { status, detail } }));
   }
+}
+
+function warmupAborted(): AgentError {
+  return new AgentError('aborted', 'The warmup was aborted: the prompt was not read ahead (or only in part).');
 }

@@ -158,6 +158,7 @@ const schema = z.strictObject(
     sharedWorkerUrl: workerUrl.optional(),
     share: z.literal('tabs', { error: "must be 'tabs' when given" }).optional(),
     restart: z.enum(['auto', 'never'], { error: "must be 'auto' or 'never'" }).optional(),
+    warmup: z.boolean({ error: 'must be true or false' }).optional(),
     signal: z
       .custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'must be an AbortSignal' })
       .optional(),
@@ -192,6 +193,13 @@ export function checkOptions(options: unknown): void {
       `rootAgent "${rootAgent}" is not one of agents (${agents.map((agent) => agent.name).join(', ') || 'none given'})`,
     );
   }
+}
+
+/** A session id given to agent.openSession(): the rule of createAgent({ sessionId }). */
+export function checkSessionId(sessionId: unknown, where: string): void {
+  const parsed = name.safeParse(sessionId);
+  if (!parsed.success)
+    throw new AgentError('invalid-options', `${where}: the session id ${parsed.error.issues[0]!.message}.`);
 }
 
 function invalid(problem: string): AgentError {

@@ -66,6 +66,12 @@ export interface AgentOptions {
   sharedWorkerUrl?: string | URL;
   share?: 'tabs';
   restart?: 'auto' | 'never';
+  /**
+   * true: once the model has loaded (and again after each openSession() and each restart), the agent reads
+   * the constant part of the prompt ahead in the background (agent.warmup()), so that the first request
+   * prefills only itself. Each result comes as a 'warmup' event. Default false.
+   */
+  warmup?: boolean;
   /** Aborting it while the agent starts (e.g. a model download) stops the start and its worker. */
   signal?: AbortSignal;
 }

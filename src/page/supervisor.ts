@@ -34,6 +34,8 @@ export class Supervisor {
     private readonly tools: () => ToolDeclaration[],
     private readonly pageApi: () => PageApi,
     private readonly onStatus: (status: AgentStatus, detail?: string) => void,
+    /** Told each time a worker has opened the session: at the start, and after a restart. */
+    private readonly onStarted: () => void = () => undefined,
   ) {}
 
   get isClosed(): boolean {
@@ -102,6 +104,13 @@ export class Supervisor {
     const info = await connection.call((remote) => remote.init(config, Comlink.proxy(this.pageApi())));
     this.info = notice ? { ...info, hostNotice: notice } : info;
     this.sessionId = this.info.sessionId;
+    this.onStarted();
+  }
+
+  /** The worker opened another session (agent.openSession): a restart opens that one. */
+  opened(sessionId: string): void {
+    if (this.info) this.info = { ...this.info, sessionId };
+    this.sessionId = sessionId;
   }
 
   private onDeath(connection: WorkerConnection, error: AgentError): void {

@@ -27,7 +27,9 @@ import { openSession } from '../flow/open-session';
 import { recordLate } from '../flow/record-late';
 import { startRun } from '../flow/start-run';
 import type { AgentContext, RunStart } from '../flow/types';
-import type { ModelDelta, ModelRequest } from '../model/engine';
+import type { ModelDelta, ModelEngine, ModelRequest, WarmupResult } from '../model/engine';
+import { readAheadUnsupported } from '../model/read-ahead-unsupported';
+import { readAheadRequest } from '../flow/read-ahead-request';
 import type { Session } from '../session/store';
 import { agentContext } from './agent-context';
 import { deltaStream } from './delta-stream';
@@ -47,6 +49,7 @@ import type {
   RunInput,
   SessionView,
   ToolCallRequest,
+  WarmupInput,
 } from '../contract/protocol';
 import { bindToolkit, type ToolkitBinding } from './toolkit-binding';
 
@@ -54,8 +57,11 @@ interface Ready {
   config: HostConfig;
   page: PageApi;
   store: SessionStore;
+  /** The open session's: replaced by openSession(). */
   context: AgentContext;
   releaseEngine(): Promise<void>;
+  /** Runs work with the engine itself in its next turn, taken at once (engine-pool.ts). */
+  inTurn<T>(work: (engine: ModelEngine) => Promise<T>, signal?: AbortSignal): Promise<T>;
   info: HostInfo;
   toolkit: ToolkitBinding;
 }
@@ -64,6 +70,8 @@ export class AgentHost implements AgentHostApi {
   private ready?: Ready;
   private readonly tools = new Map<string, ToolDeclaration>();
   private readonly runs = new Map<string, AbortController>();
+  /** Warmups under way, by the page's id: abort() and close() stop them as they stop runs. */
+  private readonly warmups = new Map<string, AbortController>();
   private readonly chunkSinks = new Map<string, (chunk: unknown) => void>();
 
   /** `engines` is shared by every host of a SharedWorker, so each tab reuses loaded weights. */
@@ -89,21 +97,12 @@ export class AgentHost implements AgentHostApi {
     for (const tool of config.tools) this.tools.set(tool.name, checkDeclaration(tool));
 
     page.status('loading-model');
-    const { engine, release, reused } = await this.engines.acquire(
+    const { engine, release, reused, inTurn } = await this.engines.acquire(
       config.model,
       (progress) => void page.progress(progress),
     );
     const toolkit = await bindToolkit(config, store);
-    const context = agentContext({
-      config,
-      sessionId: session.id,
-      store,
-      engine,
-      tools: this.tools,
-      page,
-      selector: toolkit.selector,
-      chunkSinks: this.chunkSinks,
-    });
+    const context = this.contextFor({ config, page, store, engine, toolkit }, session.id);
     await openSession(context, opened, {
       storageNotice: notice,
       emit: (event) => publishEvent(config.dbName, event),
@@ -116,7 +115,7 @@ export class AgentHost implements AgentHostApi {
       modelShared: reused,
       host: 'SharedWorkerGlobalScope' in self ? 'shared-worker' : 'worker',
     };
-    this.ready = { config, page, store, context, releaseEngine: release, info, toolkit };
+    this.ready = { config, page, store, context, releaseEngine: release, inTurn, info, toolkit };
     page.status('ready');
     // In a SharedWorker, a closed tab never says goodbye: its lock's release does.
     if (config.tabLock) void navigator.locks?.request(config.tabLock, () => this.close()).catch(() => undefined);
@@ -150,8 +149,50 @@ export class AgentHost implements AgentHostApi {
     return Comlink.transfer(stream, [stream as unknown as Transferable]);
   }
 
+  warmup(input: WarmupInput): Promise<WarmupResult> {
+    const ready = this.need();
+    const t0 = performance.now();
+    const { engine } = ready.context;
+    if (!engine.readAhead) return Promise.resolve(readAheadUnsupported(engine.info));
+    // A run under way reads its own prompt, step after step: read ahead now, the warmup would come between its steps.
+    if (this.runs.size > 0)
+      return Promise.resolve({
+        ...readAheadUnsupported(engine.info),
+        status: 'skipped',
+        reason: 'A run was under way: its own steps keep the model’s cache, and nothing was read ahead.',
+      });
+    const controller = new AbortController();
+    this.warmups.set(input.runId, controller);
+    // The engine's turn is taken now, so a message sent after this waits for it; the request is built in that turn,
+    // from the session as it is then (the one open then, after openSession()).
+    return ready
+      .inTurn(async (own) => {
+        const { store, context } = this.need();
+        const request = await readAheadRequest(context, await recentEvents(store, context.sessionId));
+        const result = await own.readAhead!(request, controller.signal);
+        return { ...result, ms: performance.now() - t0 };
+      }, controller.signal)
+      .finally(() => this.warmups.delete(input.runId));
+  }
+
+  async openSession(sessionId?: string): Promise<HostInfo> {
+    const ready = this.need();
+    const { store, config } = ready;
+    const opened = (sessionId ? await readRecent(store, sessionId) : undefined) ?? {
+      session: await store.create({ id: sessionId, appName: config.appName, userId: config.userId }),
+      events: [],
+    };
+    const context = this.contextFor({ ...ready, engine: ready.context.engine }, opened.session.id);
+    await openSession(context, opened, { emit: (event) => publishEvent(config.dbName, event) });
+    if (this.ready !== ready) throw new AgentError('closed', 'This agent was closed while it opened the session.');
+    ready.context = context;
+    ready.info = { ...ready.info, sessionId: opened.session.id };
+    return ready.info;
+  }
+
   abort(runId: string): void {
     this.runs.get(runId)?.abort();
+    this.warmups.get(runId)?.abort();
   }
 
   async hasEvent(id: string): Promise<boolean> {
@@ -231,7 +272,7 @@ export class AgentHost implements AgentHostApi {
   }
 
   async close(): Promise<void> {
-    for (const controller of this.runs.values()) controller.abort();
+    for (const controller of [...this.runs.values(), ...this.warmups.values()]) controller.abort();
     const ready = this.ready;
     this.ready = undefined;
     if (!ready) return;
@@ -239,6 +280,23 @@ export class AgentHost implements AgentHostApi {
     ready.toolkit.close();
     ready.store.close();
     ready.page.status('closed');
+  }
+
+  /** The loop's context for one session of this agent. */
+  private contextFor(
+    parts: Pick<Ready, 'config' | 'page' | 'store' | 'toolkit'> & { engine: ModelEngine },
+    sessionId: string,
+  ): AgentContext {
+    return agentContext({
+      config: parts.config,
+      sessionId,
+      store: parts.store,
+      engine: parts.engine,
+      tools: this.tools,
+      page: parts.page,
+      selector: parts.toolkit.selector,
+      chunkSinks: this.chunkSinks,
+    });
   }
 
   private need(): Ready {

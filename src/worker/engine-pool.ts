@@ -3,9 +3,10 @@
  * SharedWorker that means every tab of the origin: the weights load once,
  * and generations take turns (one engine decodes one request at a time).
  */
-import type { ModelEngine, ModelProgress, ModelRequest } from '../model/engine';
+import type { ModelDelta, ModelEngine, ModelProgress, ModelRequest } from '../model/engine';
 import { createEngine } from '../model/create-engine';
 import type { HostConfig } from '../contract/protocol';
+import { AgentError } from '../errors';
 
 interface Entry {
   engine: ModelEngine;
@@ -22,7 +23,16 @@ export class EnginePool {
   async acquire(
     model: HostConfig['model'],
     onProgress: (progress: ModelProgress) => void,
-  ): Promise<{ engine: ModelEngine; reused: boolean; release(): Promise<void> }> {
+  ): Promise<{
+    engine: ModelEngine;
+    reused: boolean;
+    release(): Promise<void>;
+    /**
+     * Runs `work` with the engine itself in the engine's next turn, taken now (before any await), so that
+     * what is asked later waits for it; `work` must not use the serialized engine (it would wait for itself).
+     */
+    inTurn<T>(work: (engine: ModelEngine) => Promise<T>, signal?: AbortSignal): Promise<T>;
+  }> {
     const key = JSON.stringify(model);
     let entry = this.entries.get(key);
     const reused = entry !== undefined;
@@ -55,6 +65,7 @@ export class EnginePool {
     return {
       engine: this.serialized(current),
       reused,
+      inTurn: (work, signal) => inTurn(current, () => work(current.engine), signal),
       release: async () => {
         current.listeners.delete(onProgress);
         current.users -= 1;
@@ -76,20 +87,58 @@ export class EnginePool {
       isCached: engine.isCached ? () => engine.isCached!() : undefined,
       deleteCache: engine.deleteCache ? () => engine.deleteCache!() : undefined,
       dispose: async () => undefined,
-      generate: (request: ModelRequest, signal?: AbortSignal) => queued(entry, () => engine.generate(request, signal)),
+      generate: (request: ModelRequest, signal?: AbortSignal) =>
+        queued(entry, () => engine.generate(request, signal), signal),
+      readAhead: engine.readAhead
+        ? (request: ModelRequest, signal?: AbortSignal) =>
+            inTurn(entry, () => engine.readAhead!(request, signal), signal)
+        : undefined,
     };
   }
 }
 
-async function* queued<T>(entry: Entry, start: () => AsyncIterable<T>): AsyncGenerator<T> {
+/** The engine's next turn: resolves when the turn before it ends (false: `signal` aborted the wait first), and its end. */
+function takeTurn(entry: Entry, signal?: AbortSignal): { ready: Promise<boolean>; done(): void } {
   let done!: () => void;
   const turn = new Promise<void>((resolve) => (done = resolve));
   const previous = entry.queue;
   entry.queue = previous.then(() => turn);
-  await previous;
+  if (!signal) return { ready: previous.then(() => true), done };
+  // A step aborted while it waits (behind a prompt read ahead, or another tab's step) ends at once; its turn passes.
+  let onAbort = () => undefined as void;
+  const aborted = new Promise<boolean>((resolve) => {
+    onAbort = () => resolve(false);
+    if (signal.aborted) resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const ready = Promise.race([previous.then(() => true), aborted]);
+  void ready.then(() => signal.removeEventListener('abort', onAbort));
+  return { ready, done };
+}
+
+async function* queued(
+  entry: Entry,
+  start: () => AsyncIterable<ModelDelta>,
+  signal?: AbortSignal,
+): AsyncGenerator<ModelDelta> {
+  const turn = takeTurn(entry, signal);
   try {
+    if (!(await turn.ready)) {
+      yield { type: 'finish', reason: 'abort' };
+      return;
+    }
     yield* start();
   } finally {
-    done();
+    turn.done();
+  }
+}
+
+async function inTurn<T>(entry: Entry, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const turn = takeTurn(entry, signal);
+  try {
+    if (!(await turn.ready)) throw new AgentError('aborted', 'Aborted while it waited for the model.');
+    return await work();
+  } finally {
+    turn.done();
   }
 }

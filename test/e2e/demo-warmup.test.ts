@@ -1,0 +1,126 @@
+// The demo reads the constant part of its prompt ahead (issue 32 item 2), as `npm start` serves it, in Chromium
+// without WebGPU, with the smallest real GGUF model (Gemma 3 270M, the base model: our markup with its worked
+// example, the demo's instructions and its seven tools). Once the model has loaded, the model panel says what was
+// read ahead; the first request's model step found exactly that many tokens in llama.cpp's cache (its usage, in
+// the timeline's event detail); a new session keeps the loaded model and what it read, and its first request
+// reads only itself too.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { ViteDevServer } from 'vite';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
+import { hasRealModel } from '../real-model';
+
+const realModel = hasRealModel();
+let server: ViteDevServer;
+let browser: Browser;
+let url: string;
+
+beforeAll(async () => {
+  if (!realModel) return;
+  ({ server, url } = await serveDemo());
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The model panel's line on what was read ahead, once it is there: its token counts. */
+async function readAhead(page: Page, timeout: number): Promise<{ prompt: number; read: number; text: string }> {
+  await page.waitForSelector('#read-ahead', { state: 'attached', timeout });
+  const text = (await page.textContent('#read-ahead'))!;
+  const [, prompt, read] = /, (\d+) tokens \((\d+) read now\)/.exec(text)!;
+  return { prompt: Number(prompt), read: Number(read), text };
+}
+
+/** Waits until the run is over (Send is back). */
+async function finished(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+    null,
+    { timeout: 600_000 },
+  );
+}
+
+/** The usage of the session's first model step, from the timeline's event detail. */
+async function firstStepUsage(page: Page): Promise<{ promptTokens: number; cachedPromptTokens: number }> {
+  await page.click('#insight-button');
+  await page.click('#tab-timeline');
+  await page.click('.timeline-row.kind-model');
+  const detail = JSON.parse((await page.textContent('#event-detail'))!) as {
+    usage: { promptTokens: number; cachedPromptTokens: number };
+  };
+  await page.keyboard.press('Escape');
+  return detail.usage;
+}
+
+test.skipIf(!realModel)(
+  'the demo reads its instructions and tools ahead once a model has loaded, and a new session keeps the model and what it read: each first request reads only itself',
+  async () => {
+    const { page, problems, close } = await visit(browser, url, { size: 'desktop', scheme: 'light' });
+    await page.click('#model-button');
+    await page.waitForFunction(() => document.querySelectorAll('#model-select option').length > 3);
+    await page.selectOption('#model-select', 'gguf:gemma-3-270m-q4_k_m');
+    await page.click('#load-model');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#progress')!.hasAttribute('hidden') &&
+        /llama\.cpp/.test(document.querySelector('#model-label')?.textContent ?? ''),
+      null,
+      { timeout: 180_000 },
+    );
+    await ready(page);
+    const label = await page.textContent('#model-label');
+
+    // Read ahead in the background, while the visitor could type: the panel says so once it is done.
+    const first = await readAhead(page, 600_000);
+    console.info(`demo, Gemma 3 270M: ${first.text}`);
+    expect(first.read).toBe(first.prompt);
+    expect(first.prompt).toBeGreaterThan(300);
+    await shot(page, 'demo-read-ahead-desktop-light');
+    await page.keyboard.press('Escape');
+
+    await say(page, 'Remember to buy milk');
+    await finished(page);
+    const usage = await firstStepUsage(page);
+    console.info(
+      `first request: ${usage.cachedPromptTokens} cached + ${usage.promptTokens - usage.cachedPromptTokens} prefilled`,
+    );
+    expect(usage.cachedPromptTokens).toBe(first.prompt);
+    expect(usage.promptTokens - usage.cachedPromptTokens).toBeLessThan(24);
+
+    // A new session: the same agent and model (no download or load again), the prefix still held.
+    await page.click('#insight-button');
+    await page.click('#tab-sessions');
+    await page.click('#new-session');
+    await page.waitForFunction(() => document.querySelectorAll('#sessions li').length === 2);
+    await page.waitForFunction(() => document.querySelectorAll('#log li.msg.user').length === 0);
+    await ready(page);
+    expect(await page.textContent('#model-label')).toBe(label);
+    await page.click('#tab-model');
+    await page.waitForFunction(
+      (before) => !document.querySelector('#read-ahead')?.textContent?.includes(before),
+      first.text,
+      { timeout: 120_000 },
+    );
+    const second = await readAhead(page, 1000);
+    console.info(`new session: ${second.text}`);
+    expect(second.prompt).toBe(first.prompt);
+    expect(second.read).toBeLessThanOrEqual(1);
+    expect(await page.isHidden('#progress')).toBe(true);
+    await page.keyboard.press('Escape');
+
+    await say(page, 'Note: the meeting is at ten');
+    await finished(page);
+    const next = await firstStepUsage(page);
+    console.info(
+      `new session's first request: ${next.cachedPromptTokens} cached + ${next.promptTokens - next.cachedPromptTokens} prefilled`,
+    );
+    expect(next.cachedPromptTokens).toBe(first.prompt);
+    expect(next.promptTokens - next.cachedPromptTokens).toBeLessThan(24);
+    expect(problems).toEqual([]);
+    await close();
+  },
+  1_200_000,
+);
