@@ -2,9 +2,10 @@
 // fill in as each case is judged; then exports the run as JSON. The run is npm run eval's (eval/run).
 import { describeModel } from '../../eval/arms/arm';
 import { unavailableArms, runEval } from '../../eval/run/run-eval';
-import { hasBundledBfcl, readBundledBfcl } from '../../eval/bfcl/bundled-files';
 import { pickCases } from '../../eval/bfcl/pick-cases';
 import type { CaseResult } from '../../eval/run/case-result';
+import { bundledFiles, pickedFiles, type BfclFiles } from './bfcl-files';
+import { showBfcl } from './bfcl-view';
 import { exportResults } from './export-results';
 import { showCase, showResult, showState } from './live-view';
 import { clearLog, logResult } from './log-view';
@@ -15,14 +16,19 @@ const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.qu
 
 let last: { setup: Setup; results: CaseResult[]; startedAt: Date } | undefined;
 let stopping: AbortController | undefined;
+/** BFCL's files: those the page was served or built with, until the visitor picks a folder. */
+let bfcl: BfclFiles | undefined = bundledFiles();
 
 buildForm();
-if (!hasBundledBfcl()) {
-  refuse(
-    "BFCL's data was not there when this page was served or built: put it in ../shared/data/bfcl/ beside the project.",
-  );
-  $<HTMLButtonElement>('#start').disabled = true;
-}
+showBfcl(bfcl);
+$<HTMLInputElement>('#bfcl-folder').addEventListener('change', (event) => {
+  const picked = [...((event.target as HTMLInputElement).files ?? [])];
+  if (!picked.length) return;
+  const folder = picked[0]!.webkitRelativePath.split('/')[0] || 'files';
+  bfcl = pickedFiles(picked, folder);
+  showBfcl(bfcl);
+  refuse('');
+});
 
 $('#setup').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -34,6 +40,10 @@ $('#export').addEventListener('click', () => last && exportResults(last.setup, l
 async function start(): Promise<void> {
   const setup = readForm();
   if ('problem' in setup) return refuse(setup.problem);
+  const files = bfcl;
+  if (!files?.categories.length) return refuse("Choose the folder of BFCL's data first.");
+  const lacking = setup.categories.filter((category) => !files.categories.includes(category));
+  if (lacking.length) return refuse(`BFCL's files for ${lacking.join(', ')} are not in ${files.from}.`);
   const refused = unavailableArms(setup.arms, setup.model);
   if (refused.length) return refuse(`These arms cannot run this model here yet:\n${refused.join('\n')}`);
   refuse('');
@@ -47,7 +57,7 @@ async function start(): Promise<void> {
   $('#run-label').textContent =
     `${describeModel(setup.model)} · ${setup.limit} cases per category, seed “${setup.seed}” · ${setup.arms.map((arm) => arm.label).join(', ')}`;
   try {
-    const cases = await pickCases(setup, readBundledBfcl);
+    const cases = await pickCases(setup, files.read);
     const total = cases.length * setup.arms.length;
     const run = runEval(
       { cases, arms: setup.arms, model: setup.model, seed: setup.seed, maxTokens: setup.maxTokens },
@@ -85,10 +95,12 @@ function tokensPerSecond(setup: Setup, results: readonly CaseResult[]): number |
 }
 
 function running(on: boolean): void {
-  $<HTMLButtonElement>('#start').disabled = on;
   $('#stop').hidden = !on;
   $<HTMLButtonElement>('#export').disabled = on || !last?.results.length;
   for (const field of document.querySelectorAll<HTMLInputElement>('#setup input, #setup select')) field.disabled = on;
+  // Start, and the categories whose files are missing, as BFCL's files allow.
+  if (!on) showBfcl(bfcl);
+  else $<HTMLButtonElement>('#start').disabled = true;
 }
 
 function refuse(message: string): void {

@@ -3,7 +3,7 @@
 import { ARMS } from '../../eval/arms/arms';
 import type { Arm, EvalModel } from '../../eval/arms/arm';
 import { BFCL_CATEGORIES, type BfclCategory } from '../../eval/bfcl/categories';
-import { modelChoices } from '../models';
+import { ggufChoices, modelChoices } from '../models';
 
 export interface Setup {
   model: EvalModel;
@@ -21,13 +21,39 @@ const NOTES: Record<string, string> = {
   mechanics:
     'No model runs: each case’s answer is BFCL’s possible answer (some made wrong on purpose), written as each arm’s model would write it and read by that arm’s real reader. It checks the plumbing, not a model.',
   webllm: 'Runs in this tab on WebGPU; the model downloads once and stays in the browser’s cache.',
-  gguf: 'Runs llama.cpp in this tab (wllama), on the CPU or WebGPU; the file downloads once and stays in the browser’s cache. Every arm runs on it.',
+  gguf: 'Runs llama.cpp in this tab (wllama), on the CPU or WebGPU; a file from a URL downloads once and stays in the browser’s cache, one from your disk is read from it. Every arm runs on it.',
 };
+
+/** A GGUF chosen from the visitor's disk, at a blob: URL for the agent's worker to read. */
+let ggufFile: { name: string; url: string } | undefined;
 
 export function buildForm(): void {
   $('#webllm-ids').replaceChildren(
     ...modelChoices.map((choice) => Object.assign(document.createElement('option'), { value: choice.id })),
   );
+  $('#gguf-urls').replaceChildren(
+    ...ggufChoices.map((choice) =>
+      Object.assign(document.createElement('option'), { value: choice.url, label: choice.label }),
+    ),
+  );
+  $('#pinned-models').textContent = ggufChoices
+    .map((choice) => `${choice.label}, ${choice.sizeMB} MB${choice.base ? ', a base model' : ''}`)
+    .join('; ');
+  $<HTMLInputElement>('#gguf-file').addEventListener('change', (event) => {
+    const file = (event.target as HTMLInputElement).files?.[0];
+    if (ggufFile) URL.revokeObjectURL(ggufFile.url);
+    ggufFile = file && { name: file.name, url: URL.createObjectURL(file) };
+    $('#gguf-file-name').textContent = file?.name ?? '';
+    // One model: a file chosen replaces the URL typed, and the other way round.
+    if (file) $<HTMLInputElement>('#gguf-url').value = '';
+  });
+  $('#gguf-url').addEventListener('input', () => {
+    if (!ggufFile) return;
+    URL.revokeObjectURL(ggufFile.url);
+    ggufFile = undefined;
+    $<HTMLInputElement>('#gguf-file').value = '';
+    $('#gguf-file-name').textContent = '';
+  });
   $('#arms').replaceChildren(
     ...Object.values(ARMS).map((arm, i) => checkbox('arm', arm.name, arm.label, i === 0 || arm.name === 'fenced-json')),
   );
@@ -61,8 +87,12 @@ export function readForm(): Setup | { problem: string } {
     model = { kind: 'webllm', modelId };
   } else if (kind === 'gguf') {
     const url = $<HTMLInputElement>('#gguf-url').value.trim();
-    if (!url) return { problem: 'Give the URL of a GGUF file.' };
-    model = { kind: 'gguf', url };
+    // The agent's worker reads a relative URL against its own script's, not this page's.
+    if (url) {
+      if (!URL.canParse(url, location.href)) return { problem: `${url} is not a URL.` };
+      model = { kind: 'gguf', url: new URL(url, location.href).href };
+    } else if (ggufFile) model = { kind: 'gguf', url: ggufFile.url, name: ggufFile.name };
+    else return { problem: 'Give the URL of a GGUF file, or choose one from your disk.' };
   } else {
     model = { kind: 'mechanics', toolFormat: 'gemma-tool-code' };
   }

@@ -21,6 +21,8 @@ export type EvalModel =
   | {
       kind: 'gguf';
       url: string;
+      /** The file's name where its URL does not end with it (a file from the visitor's disk, at a blob: URL). */
+      name?: string;
       toolFormat?: ToolFormatName;
       /** Our arms' wllama option (default: the engine's, 'one' for a base model). */
       callsPerStep?: 'one' | 'any';
@@ -61,7 +63,7 @@ export function isUnavailable(model: ArmModel): model is { unavailable: string }
 }
 
 export function describeModel(model: EvalModel): string {
-  if (model.kind === 'gguf') return `${model.url.split('/').pop()} (GGUF)`;
+  if (model.kind === 'gguf') return `${model.name ?? model.url.split('/').pop()} (GGUF)`;
   if (model.kind === 'webllm') return `${model.modelId} (web-llm)`;
   return `mechanics check, no model (${model.toolFormat})`;
 }

@@ -12,6 +12,11 @@ export function hasBundledBfcl(): boolean {
   return Object.keys(files).length > 0;
 }
 
+/** The paths under bfcl/ of the files there were, e.g. `possible_answer/BFCL_v4_multiple.json`. */
+export function bundledBfclPaths(): string[] {
+  return Object.keys(files).map((key) => key.slice(key.lastIndexOf('/bfcl/') + '/bfcl/'.length));
+}
+
 export const readBundledBfcl: ReadBfclFile = async (path) => {
   const key = Object.keys(files).find((candidate) => candidate.endsWith(`/bfcl/${path}`));
   if (!key)

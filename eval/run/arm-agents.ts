@@ -16,7 +16,9 @@ export class ArmAgents {
   async open(arm: ArmName, model: ModelOptions, signal?: AbortSignal): Promise<CaseAgent> {
     const key = JSON.stringify(model, (_, value: unknown) => (typeof value === 'function' ? undefined : value));
     const current = this.live.get(arm);
-    if (current?.key === key) return current.agent;
+    // A scripted engine's turns are spent by the case it answered: the next case gets a new one even when its
+    // script is the same (two irrelevance cases answered alike found the first one's engine exhausted).
+    if (current?.key === key && model.engine !== 'scripted') return current.agent;
     if (current) await this.closeArm(arm);
     const agent = openCaseAgent(model, signal);
     this.live.set(arm, { key, agent });

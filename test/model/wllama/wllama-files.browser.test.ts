@@ -240,3 +240,20 @@ describe('a cache that cannot hold the file', () => {
     expect(model.info.notice).toMatch(/is not kept in this browser's cache/);
   }, 60_000);
 });
+
+describe('a file the page already holds (a blob: URL)', () => {
+  // A visitor's own GGUF, chosen from their disk (eval.html offers it). Cache Storage keeps http(s) responses only:
+  // before, put() refused the blob: URL and the load failed.
+  it('loads from memory, with nothing kept and nothing to say about the cache', async () => {
+    const file = new File([await bytesOf(`/models/${NAME}`)], NAME);
+    const url = URL.createObjectURL(file);
+    try {
+      const agent = await start({ model: { engine: 'wllama', url }, dbName: uniqueDb('gguf-blob') });
+      expect(agent.status).toBe('ready');
+      expect(agent.info?.model.notice).toBeUndefined();
+      expect(await agent.model.isCached()).toBe(false);
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  }, 60_000);
+});
