@@ -1,32 +1,34 @@
 /**
- * The wllama engine with the real Gemma 3 270M (Q4_K_M GGUF from PyPI,
- * served at /models/ from this machine's model cache) on this CPU, one
- * thread. Figures come from llama.cpp's own timings where they are about
- * llama.cpp (prefill and decode speed), from the clock where they are about
- * what a page waits for (load, first token, a step).
+ * The wllama engine with a real model on this CPU: by default the demo's CPU model, Qwen2.5-Coder-0.5B-Instruct
+ * (Q4_K_M GGUF from PyPI, its own chat template), or `--model=gemma` (Gemma 3 270M, the base model, our own
+ * markup) or `--model=1.5b`; served at /models/ from this machine's model cache, one thread unless a row says.
+ * Figures come from llama.cpp's own timings where they are about llama.cpp (prefill and decode speed), from the
+ * clock where they are about what a page waits for (load, first token, a step, tokens streamed per second).
  *
- * - load: cold (Cache Storage emptied: download from this origin + load) and
- *   warm (from the cache);
+ * - load: cold (Cache Storage emptied: download from this origin + load) and warm (from the cache);
  * - time to the first streamed token, with the prompt's prefix cached or not;
- * - prefill and decode tokens per second, with the grammar (a required call,
- *   GBNF from the first token) and without (the same prompt, no tools
- *   allowed): the ratio is what the grammar costs per token;
- * - the loop's overhead as a share of a real step: a run through the real
- *   loop (startRun, memory store) in this page, its wall time against
- *   llama.cpp's prompt + decode milliseconds;
- * - KV reuse: prompt tokens prefilled per step of a 3-step run, and what a
- *   step after context trimming prefills with the sliding window's KV kept
- *   whole (our swa_full) and without;
- * - the peer: llama.cpp's own tool calling (wllama's createChatCompletion
- *   with `tools`, its templates, grammar and parser) on the same model and the
- *   same 20 page requests as ours: valid calls, right tool, right arguments,
- *   time per request.
+ * - prefill and decode tokens per second, with the grammar (a required call, GBNF from the first token) and
+ *   without (the same prompt, no tools allowed): the ratio is what the grammar costs per token;
+ * - decode through our engine against raw wllama on the same prompt text: tokens streamed per second from the
+ *   first token to the last, the same tokens (temperature 0, no grammar), the same page;
+ * - prefill and decode tokens per second with one thread and with two (the page is cross-origin isolated);
+ * - the loop's overhead as a share of a real step: a run through the real loop (startRun, memory store) in
+ *   this page, its wall time against llama.cpp's prompt + decode milliseconds;
+ * - KV reuse: prompt tokens read, cached and prefilled per step of a 3-step run, and whether each step found
+ *   the whole previous prompt in llama.cpp's cache; for Gemma, what a step after context trimming prefills
+ *   with the sliding window's KV kept whole (our swa_full) and without;
+ * - the peer: llama.cpp's own tool calling (wllama's createChatCompletion with `tools`, its templates, grammar
+ *   and parser) on the same model and the same 20 page requests as ours: valid calls, right tool, right
+ *   arguments, time per request.
  */
 import { Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { ModelDelta, ModelRequest } from '../src/model/engine';
 import { GGUF_CACHE } from '../src/model/wllama-files';
-import { WllamaEngine, type WllamaEngineOptions } from '../src/model/wllama-engine';
+import { WllamaEngine, type Timings, type WllamaEngineOptions } from '../src/model/wllama-engine';
+import { toWllamaRequest } from '../src/model/wllama-request';
+import type { PromptWriter } from '../src/model/wllama-prompt';
+import type { ToolFormat } from '../src/model/formats/tool-format';
 import { validateWithJsonSchema } from '../src/tools/validate-args';
 import { DEFAULT_AGENT_NAME } from '../src/flow/agents';
 import { defaultRequestProcessors } from '../src/flow/request-processors/build-request';
@@ -37,11 +39,18 @@ import { MemorySessionStore } from '../src/session/memory-store';
 import { pageInstructions, pageRequests, pageTools, score, type Score } from '../test/model/wllama/page-requests';
 import { summarize, type BenchRow, type BenchSuite } from './harness';
 
-const MODEL = new URL('/models/gemma-3-270m-q4_k_m.gguf', location.href).href;
-const LABEL = 'Gemma 3 270M Q4_K_M, 1 thread';
+const MODELS: Record<string, { file: string; label: string }> = {
+  '0.5b': { file: 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf', label: 'Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 1 thread' },
+  '1.5b': { file: 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf', label: 'Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1 thread' },
+  gemma: { file: 'gemma-3-270m-q4_k_m.gguf', label: 'Gemma 3 270M Q4_K_M, 1 thread' },
+};
+const CHOICE = new URLSearchParams(location.search).get('model') ?? '0.5b';
+if (!MODELS[CHOICE]) throw new Error(`--model=${CHOICE}: one of ${Object.keys(MODELS).join(', ')}`);
+const MODEL = new URL(`/models/${MODELS[CHOICE].file}`, location.href).href;
+const LABEL = MODELS[CHOICE].label;
 
 const engine = (options: Partial<WllamaEngineOptions> = {}) =>
-  new WllamaEngine({ urls: [MODEL], contextWindow: 2048, ...options });
+  new WllamaEngine({ urls: [MODEL], contextWindow: 2048, threads: 1, ...options });
 
 async function generate(model: WllamaEngine, request: ModelRequest) {
   const started = performance.now();
@@ -55,6 +64,68 @@ async function generate(model: WllamaEngine, request: ModelRequest) {
   return { deltas, ms: performance.now() - started, firstMs: first, timings: { ...model.lastTimings } };
 }
 
+/** A chunk of llama.cpp's streamed completion, as wllama hands it on. */
+interface CompletionChunk {
+  choices?: { text?: string }[];
+  timings?: Timings;
+}
+
+/** Tokens written in each decode-speed sample: enough that the first token's own time is a small share. */
+const DECODE_TOKENS = 64;
+const quiet = { ...console, debug: () => {}, log: () => {}, warn: () => {} };
+
+/** llama.cpp through wllama alone, the model from the engine's cache: the peer a page would otherwise use. */
+async function rawWllama(threads: number): Promise<Wllama> {
+  const wllama = new Wllama({ default: wasmUrl }, { logger: quiet });
+  wllama.setCompat(null);
+  const file = await (await caches.open(GGUF_CACHE)).match(MODEL);
+  if (!file) throw new Error(`${MODEL} is not in Cache Storage: the engine loads it first`);
+  await wllama.loadModel([await file.blob()], { n_ctx: 2048, n_parallel: 1, n_threads: threads });
+  return wllama;
+}
+
+/** The prompt text our engine writes for a request (its own chat template or markup). */
+function promptOf(model: WllamaEngine, request: ModelRequest): string {
+  const inner = model as unknown as { format: ToolFormat; prompt: PromptWriter };
+  return toWllamaRequest(request, {
+    format: inner.format,
+    prompt: inner.prompt,
+    contextWindow: 2048,
+    temperature: 0,
+    grammar: false,
+  }).prompt;
+}
+
+/** Tokens per second from the first streamed token to the last, through our engine. */
+async function oursStreamed(model: WllamaEngine, request: ModelRequest): Promise<number> {
+  let first: number | undefined;
+  let written = 0;
+  for await (const delta of model.generate(request)) {
+    if (first === undefined && delta.type === 'text') first = performance.now();
+    if (delta.type === 'finish') written = delta.usage?.completionTokens ?? 0;
+  }
+  return perSecond(written - 1, performance.now() - first!);
+}
+
+/** The same, through raw wllama's createCompletion on the same prompt text. */
+async function rawStreamed(wllama: Wllama, prompt: string): Promise<number> {
+  let first: number | undefined;
+  let written = 0;
+  const chunks = (await wllama.createCompletion({
+    prompt,
+    max_tokens: DECODE_TOKENS,
+    temperature: 0,
+    cache_prompt: true,
+    stream: true,
+    timings_per_token: true,
+  } as never)) as unknown as AsyncIterable<CompletionChunk>;
+  for await (const chunk of chunks) {
+    if (first === undefined && chunk.choices?.[0]?.text) first = performance.now();
+    if (chunk.timings?.predicted_n) written = chunk.timings.predicted_n;
+  }
+  return perSecond(written - 1, performance.now() - first!);
+}
+
 const calls = (deltas: ModelDelta[]) => deltas.flatMap((delta) => (delta.type === 'tool-call' ? [delta.call] : []));
 const errors = (deltas: ModelDelta[]) => deltas.filter((delta) => delta.type === 'tool-call-error').length;
 const perSecond = (n = 0, ms = 0) => (ms > 0 ? (n * 1000) / ms : 0);
@@ -64,7 +135,7 @@ const suite: BenchSuite = async () => {
     return [
       {
         group: 'wllama',
-        name: 'real model missing: run scripts/fetch-model.sh (or set INPAGE_AGENT_GGUF)',
+        name: `${LABEL} missing: run scripts/fetch-model.sh${CHOICE === '1.5b' ? ' 1.5b' : ''}`,
         median: 0,
         unit: 'ms',
       },
@@ -168,6 +239,81 @@ const suite: BenchSuite = async () => {
     },
   );
 
+  progress('decode through our engine against raw wllama');
+  // ---- decode through our engine against raw wllama, on the same prompt text: the same tokens at temperature 0
+  const raw = await rawWllama(1);
+  const story: ModelRequest = {
+    messages: [
+      { role: 'system', content: pageInstructions },
+      { role: 'user', content: 'Tell me a long story about a lighthouse keeper and the sea.' },
+    ],
+    tools: [],
+    toolChoice: 'none',
+    sampling: { maxTokens: DECODE_TOKENS },
+  };
+  const unconstrained = engine({ grammar: false });
+  await unconstrained.load();
+  const storyPrompt = promptOf(unconstrained, story);
+  const streamed = { ours: [] as number[], raw: [] as number[] };
+  for (let i = 0; i < 3; i++) {
+    streamed.ours.push(await oursStreamed(unconstrained, story));
+    streamed.raw.push(await rawStreamed(raw, storyPrompt));
+  }
+  await unconstrained.dispose();
+  rows.push({
+    group: 'wllama',
+    name: `decode, ${LABEL}: tokens streamed per second, ours (engine, no grammar)`,
+    median: summarize(streamed.ours).median,
+    unit: 'tokens',
+    peer: { name: 'raw wllama, the same prompt text', median: summarize(streamed.raw).median },
+    target: '≥ 0.98',
+    note: `${DECODE_TOKENS} tokens each, from the first token to the last, 3 runs each, alternating`,
+  });
+
+  progress('one thread and two');
+  // ---- prefill and decode speed with one thread and with two (the bench page is cross-origin isolated)
+  const byThreads = new Map<number, { prefill: number[]; decode: number[] }>();
+  for (const threads of [1, 2]) {
+    const threaded = engine({ threads, grammar: false });
+    await threaded.load();
+    const speeds = { prefill: [] as number[], decode: [] as number[] };
+    for (let i = 0; i < 2; i++) {
+      // A prompt llama.cpp has not seen: its prefill is measured whole.
+      const request = {
+        ...story,
+        messages: [
+          { role: 'system' as const, content: `Threads ${threads}, run ${i}. ${pageInstructions}` },
+          story.messages[1]!,
+        ],
+      };
+      const { timings } = await generate(threaded, request);
+      speeds.prefill.push(perSecond(timings.prompt_n, timings.prompt_ms));
+      speeds.decode.push(perSecond(timings.predicted_n, timings.predicted_ms));
+    }
+    byThreads.set(threads, speeds);
+    await threaded.dispose();
+  }
+  const one = byThreads.get(1)!;
+  const two = byThreads.get(2)!;
+  rows.push(
+    {
+      group: 'wllama',
+      name: `prefill, ${MODELS[CHOICE].file}, 2 threads (tokens/s)`,
+      median: summarize(two.prefill).median,
+      unit: 'tokens',
+      peer: { name: '1 thread', median: summarize(one.prefill).median },
+      note: `${navigator.hardwareConcurrency} cores; llama.cpp's prompt_n / prompt_ms`,
+    },
+    {
+      group: 'wllama',
+      name: `decode, ${MODELS[CHOICE].file}, 2 threads (tokens/s)`,
+      median: summarize(two.decode).median,
+      unit: 'tokens',
+      peer: { name: '1 thread', median: summarize(one.decode).median },
+      note: "llama.cpp's predicted_n / predicted_ms",
+    },
+  );
+
   progress("the loop's overhead");
   // ---- the loop's overhead, and KV reuse over a 3-step run
   const steps: { prompt: number; cached: number; llamaMs: number }[] = [];
@@ -209,15 +355,20 @@ const suite: BenchSuite = async () => {
         calls.map((call) => ({ ok: true, args: call.args, needsApproval: false })),
     },
     requestProcessors: defaultRequestProcessors,
-    limits: { maxSteps: 3, maxToolCallsPerStep: 8, maxRepeatedCalls: 1 },
+    // Two rounds of calls and then an answer: three steps, each reading the last one's prompt and output.
+    limits: { maxSteps: 3, maxToolCallsPerStep: 8, maxRepeatedCalls: 1, maxToolRounds: 2 },
   };
   const runStarted = performance.now();
-  const run = startRun(ctx, (_s, history) => messageStart(history, 'Remember to buy milk', 'm1'), {
-    ifBusy: 'fail',
-    signal: new AbortController().signal,
-    toolChoice: 'required',
-    emit: () => undefined,
-  });
+  const run = startRun(
+    ctx,
+    (_s, history) => messageStart(history, 'Add milk to my list, then switch to dark mode', 'm1'),
+    {
+      ifBusy: 'fail',
+      signal: new AbortController().signal,
+      toolChoice: 'auto',
+      emit: () => undefined,
+    },
+  );
   await run.done;
   const runMs = performance.now() - runStarted;
   const llamaMs = steps.reduce((sum, step) => sum + step.llamaMs, 0);
@@ -235,44 +386,12 @@ const suite: BenchSuite = async () => {
       median: steps.reduce((sum, step) => sum + step.prompt - step.cached, 0),
       unit: 'tokens',
       peer: { name: 'prompt tokens read', median: steps.reduce((sum, step) => sum + step.prompt, 0) },
-      note: `per step, cached + prefilled: ${steps.map((step) => `${step.cached} + ${step.prompt - step.cached}`).join(', ')}`,
+      note: `per step, cached + prefilled: ${steps.map((step) => `${step.cached} + ${step.prompt - step.cached}`).join(', ')}; each step found the whole previous prompt cached: ${steps.every((step, i) => i === 0 || step.cached >= steps[i - 1]!.prompt)}`,
     },
   );
 
-  progress('a step after context trimming');
-  // ---- a step after context trimming, Gemma 3's sliding window (512) kept whole or not
-  const history: ModelRequest['messages'] = [system];
-  for (let i = 0; i < 12; i++)
-    history.push(
-      { role: 'user', content: `Note ${i}: ${'the shop opens at nine and closes at six on weekdays. '.repeat(3)}` },
-      { role: 'assistant', content: 'Noted.', raw: 'Noted.' },
-    );
-  for (const swaFull of [true, false]) {
-    const windowed = engine({ swaFull });
-    await windowed.load();
-    await generate(windowed, {
-      messages: [...history, { role: 'user', content: 'And?' }],
-      tools: pageTools,
-      toolChoice: 'none',
-      sampling: { maxTokens: 4 },
-    });
-    // Trimming drops the oldest turns in one block: the prompt keeps its instructions and tools, then jumps ahead.
-    await generate(windowed, {
-      messages: [system, ...history.slice(13), { role: 'user', content: 'And then?' }],
-      tools: pageTools,
-      toolChoice: 'none',
-      sampling: { maxTokens: 4 },
-    });
-    const t = windowed.lastTimings ?? {};
-    rows.push({
-      group: 'prefill',
-      name: `tokens prefilled by the step after trimming, ${LABEL}, sliding-window KV ${swaFull ? 'kept whole (ours)' : 'as llama.cpp keeps it'}`,
-      median: t.prompt_n ?? 0,
-      unit: 'tokens',
-      note: `cached ${t.cache_n ?? 0} of ${(t.prompt_n ?? 0) + (t.cache_n ?? 0)}`,
-    });
-    await windowed.dispose();
-  }
+  // Gemma 3's sliding window only: the Qwen models attend to the whole window.
+  if (CHOICE === 'gemma') await trimmedStep(rows, system);
 
   progress('ours on the 20 page requests');
   // ---- ours against llama.cpp's own tool calling, on the 20 page requests
@@ -290,16 +409,7 @@ const suite: BenchSuite = async () => {
   await model.dispose();
 
   progress("llama.cpp's own tool calling on them");
-  const native = new Wllama(
-    { default: wasmUrl },
-    { logger: { ...console, debug: () => {}, log: () => {}, warn: () => {} } },
-  );
-  native.setCompat(null);
-  await native.loadModel([await (await caches.open(GGUF_CACHE)).match(MODEL).then((r) => r!.blob())], {
-    n_ctx: 2048,
-    n_parallel: 1,
-    n_threads: 1,
-  });
+  const native = raw;
   const theirs: Score = { requests: 0, validCalls: 0, right: 0, rightTool: 0 };
   const theirsMs: number[] = [];
   const openAiTools = pageTools.map((tool) => ({
@@ -382,3 +492,40 @@ const suite: BenchSuite = async () => {
 };
 
 export default suite;
+
+/** What a step after context trimming prefills, Gemma 3's sliding window (512) kept whole or not. */
+async function trimmedStep(rows: BenchRow[], system: ModelRequest['messages'][number]): Promise<void> {
+  // ---- a step after context trimming, Gemma 3's sliding window (512) kept whole or not
+  const history: ModelRequest['messages'] = [system];
+  for (let i = 0; i < 12; i++)
+    history.push(
+      { role: 'user', content: `Note ${i}: ${'the shop opens at nine and closes at six on weekdays. '.repeat(3)}` },
+      { role: 'assistant', content: 'Noted.', raw: 'Noted.' },
+    );
+  for (const swaFull of [true, false]) {
+    const windowed = engine({ swaFull });
+    await windowed.load();
+    await generate(windowed, {
+      messages: [...history, { role: 'user', content: 'And?' }],
+      tools: pageTools,
+      toolChoice: 'none',
+      sampling: { maxTokens: 4 },
+    });
+    // Trimming drops the oldest turns in one block: the prompt keeps its instructions and tools, then jumps ahead.
+    await generate(windowed, {
+      messages: [system, ...history.slice(13), { role: 'user', content: 'And then?' }],
+      tools: pageTools,
+      toolChoice: 'none',
+      sampling: { maxTokens: 4 },
+    });
+    const t = windowed.lastTimings ?? {};
+    rows.push({
+      group: 'prefill',
+      name: `tokens prefilled by the step after trimming, ${LABEL}, sliding-window KV ${swaFull ? 'kept whole (ours)' : 'as llama.cpp keeps it'}`,
+      median: t.prompt_n ?? 0,
+      unit: 'tokens',
+      note: `cached ${t.cache_n ?? 0} of ${(t.prompt_n ?? 0) + (t.cache_n ?? 0)}`,
+    });
+    await windowed.dispose();
+  }
+}
