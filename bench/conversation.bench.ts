@@ -6,7 +6,11 @@
  *
  * Rows: seconds per request (the first one cold: the whole prompt read), prompt tokens the model read per
  * step and how many of them llama.cpp had cached, and how many requests got what they asked for (the right
- * tool, arguments that name it, a reply in words, no call made twice).
+ * tool, arguments that name it, a reply in words, no call made twice). Then a new session in the same agent
+ * (openSession, as the demo's New session does) and one request there.
+ *
+ * `--warmup=1`: as the demo runs it, the prompt's constant part is read ahead (agent.warmup()) once the
+ * model has loaded and again after openSession(), before the first request of each session.
  */
 import { createAgent, type AgentEvent } from '../src/index';
 import { exchangeOf, todoPage, transcript, type Exchange } from '../test/model/wllama/todo-page';
@@ -75,9 +79,21 @@ const suite: BenchSuite = async () => {
     maxSteps: 4,
   });
   const loadMs = performance.now() - loadStart;
+  const warm = new URLSearchParams(location.search).get('warmup') === '1';
+  const warmups: number[] = [];
+  const readAhead = async () => {
+    if (!warm) return;
+    const result = await agent.warmup();
+    warmups.push(result.ms);
+    console.info(
+      `bench: conversation: warmup ${result.status}: ${result.promptTokens} tokens (${result.prefilledTokens} read, ${result.cachedTokens} cached) in ${(result.ms / 1000).toFixed(1)} s`,
+    );
+  };
+  await readAhead();
   const exchanges: Exchange[] = [];
   const steps: { prompt: number; cached: number }[] = [];
   let kept = 0;
+  let newSession: Exchange | undefined;
   try {
     for (const { request, expect } of asked) {
       const t0 = performance.now();
@@ -98,14 +114,28 @@ const suite: BenchSuite = async () => {
         `bench: conversation: ${good ? '✓' : '✗'} ${transcript('', [exchange]).split('\n').slice(1).join('\n')}`,
       );
     }
+    // A new session in the same agent: the model stays loaded (and, with --warmup=1, the prefix is read again).
+    await agent.openSession();
+    await readAhead();
+    const t0 = performance.now();
+    const { events, text } = await agent.send('Remember to buy eggs');
+    newSession = exchangeOf('(new session) Remember to buy eggs', events, (performance.now() - t0) / 1000, text);
+    console.info(`bench: conversation: ${transcript('', [newSession]).split('\n').slice(1).join('\n')}`);
   } finally {
     await agent.close();
   }
-  console.info(`bench: conversation:\n${transcript(`${model.label}, one session, 1 thread`, exchanges)}`);
+  const how = `1 thread${warm ? ', prompt read ahead' : ''}`;
+  console.info(`bench: conversation:\n${transcript(`${model.label}, one session, ${how}`, exchanges)}`);
   const seconds = exchanges.map((exchange) => exchange.seconds * 1000);
   const rows: BenchRow[] = [
     { group: 'conversation', name: `${model.label}: load (createAgent)`, median: loadMs, unit: 'ms' },
-    { group: 'conversation', name: `${model.label}: first request (cold prompt)`, median: seconds[0]!, unit: 'ms' },
+    {
+      group: 'conversation',
+      name: `${model.label}: first request (${warm ? 'after the prefix was read ahead' : 'cold prompt'})`,
+      median: seconds[0]!,
+      unit: 'ms',
+      ...(warm && { note: `read ahead in ${(warmups[0]! / 1000).toFixed(1)} s before it` }),
+    },
     {
       group: 'conversation',
       name: `${model.label}: later requests`,
@@ -134,6 +164,14 @@ const suite: BenchSuite = async () => {
       note: `${kept} of ${asked.length}: the right tool, a reply in words, no call twice`,
     },
   ];
+  if (newSession)
+    rows.push({
+      group: 'conversation',
+      name: `${model.label}: a new session's first request (openSession${warm ? ', read ahead' : ''})`,
+      median: newSession.seconds * 1000,
+      unit: 'ms',
+      note: `${newSession.calls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(', ') || 'no call'}${warm ? `; read ahead in ${((warmups[1] ?? NaN) / 1000).toFixed(1)} s before it` : ''}`,
+    });
   return rows;
 };
 
