@@ -1,10 +1,11 @@
 // The demo on its default CPU model, Qwen2.5-Coder-0.5B-Instruct (issue 30 item 8, issue 32), as `npm start`
 // serves it, in Chromium without WebGPU: suggested, loaded from this origin on the CPU in an isolated page,
 // one request, and a reload that loads it again from the browser's cache. A persistent profile, since the
-// 491 MB file does not fit an incognito-like context's Cache Storage. One request only: the model reads
+// 491 MB file does not fit an incognito-like context's Cache Storage. Two requests only: the model reads
 // at a few tokens a second here. What the model answers is the engine's business (issue 30); this asserts
 // what the demo shows meanwhile: a working line before the model's first word, a card while a call is
-// written, and no error for the finished run after the reload.
+// written, an approval card before a destructive tool runs, and no error for the finished runs after the
+// reload.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import { chromium, type BrowserContext } from 'playwright-core';
@@ -113,6 +114,28 @@ test.skipIf(!present)(
       if (ran !== -1) expect(writing, tool).toBeLessThan(ran);
     }
 
+    // A destructive tool asks first (issue 30 item 8): its card waits with Allow and Don't allow, and nothing is
+    // cleared before the visitor allows it; then the model says what it did, in words.
+    const before = await page.locator('#todos li span').allTextContents();
+    const t1 = Date.now();
+    await say(page, 'Clear all my to-dos');
+    await page.waitForSelector('#log li.card[data-state="approval"]', { timeout: 900_000 });
+    expect(await page.getAttribute('#log li.card[data-state="approval"]', 'data-tool')).toBe('clear_todos');
+    expect(await page.locator('#todos li span').allTextContents()).toEqual(before);
+    await shot(page, 'demo-qwen-approval-phone');
+    await page.click('#log li.card[data-state="approval"] button[data-choice="allow"]');
+    await page.waitForFunction(
+      () =>
+        !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+      null,
+      { timeout: 900_000 },
+    );
+    await shot(page, 'demo-qwen-cleared-phone');
+    const reply = (await page.locator('#log li.msg.model .text').last().textContent()) ?? '';
+    console.info(`"Clear all my to-dos" (allowed) in ${Math.round((Date.now() - t1) / 1000)} s: « ${reply} »`);
+    expect(await page.locator('#todos li span').allTextContents()).toEqual([]);
+    expect(reply).toMatch(/^[\p{L}\p{N}]/u);
+
     // A reload loads the model again, from the browser's cache, and the finished run shows as it was.
     const errorsBefore = await page.locator('#log li.msg.error').count();
     await page.reload();
@@ -120,7 +143,7 @@ test.skipIf(!present)(
       timeout: 180_000,
     });
     await ready(page);
-    await page.waitForFunction(() => document.querySelectorAll('#log li.msg.user').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('#log li.msg.user').length === 2);
     expect(await page.locator('#log li.msg.error').count()).toBe(errorsBefore);
     await shot(page, 'demo-qwen-reloaded-phone');
     expect(problems).toEqual([]);
