@@ -117,7 +117,7 @@ const suite: BenchSuite = async () => {
   const file = await (await caches.open(GGUF_CACHE)).match(MODEL);
   const raw = new Wllama({ default: wasmUrl }, { logger: quiet });
   raw.setCompat(null);
-  await raw.loadModel([await file!.blob()], { n_ctx: 2048, n_parallel: 1, n_threads: 1 });
+  await raw.loadModel([await (file ?? (await fetch(MODEL))).blob()], { n_ctx: 2048, n_parallel: 1, n_threads: 1 });
   const { prompt, writer } = writerOf(model);
 
   const first = { readAhead: [] as number[], cold: [] as number[], raw: [] as number[] };

@@ -78,8 +78,8 @@ const quiet = { ...console, debug: () => {}, log: () => {}, warn: () => {} };
 async function rawWllama(threads: number): Promise<Wllama> {
   const wllama = new Wllama({ default: wasmUrl }, { logger: quiet });
   wllama.setCompat(null);
-  const file = await (await caches.open(GGUF_CACHE)).match(MODEL);
-  if (!file) throw new Error(`${MODEL} is not in Cache Storage: the engine loads it first`);
+  // From the engine's cache where it kept the file, else from the server again.
+  const file = (await (await caches.open(GGUF_CACHE)).match(MODEL)) ?? (await fetch(MODEL));
   await wllama.loadModel([await file.blob()], { n_ctx: 2048, n_parallel: 1, n_threads: threads });
   return wllama;
 }

@@ -2,6 +2,9 @@
 // plus bundle sizes measured here, printed as one table of medians and ratios.
 // Usage: npm run bench [-- --only=session] [--model=0.5b|1.5b|gemma (the real-model suites')] [--requests=1,4 (the conversation's)]
 import { createServer } from 'vite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ensureChromium, chromiumArgs } from './chromium.mjs';
 import { bundleRows } from './bundle-sizes.mjs';
@@ -36,7 +39,14 @@ const server = await createServer({
 });
 await server.listen();
 const url = server.resolvedUrls.local[0];
-const browser = await chromium.launch({ executablePath, args: [...chromiumArgs, '--enable-unsafe-webgpu'] });
+// A profile of its own on disk: an incognito-like context keeps at most 256 MiB in one Cache Storage entry, so
+// a real model (the 0.5B is 491 MB) would never be cached and every load would be a download.
+const profile = mkdtempSync(join(tmpdir(), 'inpage-bench-profile-'));
+process.once('exit', () => rmSync(profile, { recursive: true, force: true }));
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath,
+  args: [...chromiumArgs, '--enable-unsafe-webgpu'],
+});
 let results;
 try {
   const page = await browser.newPage();
