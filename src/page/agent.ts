@@ -22,9 +22,9 @@ import type {
   ImportProgress,
   SessionView,
 } from '../contract/protocol';
-import { checkMessageText } from '../flow/message-text';
+import { checkMessageText } from '../contract/message-text';
 import { checkSessionId } from './options-schema';
-import { afterCrash } from '../flow/resend-after-crash';
+import { afterCrash } from './resend-after-crash';
 import { collectRun } from './collect-run';
 import { closedDuringDecision } from './decision-outcome';
 import type { AgentOptions, RunOptions, RunResult } from './options';
@@ -345,7 +345,7 @@ export class Agent extends EventTarget {
     }
   }
 
-  /** What the crash error says about the message, and the message sent again where flow/resend-after-crash.ts says so. */
+  /** What the crash error says about the message, and the message sent again where resend-after-crash.ts says so. */
   private async afterCrash(message: SentMessage, seen: boolean, error: AgentError): Promise<AgentError> {
     const verdict = await afterCrash(
       { id: message.id, seenStored: seen, resent: message.resent === true },

@@ -18,7 +18,7 @@ import type { ToolDeclaration } from '../tools/declaration';
 import { checkDeclaration } from '../tools/check-declaration';
 import { pendingApprovals } from '../session/open-approval';
 import { nextStepUsage } from '../flow/context-usage';
-import { checkMessageText } from '../flow/message-text';
+import { checkMessageText } from '../contract/message-text';
 import { decisionStart } from '../flow/decision-start';
 import { messageStart } from '../flow/message-start';
 import { continuationStart } from '../flow/continuation-start';
