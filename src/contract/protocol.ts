@@ -20,6 +20,7 @@ import type {
   WarmupResult,
 } from '../model/engine';
 import type { ContextUsage } from '../model/context-usage';
+import type { LimitOptions } from './limits';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { AgentStats } from '../session/stats';
 import type { Session, SessionSummary } from '../session/store';
@@ -47,8 +48,11 @@ export interface AgentSpec {
 
 export type CallbackKind = 'beforeModel' | 'afterModel' | 'beforeTool' | 'afterTool';
 
-/** createAgent's options as they reach the worker (functions removed). */
-export interface HostConfig {
+/**
+ * createAgent's options as they reach the worker (functions removed). The limits are contract/limits.ts's
+ * shape; one left out (an older page) gets its default there (limitsOf).
+ */
+export interface HostConfig extends LimitOptions {
   appName: string;
   userId: string;
   dbName: string;
@@ -57,12 +61,6 @@ export interface HostConfig {
   instructions: string;
   model: HostModelOptions;
   tools: ToolDeclaration[];
-  maxSteps: number;
-  maxToolCallsPerStep: number;
-  /** Absent (an older page): 1. */
-  maxRepeatedCalls?: number;
-  /** Absent: the model's own (ModelInfo.toolRounds). */
-  maxToolRounds?: number;
   /** Which page callbacks exist; the worker calls PageApi.callback only for these. */
   callbacks: Partial<Record<CallbackKind, boolean>>;
   agents: AgentSpec[];
