@@ -170,8 +170,6 @@ export interface SessionsApi {
 export interface ToolsApi {
   register(tools: ToolDeclaration[]): Promise<void>;
   unregister(name: string): Promise<void>;
-  /** A streamed piece of a running call's output (sent by the page, so no channel is opened per call). */
-  chunk(callId: string, chunk: unknown): void;
   /** A call's outcome that arrived after its run had moved on. */
   recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void>;
 }
@@ -192,8 +190,7 @@ export interface ModelApi extends ModelHandle {
 
 /**
  * The worker's side, exposed with comlink: its start and end, and its services (runs, sessions, tools,
- * model, toolkit), each a proxy the page opens once per worker. The methods after them are the same
- * services' older doors, kept for callers written against them.
+ * model, toolkit), each a proxy the page opens once per worker (page/worker-services.ts).
  */
 export interface AgentHostApi {
   /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
@@ -207,45 +204,11 @@ export interface AgentHostApi {
   /** The toolkit graph's service, as a proxy: the page calls its methods directly. */
   toolkit(): ToolkitApi & ProxyMarked;
   close(): Promise<void>;
-  /** Starts an invocation; its events come back on the port, the last one carries an endReason. */
-  run(input: RunInput): Promise<EventPort>;
-  /** A person's decision on a call that waits for approval; rejects with approval-not-pending for any other id. */
-  decide(input: DecisionInput): Promise<EventPort>;
-  /** A long-running call's result; rejects with not-pending unless the call waits for one. */
-  resolveTool(input: ResolutionInput): Promise<EventPort>;
-  /** Continues the session's last invocation if it never ended; the port ends at once when there is none. */
-  resume(input: ResumeInput): Promise<EventPort>;
-  /** One step of the agent's model, outside the loop and the session; cancelling the stream aborts it. */
-  generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>>;
   /**
-   * Reads ahead the start of the prompt the session's next message will get (the system text, the tools,
-   * the conversation so far), in the engine's next turn, taken now: a step asked for later waits for it
-   * and prefills only its own part. Resolves at once with status 'unsupported' for an engine that cannot.
+   * A streamed piece of a running call's output, sent by the page on the host's own channel, open from the
+   * start: through a service opened for it, the first pieces could arrive after the call's own reply.
    */
-  warmup(input: WarmupInput): Promise<WarmupResult>;
-  /**
-   * Opens the session `sessionId` (created if the store has none), or a new one, in place of the agent's
-   * session: the engine stays loaded. Runs under way go on in the session they started in.
-   */
-  openSession(sessionId?: string): Promise<HostInfo>;
-  /** Stops a run, or a warmup, by the id the page gave it. */
-  abort(runId: string): void;
-  /** Whether the session holds an event with this id (a message the page is not sure was stored). */
-  hasEvent(id: string): Promise<boolean>;
-  pendingApprovals(): Promise<ApprovalRequest[]>;
-  recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void>;
-  /** A streamed piece of a running call's output (sent by the page, so no channel is opened per call). */
   toolChunk(callId: string, chunk: unknown): void;
-  registerTools(tools: ToolDeclaration[]): Promise<void>;
-  unregisterTool(name: string): Promise<void>;
-  listSessions(): Promise<SessionSummary[]>;
-  getSession(id: string): Promise<SessionView | undefined>;
-  deleteSession(id: string): Promise<void>;
-  exportSession(id: string): Promise<string>;
-  importSession(jsonl: string, onProgress?: (progress: ImportProgress) => void): Promise<string>;
-  stats(): Promise<AgentStats>;
-  /** How the next step would spend the model's context window, in tokens. */
-  contextUsage(): Promise<ContextUsage>;
 }
 
 export interface SessionView {

@@ -12,22 +12,7 @@ import { checkDeclaration } from '../tools/check-declaration';
 import { openSession } from '../flow/open-session';
 import type { AgentContext } from '../flow/types';
 import { holdLifeline } from '../contract/lifeline';
-import type {
-  AgentHostApi,
-  DecisionInput,
-  HostConfig,
-  HostInfo,
-  ImportProgress,
-  PageApi,
-  ResolutionInput,
-  ResumeInput,
-  RunInput,
-  ToolCallRequest,
-  WarmupInput,
-} from '../contract/protocol';
-import type { ModelRequest } from '../model/engine';
-import type { ToolDeclaration } from '../tools/declaration';
-import type { ToolOutcome } from '../tools/invoke-tool';
+import type { AgentHostApi, HostConfig, HostInfo, PageApi } from '../contract/protocol';
 import { agentContext } from './agent-context';
 import { EnginePool } from './engine-pool';
 import { needReady, type Ready } from './ready';
@@ -128,70 +113,9 @@ export class AgentHost implements AgentHostApi {
     ready.page.status('closed');
   }
 
-  // The services' older doors (AgentHostApi), each one call to its service.
-
-  run(input: RunInput) {
-    return this.runsService.start({ kind: 'message', ...input });
-  }
-  decide(input: DecisionInput) {
-    return this.runsService.start({ kind: 'decision', ...input });
-  }
-  resolveTool(input: ResolutionInput) {
-    return this.runsService.start({ kind: 'resolution', ...input });
-  }
-  resume(input: ResumeInput) {
-    return this.runsService.start({ kind: 'resume', ...input });
-  }
-  abort(runId: string): void {
-    this.runsService.abort(runId);
-  }
-  generate(request: ModelRequest) {
-    return this.modelService.generate(request);
-  }
-  warmup(input: WarmupInput) {
-    return this.modelService.warmup(input);
-  }
-  contextUsage() {
-    return this.modelService.contextUsage();
-  }
-  openSession(sessionId?: string) {
-    return this.sessionsService.open(sessionId);
-  }
-  hasEvent(id: string) {
-    return this.sessionsService.hasEvent(id);
-  }
-  pendingApprovals() {
-    return this.sessionsService.pendingApprovals();
-  }
-  stats() {
-    return this.sessionsService.stats();
-  }
-  listSessions() {
-    return this.sessionsService.list();
-  }
-  getSession(id: string) {
-    return this.sessionsService.get(id);
-  }
-  deleteSession(id: string) {
-    return this.sessionsService.delete(id);
-  }
-  exportSession(id: string) {
-    return this.sessionsService.export(id);
-  }
-  importSession(jsonl: string, onProgress?: (progress: ImportProgress) => void) {
-    return this.sessionsService.import(jsonl, onProgress);
-  }
-  recordLate(request: ToolCallRequest, outcome: ToolOutcome) {
-    return this.toolsService.recordLate(request, outcome);
-  }
+  /** On the host's own channel, not the tools service's (see AgentHostApi.toolChunk). */
   toolChunk(callId: string, chunk: unknown): void {
     this.toolsService.chunk(callId, chunk);
-  }
-  registerTools(tools: ToolDeclaration[]) {
-    return this.toolsService.register(tools);
-  }
-  unregisterTool(name: string) {
-    return this.toolsService.unregister(name);
   }
 
   /** The loop's context for one session of this agent, on the engine it holds. */

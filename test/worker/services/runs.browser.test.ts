@@ -70,10 +70,4 @@ describe('the runs service', () => {
     host.runs().abort(command.runId);
     expect(stored(await events).at(-1)?.endReason).toBe('aborted');
   });
-
-  test('the older doors start the same runs', async () => {
-    const { host } = await startedHost([{ text: 'Hi.' }]);
-    const events = stored(await readPort(await host.run({ ...control(), text: 'Hello', messageId: 'm' })));
-    expect(events.at(-1)?.endReason).toBe('answer');
-  });
 });

@@ -38,6 +38,6 @@ describe('the tools service', () => {
 
   test('a chunk for a call that streams nothing is dropped without a word', async () => {
     const { host } = await startedHost([]);
-    expect(() => host.tools().chunk('call-none', { part: 1 })).not.toThrow();
+    expect(() => host.toolChunk('call-none', { part: 1 })).not.toThrow();
   });
 });
