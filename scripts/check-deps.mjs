@@ -2,6 +2,7 @@
 // - tools, toolkit, session, model never import contract, flow, worker, page, extension;
 // - contract (the page ↔ worker contract) imports none of flow, worker, page, extension;
 // - flow imports none of worker, page, extension;
+// - page imports nothing of flow (it reaches the loop only through contract, across the worker boundary);
 // - model imports nothing of session (an engine knows requests and deltas, not the session's log);
 // - only model/webllm* imports @mlc-ai/web-llm, only model/wllama-engine.ts imports @wllama/wllama;
 //   only session/idb-*.ts and toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
@@ -71,6 +72,10 @@ for (const file of files) {
       if (from === 'model' && to === 'session') problems.push(`${name} imports ${spec}: model never imports session`);
       if ((from === 'flow' || from === 'contract') && (hosts.includes(to) || (from === 'contract' && to === 'flow')))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
+      if (from === 'page' && to === 'flow')
+        problems.push(
+          `${name} imports ${spec}: page never imports flow (the loop is the worker's; share through contract)`,
+        );
     } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {
       problems.push(`${name} imports web-llm: only src/model/webllm* may`);
     } else if (spec.startsWith('@wllama/wllama') && !/^model\/wllama-engine\.ts$/.test(name)) {

@@ -20,6 +20,7 @@ import type {
   WarmupResult,
 } from '../model/engine';
 import type { ContextUsage } from '../model/context-usage';
+import type { LimitOptions } from './limits';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { AgentStats } from '../session/stats';
 import type { Session, SessionSummary } from '../session/store';
@@ -47,8 +48,11 @@ export interface AgentSpec {
 
 export type CallbackKind = 'beforeModel' | 'afterModel' | 'beforeTool' | 'afterTool';
 
-/** createAgent's options as they reach the worker (functions removed). */
-export interface HostConfig {
+/**
+ * createAgent's options as they reach the worker (functions removed). The limits are contract/limits.ts's
+ * shape; one left out (an older page) gets its default there (limitsOf).
+ */
+export interface HostConfig extends LimitOptions {
   appName: string;
   userId: string;
   dbName: string;
@@ -57,12 +61,6 @@ export interface HostConfig {
   instructions: string;
   model: HostModelOptions;
   tools: ToolDeclaration[];
-  maxSteps: number;
-  maxToolCallsPerStep: number;
-  /** Absent (an older page): 1. */
-  maxRepeatedCalls?: number;
-  /** Absent: the model's own (ModelInfo.toolRounds). */
-  maxToolRounds?: number;
   /** Which page callbacks exist; the worker calls PageApi.callback only for these. */
   callbacks: Partial<Record<CallbackKind, boolean>>;
   agents: AgentSpec[];
@@ -127,19 +125,57 @@ export interface WarmupInput {
   runId: string;
 }
 
-/** The worker's side, exposed with comlink. */
-export interface AgentHostApi {
-  /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
-  holdLifeline(name: string): Promise<void>;
-  init(config: HostConfig, page: PageApi): Promise<HostInfo>;
-  /** Starts an invocation; its events come back on the port, the last one carries an endReason. */
-  run(input: RunInput): Promise<EventPort>;
-  /** A person's decision on a call that waits for approval; rejects with approval-not-pending for any other id. */
-  decide(input: DecisionInput): Promise<EventPort>;
-  /** A long-running call's result; rejects with not-pending unless the call waits for one. */
-  resolveTool(input: ResolutionInput): Promise<EventPort>;
-  /** Continues the session's last invocation if it never ended; the port ends at once when there is none. */
-  resume(input: ResumeInput): Promise<EventPort>;
+/**
+ * One command starts every run; its kind mirrors how the flow starts one (flow/*-start.ts): a new message,
+ * the resumption of a run cut off, a person's decision on a call waiting for approval, a long-running
+ * call's result.
+ */
+export type RunCommand =
+  | ({ kind: 'message' } & RunInput)
+  | ({ kind: 'resume' } & ResumeInput)
+  | ({ kind: 'decision' } & DecisionInput)
+  | ({ kind: 'resolution' } & ResolutionInput);
+
+/** The worker's runs (AgentHostApi.runs()). */
+export interface RunsApi {
+  /**
+   * Starts a run; its events come back on the port, the last one carries an endReason. A decision rejects
+   * with approval-not-pending, a resolution with not-pending, when the call does not wait for it; a resume
+   * ends the port at once when the session's last run had ended.
+   */
+  start(command: RunCommand): Promise<EventPort>;
+  /** Stops a run, or a warmup, by the id the page gave it. */
+  abort(runId: string): void;
+}
+
+/** The agent's sessions in the worker's store (AgentHostApi.sessions()). */
+export interface SessionsApi {
+  list(): Promise<SessionSummary[]>;
+  get(id: string): Promise<SessionView | undefined>;
+  delete(id: string): Promise<void>;
+  export(id: string): Promise<string>;
+  import(jsonl: string, onProgress?: (progress: ImportProgress) => void): Promise<string>;
+  /**
+   * Opens the session `sessionId` (created if the store has none), or a new one, in place of the agent's
+   * session: the engine stays loaded. Runs under way go on in the session they started in.
+   */
+  open(sessionId?: string): Promise<HostInfo>;
+  /** Whether the open session holds an event with this id (a message the page is not sure was stored). */
+  hasEvent(id: string): Promise<boolean>;
+  pendingApprovals(): Promise<ApprovalRequest[]>;
+  stats(): Promise<AgentStats>;
+}
+
+/** The page's tools as the worker knows them (AgentHostApi.tools()). */
+export interface ToolsApi {
+  register(tools: ToolDeclaration[]): Promise<void>;
+  unregister(name: string): Promise<void>;
+  /** A call's outcome that arrived after its run had moved on. */
+  recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void>;
+}
+
+/** The agent's model (AgentHostApi.model()): its cache, and its steps outside the loop. */
+export interface ModelApi extends ModelHandle {
   /** One step of the agent's model, outside the loop and the session; cancelling the stream aborts it. */
   generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>>;
   /**
@@ -148,34 +184,31 @@ export interface AgentHostApi {
    * and prefills only its own part. Resolves at once with status 'unsupported' for an engine that cannot.
    */
   warmup(input: WarmupInput): Promise<WarmupResult>;
-  /**
-   * Opens the session `sessionId` (created if the store has none), or a new one, in place of the agent's
-   * session: the engine stays loaded. Runs under way go on in the session they started in.
-   */
-  openSession(sessionId?: string): Promise<HostInfo>;
-  /** Stops a run, or a warmup, by the id the page gave it. */
-  abort(runId: string): void;
-  /** Whether the session holds an event with this id (a message the page is not sure was stored). */
-  hasEvent(id: string): Promise<boolean>;
-  pendingApprovals(): Promise<ApprovalRequest[]>;
-  recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void>;
-  /** A streamed piece of a running call's output (sent by the page, so no channel is opened per call). */
-  toolChunk(callId: string, chunk: unknown): void;
-  registerTools(tools: ToolDeclaration[]): Promise<void>;
-  unregisterTool(name: string): Promise<void>;
-  listSessions(): Promise<SessionSummary[]>;
-  getSession(id: string): Promise<SessionView | undefined>;
-  deleteSession(id: string): Promise<void>;
-  exportSession(id: string): Promise<string>;
-  importSession(jsonl: string, onProgress?: (progress: ImportProgress) => void): Promise<string>;
-  /** The toolkit graph's service, as a proxy: the page calls its methods directly. */
-  toolkit(): ToolkitApi & ProxyMarked;
-  /** The model's cache, as a proxy. */
-  model(): ModelHandle & ProxyMarked;
-  stats(): Promise<AgentStats>;
   /** How the next step would spend the model's context window, in tokens. */
   contextUsage(): Promise<ContextUsage>;
+}
+
+/**
+ * The worker's side, exposed with comlink: its start and end, and its services (runs, sessions, tools,
+ * model, toolkit), each a proxy the page opens once per worker (page/worker-services.ts).
+ */
+export interface AgentHostApi {
+  /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
+  holdLifeline(name: string): Promise<void>;
+  init(config: HostConfig, page: PageApi): Promise<HostInfo>;
+  runs(): RunsApi & ProxyMarked;
+  sessions(): SessionsApi & ProxyMarked;
+  tools(): ToolsApi & ProxyMarked;
+  /** The model's cache and its steps outside the loop, as a proxy. */
+  model(): ModelApi & ProxyMarked;
+  /** The toolkit graph's service, as a proxy: the page calls its methods directly. */
+  toolkit(): ToolkitApi & ProxyMarked;
   close(): Promise<void>;
+  /**
+   * A streamed piece of a running call's output, sent by the page on the host's own channel, open from the
+   * start: through a service opened for it, the first pieces could arrive after the call's own reply.
+   */
+  toolChunk(callId: string, chunk: unknown): void;
 }
 
 export interface SessionView {

@@ -7,6 +7,7 @@
  */
 import type { AgentErrorData } from '../errors';
 import type { AgentSpec, CallInfo, PreparedCall, ToolCallRequest } from '../contract/protocol';
+import type { Limits } from '../contract/limits';
 import type { ChatMessage, FinishReason, ModelEngine, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { AgentEvent, EndReason, FunctionCall, FunctionResponse, NewEvent, Usage } from '../session/event';
 import type { SessionStore } from '../session/store';
@@ -59,14 +60,8 @@ export interface RunDescription {
   prompt?: string;
 }
 
-export interface FlowLimits {
-  maxSteps: number;
-  maxToolCallsPerStep: number;
-  /** Calls made again with the same arguments that a run refuses (telling the model) before it ends; Infinity: repeats run. */
-  maxRepeatedCalls: number;
-  /** Model steps with calls a run makes before a step must answer in words; absent: the model's own (ModelInfo.toolRounds), else none. */
-  maxToolRounds?: number;
-}
+/** The run's limits: the output of createAgent's limits schema (contract/limits.ts), defaults applied. */
+export type FlowLimits = Limits;
 
 /** What stays the same for every run of one agent on one session. */
 export interface AgentContext {

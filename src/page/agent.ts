@@ -14,17 +14,16 @@ import type { SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
 import { asTool, type Tool } from '../tools/define-tool';
 import type {
-  AgentHostApi,
   AgentStatus,
   ContextUsage,
-  EventPort,
   HostInfo,
   ImportProgress,
+  RunCommand,
   SessionView,
 } from '../contract/protocol';
-import { checkMessageText } from '../flow/message-text';
+import { checkMessageText } from '../contract/message-text';
 import { checkSessionId } from './options-schema';
-import { afterCrash } from '../flow/resend-after-crash';
+import { afterCrash } from './resend-after-crash';
 import { collectRun } from './collect-run';
 import { closedDuringDecision } from './decision-outcome';
 import type { AgentOptions, RunOptions, RunResult } from './options';
@@ -32,6 +31,8 @@ import type { AgentSettings } from './supervisor';
 import { modelDeltas } from './model-deltas';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
+import { serviceOf } from './worker-services';
+import type { WorkerConnection } from './worker-connection';
 import { runCallbacks } from './run-callbacks';
 import { closedError, Supervisor } from './supervisor';
 import { ToolHost } from './tool-host';
@@ -42,8 +43,6 @@ import {
   type ModelContextLike,
   type WebMCPExposure,
 } from './webmcp';
-
-type Remote = Comlink.Remote<AgentHostApi>;
 
 /** A message this page sent, remembered until it is known to be stored. */
 interface SentMessage {
@@ -71,10 +70,16 @@ export class Agent extends EventTarget {
   readonly model: Comlink.Remote<ModelHandle>;
 
   private readonly supervisor: Supervisor;
+  /** The worker's services, each reached through the worker of the moment (remote-proxy.ts). */
+  private readonly remote: {
+    sessions: ReturnType<typeof remoteSessions>;
+    tools: ReturnType<typeof remoteTools>;
+    model: ReturnType<typeof remoteModel>;
+  };
   /** Runs whose events this page is reading now. */
   private runs = 0;
   private readonly toolHost = new ToolHost((request, outcome) => {
-    void this.call((remote) => remote.recordLate(request, outcome)).catch(() => undefined);
+    void this.remote.tools.recordLate(request, outcome).catch(() => undefined);
   });
 
   constructor(
@@ -91,8 +96,10 @@ export class Agent extends EventTarget {
         pageApi({
           options,
           toolHost: this.toolHost,
+          // On the host's own channel, open from the start: a service opened now would deliver the first
+          // chunks after the call's own reply, when the worker no longer listens for them.
           sendChunk: (callId, chunk) =>
-            void this.call((remote) => remote.toolChunk(callId, chunk)).catch(() => undefined),
+            void this.supervisor.call((remote) => remote.toolChunk(callId, chunk)).catch(() => undefined),
           onProgress: (progress) => this.dispatchEvent(new CustomEvent('model-progress', { detail: progress })),
           onStatus: (status, detail) => this.setStatus(status, detail),
         }),
@@ -100,19 +107,22 @@ export class Agent extends EventTarget {
       // The model has loaded (at the start, or again after a restart): its prompt's constant part is read ahead.
       () => this.autoWarmup(),
     );
+    this.remote = {
+      sessions: remoteSessions(this.supervisor),
+      tools: remoteTools(this.supervisor),
+      model: remoteModel(this.supervisor),
+    };
+    const sessions = this.remote.sessions;
     this.sessions = {
-      list: () => this.call((remote) => remote.listSessions()),
-      get: (id) => this.call((remote) => remote.getSession(id)),
-      delete: (id) => this.call((remote) => remote.deleteSession(id)),
-      export: (id) => this.call((remote) => remote.exportSession(id)),
-      import: (jsonl, opts) =>
-        this.call((remote) =>
-          remote.importSession(jsonl, opts?.onProgress ? Comlink.proxy(opts.onProgress) : undefined),
-        ),
+      list: () => sessions.list(),
+      get: (id) => sessions.get(id),
+      delete: (id) => sessions.delete(id),
+      export: (id) => sessions.export(id),
+      import: (jsonl, opts) => sessions.import(jsonl, opts?.onProgress ? Comlink.proxy(opts.onProgress) : undefined),
       subscribe: (id, onEvent) => subscribeSession(this.config.dbName, id, onEvent),
     };
-    this.toolkit = remoteService(() => this.supervisor.service('toolkit', (remote) => remote.toolkit()));
-    this.model = remoteService(() => this.supervisor.service('model', (remote) => remote.model()));
+    this.toolkit = remoteService(() => serviceOf(this.supervisor, 'toolkit'));
+    this.model = this.remote.model;
   }
 
   /** Set when the agent started; the same across worker restarts. */
@@ -151,11 +161,8 @@ export class Agent extends EventTarget {
 
   /** Answers a long-running call and continues the conversation. */
   resolveTool(callId: string, result: unknown, options: RunOptions = {}): Promise<RunResult> {
-    const runId = crypto.randomUUID();
-    const ifBusy = options.ifBusy ?? 'wait';
-    return collectRun(
-      this.stream(runId, options.signal, (remote) => remote.resolveTool({ runId, ifBusy, callId, result })),
-    );
+    const command = { kind: 'resolution', ...runControl(options), callId, result } as const;
+    return collectRun(this.stream(command, options.signal));
   }
 
   /**
@@ -164,9 +171,7 @@ export class Agent extends EventTarget {
    * 'interrupted', never run again). Yields nothing when that run had ended.
    */
   resume(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
-    const runId = crypto.randomUUID();
-    const ifBusy = options.ifBusy ?? 'wait';
-    return this.stream(runId, options.signal, (remote) => remote.resume({ runId, ifBusy }));
+    return this.stream({ kind: 'resume', ...runControl(options) }, options.signal);
   }
 
   /**
@@ -200,13 +205,14 @@ export class Agent extends EventTarget {
     const stopped = new Promise<never>((_, reject) => {
       stop = () => {
         reject(warmupAborted());
-        void connection.call((remote) => remote.abort(runId)).catch(() => undefined);
+        void abortIn(connection, runId);
       };
       signal?.addEventListener('abort', stop, { once: true });
     });
     stopped.catch(() => undefined);
     try {
-      const result = await Promise.race([connection.call((remote) => remote.warmup({ runId })), stopped]);
+      const model = serviceOf(connection, 'model');
+      const result = await Promise.race([model.then((service) => service.warmup({ runId })), stopped]);
       this.dispatchEvent(new CustomEvent('warmup', { detail: result }));
       return result;
     } catch (error) {
@@ -225,7 +231,7 @@ export class Agent extends EventTarget {
    */
   async openSession(sessionId?: string): Promise<string> {
     if (sessionId !== undefined) checkSessionId(sessionId, 'openSession');
-    const info = await this.call((remote) => remote.openSession(sessionId));
+    const info = await this.remote.sessions.open(sessionId);
     this.supervisor.opened(info.sessionId);
     this.autoWarmup();
     return info.sessionId;
@@ -233,17 +239,17 @@ export class Agent extends EventTarget {
 
   /** The calls that wait for approval now (also after a reload), with their arguments as the tools' schemas parse them. */
   pendingApprovals(): Promise<ApprovalRequest[]> {
-    return this.call((remote) => remote.pendingApprovals());
+    return this.remote.sessions.pendingApprovals();
   }
 
   async registerTool(given: Tool): Promise<void> {
     const declaration = this.toolHost.register(asTool(given, 'registerTool'));
-    await this.call((remote) => remote.registerTools([declaration]));
+    await this.remote.tools.register([declaration]);
   }
 
   async unregisterTool(name: string): Promise<void> {
     this.toolHost.unregister(name);
-    await this.call((remote) => remote.unregisterTool(name));
+    await this.remote.tools.unregister(name);
   }
 
   /** Offers this agent's page tools to the browser's WebMCP registry, where it has one. */
@@ -252,7 +258,7 @@ export class Agent extends EventTarget {
   }
 
   stats(): Promise<AgentStats> {
-    return this.call((remote) => remote.stats());
+    return this.remote.sessions.stats();
   }
 
   /**
@@ -262,7 +268,7 @@ export class Agent extends EventTarget {
    * with an estimate before.
    */
   contextUsage(): Promise<ContextUsage> {
-    return this.call((remote) => remote.contextUsage());
+    return this.remote.model.contextUsage();
   }
 
   async close(): Promise<void> {
@@ -271,22 +277,15 @@ export class Agent extends EventTarget {
     this.setStatus('closed');
   }
 
-  private call<T>(fn: (remote: Remote) => Promise<T>): Promise<T> {
-    return this.supervisor.call(fn);
-  }
-
   /**
    * A decision's run. If the agent closes meanwhile, the rejection says
    * whether the decision was stored and whether the tool ran (decision-outcome.ts).
    */
   private async decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
-    const runId = crypto.randomUUID();
-    const ifBusy = options.ifBusy ?? 'wait';
     const seen = { sawDecision: false, toolStarted: false };
     this.toolHost.onStart.set(callId, () => (seen.toolStarted = true));
-    const events = this.stream(runId, options.signal, (remote) =>
-      remote.decide({ runId, ifBusy, callId, granted, reason }),
-    );
+    const command = { kind: 'decision', ...runControl(options), callId, granted, reason } as const;
+    const events = this.stream(command, options.signal);
     try {
       return await collectRun(
         (async function* () {
@@ -322,19 +321,17 @@ export class Agent extends EventTarget {
   private async *runMessage(message: SentMessage): AsyncGenerator<AgentEvent> {
     // Here, where the page made the mistake: across the boundary it would be a DataCloneError.
     checkMessageText(message.text);
-    const runId = crypto.randomUUID();
     const { options } = message;
+    const command: RunCommand = {
+      kind: 'message',
+      ...runControl(options),
+      text: message.text,
+      messageId: message.id,
+      toolChoice: options.toolChoice,
+    };
     let stored = false;
     try {
-      for await (const event of this.stream(runId, options.signal, (remote) =>
-        remote.run({
-          runId,
-          text: message.text,
-          messageId: message.id,
-          ifBusy: options.ifBusy ?? 'wait',
-          toolChoice: options.toolChoice,
-        }),
-      )) {
+      for await (const event of this.stream(command, options.signal)) {
         if (event.id === message.id && !event.partial) stored = true;
         yield event;
       }
@@ -345,13 +342,13 @@ export class Agent extends EventTarget {
     }
   }
 
-  /** What the crash error says about the message, and the message sent again where flow/resend-after-crash.ts says so. */
+  /** What the crash error says about the message, and the message sent again where resend-after-crash.ts says so. */
   private async afterCrash(message: SentMessage, seen: boolean, error: AgentError): Promise<AgentError> {
     const verdict = await afterCrash(
       { id: message.id, seenStored: seen, resent: message.resent === true },
       {
         restarted: () => this.supervisor.restarted(),
-        hasEvent: (id) => this.call((remote) => remote.hasEvent(id)),
+        hasEvent: (id) => this.remote.sessions.hasEvent(id),
       },
     );
     if (verdict.resend)
@@ -364,22 +361,18 @@ export class Agent extends EventTarget {
     });
   }
 
-  private async *stream(
-    runId: string,
-    signal: AbortSignal | undefined,
-    open: (remote: Remote) => Promise<EventPort>,
-  ): AsyncGenerator<AgentEvent> {
+  private async *stream(command: RunCommand, signal: AbortSignal | undefined): AsyncGenerator<AgentEvent> {
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
     const connection = await this.supervisor.current();
     // An abort while the worker was awaited has no run to stop yet: the run never starts (it was lost here before).
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
-    const onAbort = () => void connection.call((remote) => remote.abort(runId)).catch(() => undefined);
+    const onAbort = () => void abortIn(connection, command.runId);
     signal?.addEventListener('abort', onAbort, { once: true });
     let ended = false;
     // The page knows its runs: 'running' from the first until the last ends, without a hop to the worker.
     if (this.runs++ === 0) this.setStatus('running');
     try {
-      const events = await connection.call(open);
+      const events = await (await serviceOf(connection, 'runs')).start(command);
       for await (const event of connection.read(events)) {
         if (event.endReason && !event.partial) ended = true;
         this.notify(event);
@@ -416,6 +409,24 @@ export class Agent extends EventTarget {
     this.dispatchEvent(new CustomEvent('status', { detail: { status, detail } }));
   }
 }
+
+/** A run's id (the page's, so that it can stop it) and what it does when the session is busy. */
+function runControl(options: RunOptions) {
+  return { runId: crypto.randomUUID(), ifBusy: options.ifBusy ?? 'wait' } as const;
+}
+
+/** Stops a run or a warmup of this connection's worker; a worker that is gone has nothing to stop. */
+async function abortIn(connection: WorkerConnection, runId: string): Promise<void> {
+  try {
+    await (await serviceOf(connection, 'runs')).abort(runId);
+  } catch {
+    // Gone, or closed: nothing of it runs.
+  }
+}
+
+const remoteSessions = (supervisor: Supervisor) => remoteService(() => serviceOf(supervisor, 'sessions'));
+const remoteTools = (supervisor: Supervisor) => remoteService(() => serviceOf(supervisor, 'tools'));
+const remoteModel = (supervisor: Supervisor) => remoteService(() => serviceOf(supervisor, 'model'));
 
 function warmupAborted(): AgentError {
   return new AgentError('aborted', 'The warmup was aborted: the prompt was not read ahead (or only in part).');

@@ -5,6 +5,7 @@
 import { AgentError } from '../errors';
 import { asTool } from '../tools/define-tool';
 import type { HostConfig } from '../contract/protocol';
+import { limitsOf } from '../contract/limits';
 import { Agent } from './agent';
 import type { AgentOptions } from './options';
 import { checkOptions } from './options-schema';
@@ -67,10 +68,7 @@ function hostConfig(options: AgentOptions): AgentSettings {
     sessionId: options.sessionId,
     instructions: options.instructions ?? '',
     model: modelConfig as HostConfig['model'],
-    maxSteps: options.maxSteps ?? 10,
-    maxToolCallsPerStep: options.maxToolCallsPerStep ?? 8,
-    maxRepeatedCalls: options.maxRepeatedCalls ?? 1,
-    ...(options.maxToolRounds !== undefined && { maxToolRounds: options.maxToolRounds }),
+    ...limitsOf(options),
     callbacks: {
       beforeModel: Boolean(callbacks.beforeModel),
       afterModel: Boolean(callbacks.afterModel),

@@ -7,6 +7,7 @@
 import { AgentError, type AgentErrorData } from '../errors';
 import type { ModelDelta, ModelRequest } from '../model/engine';
 import type { WorkerConnection } from './worker-connection';
+import { serviceOf } from './worker-services';
 
 export async function* modelDeltas(
   connection: WorkerConnection,
@@ -14,7 +15,7 @@ export async function* modelDeltas(
   signal?: AbortSignal,
 ): AsyncGenerator<ModelDelta> {
   if (signal?.aborted) throw abortedError();
-  const reader = (await connection.call((remote) => remote.generate(request))).getReader();
+  const reader = (await (await serviceOf(connection, 'model')).generate(request)).getReader();
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => (onAbort = () => reject(abortedError())));
   aborted.catch(() => undefined);

@@ -8,6 +8,7 @@ import { isTool } from '../tools/define-tool';
 import { findUncloneable } from '../tools/find-uncloneable';
 import { formatPath } from '../tools/format-issues';
 import { z } from '../tools/zod';
+import { limitsShape, wholeAtLeast } from '../contract/limits';
 
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
   error: 'must be a function',
@@ -15,11 +16,6 @@ const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === '
 const oneOrMany = (schema: typeof fn) =>
   z.union([schema, z.array(schema)], { error: 'must be a function or an array of functions' });
 const name = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
-const wholeAtLeast = (min: number) =>
-  z
-    .number({ error: `must be a whole number of at least ${min}` })
-    .int({ error: `must be a whole number of at least ${min}` })
-    .min(min, { error: `must be a whole number of at least ${min}` });
 
 /** Worker files come from http(s) (or a bundler's blob:) URLs; never javascript: or data:. */
 const workerUrl = z.custom<string | URL>(
@@ -118,10 +114,8 @@ const schema = z.strictObject(
     userId: name.optional(),
     dbName: name.optional(),
     storage: z.enum(['indexeddb', 'memory', 'auto'], { error: "must be 'indexeddb', 'memory' or 'auto'" }).optional(),
-    maxSteps: wholeAtLeast(1).optional(),
-    maxToolCallsPerStep: wholeAtLeast(1).optional(),
-    maxRepeatedCalls: z.union([wholeAtLeast(0), z.literal(Infinity)]).optional(),
-    maxToolRounds: z.union([wholeAtLeast(0), z.literal(Infinity)]).optional(),
+    // The run's limits: one shape for the page's check and the worker's defaults (contract/limits.ts).
+    ...limitsShape,
     onApproval: fn.optional(),
     callbacks: callbacks.optional(),
     agents: z

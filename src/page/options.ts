@@ -3,6 +3,7 @@ import type { ModelOptions, ModelRequest, ModelResponse, ToolChoice } from '../m
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Tool } from '../tools/define-tool';
 import type { AgentSpec } from '../contract/protocol';
+import type { LimitOptions } from '../contract/limits';
 
 type OneOrMany<F> = F | F[];
 
@@ -21,7 +22,8 @@ export interface AgentCallbacks {
   onEvent?: OneOrMany<(event: AgentEvent) => void>;
 }
 
-export interface AgentOptions {
+/** The run's limits (maxSteps and the others) are their schema's, with its docs and defaults: contract/limits.ts. */
+export interface AgentOptions extends LimitOptions {
   model: ModelOptions;
   instructions?: string;
   tools?: Tool[];
@@ -30,20 +32,6 @@ export interface AgentOptions {
   userId?: string;
   dbName?: string;
   storage?: 'indexeddb' | 'memory' | 'auto';
-  maxSteps?: number;
-  maxToolCallsPerStep?: number;
-  /**
-   * How many calls a run refuses as repeats (the same tool with the same arguments as a call it already
-   * answered, with nothing changed since) before it ends with 'repeated-call'. The model is told each
-   * time. Default 1; 0 ends the run at the first repeat; Infinity runs repeats.
-   */
-  maxRepeatedCalls?: number;
-  /**
-   * Model steps with calls a run makes before a step must answer in words (its grammar allows no call).
-   * Default: what the model handles well (agent.info.model.toolRounds: 1 for a GGUF under two billion
-   * parameters), else no limit but maxSteps.
-   */
-  maxToolRounds?: number;
   onApproval?: (call: ApprovalRequest) => boolean | Promise<boolean>;
   callbacks?: AgentCallbacks;
   agents?: AgentSpec[];

@@ -10,6 +10,7 @@ import type { ToolDeclaration } from '../tools/declaration';
 import { DEFAULT_AGENT_NAME } from '../flow/agents';
 import type { AgentContext, AgentSpec, FlowHooks, ToolRunner, ToolSelector } from '../flow/types';
 import type { HostConfig, PageApi } from '../contract/protocol';
+import { limitsOf } from '../contract/limits';
 
 export function agentContext(parts: {
   config: HostConfig;
@@ -35,12 +36,7 @@ export function agentContext(parts: {
     runner: pageRunner(page, parts.chunkSinks),
     hooks: pageHooks(config, page),
     selector: parts.selector,
-    limits: {
-      maxSteps: config.maxSteps,
-      maxToolCallsPerStep: config.maxToolCallsPerStep,
-      maxRepeatedCalls: config.maxRepeatedCalls ?? 1,
-      ...(config.maxToolRounds !== undefined && { maxToolRounds: config.maxToolRounds }),
-    },
+    limits: limitsOf(config),
     toolChoice: config.toolChoice,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { afterCrash } from '../../src/flow/resend-after-crash';
+import { afterCrash } from '../../src/page/resend-after-crash';
 
 const worker = (stored: boolean | 'gone') => ({
   restarted: async () => {
