@@ -8,7 +8,9 @@
  * Which markup a model takes is read from its GGUF: the chat template it
  * carries (by the tokens it uses), else its architecture.
  */
-export type TemplateName = 'gemma' | 'chatml' | 'llama3' | 'phi' | 'mistral';
+import { familyOfArchitecture, familyOfTemplate, markupStops, type TemplateName } from './families';
+
+export type { TemplateName };
 
 export interface Turn {
   role: 'system' | 'user' | 'assistant';
@@ -30,7 +32,7 @@ const TEMPLATES: Record<TemplateName, ChatTemplate> = {
   // Gemma has no system turn: the system text opens the first user turn, as its own template does.
   gemma: {
     name: 'gemma',
-    stops: ['<start_of_turn>', '<end_of_turn>'],
+    stops: markupStops('gemma'),
     render: (turns) => {
       const [system, rest] = splitSystem(turns);
       let out = '';
@@ -43,24 +45,24 @@ const TEMPLATES: Record<TemplateName, ChatTemplate> = {
   },
   chatml: {
     name: 'chatml',
-    stops: ['<|im_start|>', '<|im_end|>'],
+    stops: markupStops('chatml'),
     render: (turns) =>
       `${turns.map((turn) => `<|im_start|>${turn.role}\n${turn.content}<|im_end|>\n`).join('')}<|im_start|>assistant\n`,
   },
   llama3: {
     name: 'llama3',
-    stops: ['<|start_header_id|>', '<|eot_id|>'],
+    stops: markupStops('llama3'),
     render: (turns) =>
       `${turns.map((turn) => `<|start_header_id|>${turn.role}<|end_header_id|>\n\n${turn.content}<|eot_id|>`).join('')}<|start_header_id|>assistant<|end_header_id|>\n\n`,
   },
   phi: {
     name: 'phi',
-    stops: ['<|user|>', '<|end|>'],
+    stops: markupStops('phi'),
     render: (turns) => `${turns.map((turn) => `<|${turn.role}|>${turn.content}<|end|>`).join('')}<|assistant|>`,
   },
   mistral: {
     name: 'mistral',
-    stops: ['[INST]', '</s>'],
+    stops: markupStops('mistral'),
     render: (turns) => {
       const [system, rest] = splitSystem(turns);
       let out = '';
@@ -77,19 +79,12 @@ export function chatTemplate(name: TemplateName): ChatTemplate {
   return TEMPLATES[name];
 }
 
-/** Which markup a GGUF's model takes: its chat template's tokens first, then its architecture. */
+/** Which markup a GGUF's model takes: its chat template's tokens first, then its architecture (families/). */
 export function templateOf(metadata: Readonly<Record<string, string>>): TemplateName {
-  const template = metadata['tokenizer.chat_template'] ?? '';
-  if (template.includes('<start_of_turn>')) return 'gemma';
-  if (template.includes('<|im_start|>')) return 'chatml';
-  if (template.includes('<|start_header_id|>')) return 'llama3';
-  if (template.includes('<|assistant|>') && template.includes('<|end|>')) return 'phi';
-  if (template.includes('[INST]')) return 'mistral';
-  const architecture = metadata['general.architecture'] ?? '';
-  if (/^gemma/.test(architecture)) return 'gemma';
-  if (/^phi/.test(architecture)) return 'phi';
-  if (/^mistral/.test(architecture)) return 'mistral';
-  return 'chatml';
+  const family =
+    familyOfTemplate(metadata['tokenizer.chat_template'] ?? '') ??
+    familyOfArchitecture(metadata['general.architecture'] ?? '');
+  return family?.markup ?? 'chatml';
 }
 
 function splitSystem(turns: readonly Turn[]): [string, Turn[]] {

@@ -4,6 +4,7 @@
  * leftmost marker; at the same place, the earlier reader in this list wins.
  */
 import type { CallReader } from './call-reader';
+import { END_OF_TURN_TOKENS } from '../families';
 import { gemma4CallReader } from '../formats/gemma4';
 import { fencedBlockReader } from '../formats/gemma-tool-code';
 import { functionNameReader, toolCallTagReader, toolTagReader } from '../formats/hermes';
@@ -34,14 +35,4 @@ export const REASONING_BLOCKS: readonly { open: string; close: string }[] = [
 ];
 
 /** Tokens that end a model's turn in the chat templates we know; nothing after one belongs to the turn. */
-export const END_OF_TURN = [
-  '<|im_end|>',
-  '<|eot_id|>',
-  '<|eom_id|>',
-  '<|end|>',
-  '<|endoftext|>',
-  '<|end_of_text|>',
-  '</s>',
-  '<end_of_turn>',
-  '<turn|>',
-];
+export const END_OF_TURN = END_OF_TURN_TOKENS;
