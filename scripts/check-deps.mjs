@@ -3,6 +3,8 @@
 // - contract (the page ↔ worker contract) imports none of flow, worker, page, extension;
 // - flow imports none of worker, page, extension;
 // - model imports nothing of session (an engine knows requests and deltas, not the session's log);
+// - model/grammar, model/readers and model/gbnf import no model/formats or model/families file, not even its
+//   types: they are given a format's pieces (a GrammarStep, an OutputVocabulary) and know no family;
 // - only model/webllm* imports @mlc-ai/web-llm, only model/wllama-engine.ts imports @wllama/wllama;
 //   only session/idb-*.ts and toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
 // - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
@@ -44,6 +46,8 @@ const lower = ['tools', 'toolkit', 'session', 'model'];
 const isAiSdkPackage = (spec) => spec === 'ai' || spec.startsWith('ai/') || spec.startsWith('@ai-sdk/');
 const upper = ['contract', 'flow', 'worker', 'page', 'extension'];
 const hosts = ['worker', 'page', 'extension'];
+const FAMILY_BLIND = ['model/grammar', 'model/readers', 'model/gbnf'];
+const FAMILY_KNOWING = ['model/formats', 'model/families'];
 const problems = [];
 for (const file of files) {
   const code = readFileSync(file, 'utf8');
@@ -69,6 +73,11 @@ for (const file of files) {
       if (lower.includes(from) && upper.includes(to))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
       if (from === 'model' && to === 'session') problems.push(`${name} imports ${spec}: model never imports session`);
+      const part = (path) => path.split('/').slice(0, 2).join('/');
+      if (FAMILY_BLIND.includes(part(name)) && FAMILY_KNOWING.includes(part(target)))
+        problems.push(
+          `${name} imports ${spec}: ${part(name)} knows no format or family (take the format's pieces as an argument)`,
+        );
       if ((from === 'flow' || from === 'contract') && (hosts.includes(to) || (from === 'contract' && to === 'flow')))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
     } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {

@@ -23,6 +23,7 @@ import { allowedNames } from './formats/tool-call-plan';
 import type { ToolFormat } from './formats/tool-format';
 import { ToolCallStream } from './readers/stream-tool-calls';
 import { estimateTokens } from './token-estimate';
+import { OUTPUT_VOCABULARY } from './formats/output-vocabulary';
 
 export class ScriptedEngine implements ModelEngine {
   readonly info: ModelInfo;
@@ -113,6 +114,7 @@ function* rawTurn(
   usage: { promptTokens: number; completionTokens: number },
 ): Generator<ModelDelta> {
   const stream = new ToolCallStream({
+    vocabulary: OUTPUT_VOCABULARY,
     tools: request.tools,
     allowed: allowedNames(request.tools, request),
     example: format.example,

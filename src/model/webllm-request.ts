@@ -23,7 +23,7 @@ import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ChatCo
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ChatMessage, ModelRequest, ModelToolCall } from './engine';
 import { escapeUntrusted } from './escape';
-import { END_OF_TURN } from './readers/readers';
+import { END_OF_TURN } from './formats/output-vocabulary';
 import { allowedNames, planToolCalls } from './formats/tool-call-plan';
 import type { ToolFormat, ToolResultText } from './formats/tool-format';
 import { jsonResponseFormat } from './tool-grammar';

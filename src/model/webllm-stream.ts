@@ -18,6 +18,7 @@ import { parseLiteral } from './readers/literal';
 import { notAllowedMessage, readModelOutput, unknownToolMessage } from './readers/read-model-output';
 import { ToolCallStream } from './readers/stream-tool-calls';
 import type { WebLLMRequestPlan } from './webllm-request';
+import { OUTPUT_VOCABULARY } from './formats/output-vocabulary';
 
 export async function* toModelDeltas(
   chunks: AsyncIterable<ChatCompletionChunk>,
@@ -25,6 +26,7 @@ export async function* toModelDeltas(
 ): AsyncGenerator<ModelDelta> {
   const native = plan.mode === 'native';
   const stream = new ToolCallStream({
+    vocabulary: OUTPUT_VOCABULARY,
     tools: plan.tools,
     allowed: plan.toolNames,
     example: plan.format.example,
@@ -72,7 +74,7 @@ export async function* toModelDeltas(
     callCount += rest.calls.length + rest.errors.length;
   } else if (reason === 'stop' && raw.trim() && callCount === 0) {
     // Hermes may still answer in text when its grammar is off (e.g. web-llm returned no tool_calls).
-    const read = readModelOutput(raw, { tools: plan.tools, allowed: plan.toolNames });
+    const read = readModelOutput(raw, { vocabulary: OUTPUT_VOCABULARY, tools: plan.tools, allowed: plan.toolNames });
     if (read.text) yield { type: 'text', text: read.text };
   }
   yield { type: 'finish', reason: finishReason(reason, callCount), usage, raw };

@@ -45,6 +45,7 @@ import { jinjaPrompt } from './jinja-prompt';
 import { markupPrompt, type PromptWriter } from './wllama-prompt';
 import { nextPieceEnd, readAheadText } from './wllama-read-ahead';
 import { chatTemplate, templateOf } from './wllama-template';
+import { OUTPUT_VOCABULARY } from './formats/output-vocabulary';
 
 /**
  * The page's wllama options as the engine takes them: the URLs made absolute (the worker's base is not the page's),
@@ -355,7 +356,12 @@ export class WllamaEngine implements ModelEngine {
     signal?: AbortSignal,
     gone?: Promise<never>,
   ): AsyncGenerator<ModelDelta> {
-    const stream = new ToolCallStream({ tools: plan.tools, allowed: plan.toolNames, example: plan.format.example });
+    const stream = new ToolCallStream({
+      vocabulary: OUTPUT_VOCABULARY,
+      tools: plan.tools,
+      allowed: plan.toolNames,
+      example: plan.format.example,
+    });
     let raw = '';
     let finish: FinishReason = 'stop';
     let usage: Usage | undefined;

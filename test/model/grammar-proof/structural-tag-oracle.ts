@@ -15,7 +15,7 @@
  * that is no tag, Llama 3.2's `{"name": `) inside a tag left open on its line.
  */
 import type { StructuralTagFormat, TagFormat } from '../../../src/model/grammar/structural-tag';
-import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/readers/readers';
+import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/formats/output-vocabulary';
 import { validateJsonSchema } from '../../../src/tools/json-schema-validate';
 import { endOfPythonArguments, parseGemma4Object, parsePythonArguments } from './literal-oracle';
 

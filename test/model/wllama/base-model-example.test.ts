@@ -14,6 +14,7 @@ import { toWllamaRequest, type WllamaStyle } from '../../../src/model/wllama-req
 import { chatTemplate, type TemplateName } from '../../../src/model/wllama-template';
 import { markupPrompt } from '../../../src/model/wllama-prompt';
 import type { ToolFormat } from '../../../src/model/formats/tool-format';
+import { OUTPUT_VOCABULARY } from '../../../src/model/formats/output-vocabulary';
 
 const setAlarm = {
   name: 'set_alarm',
@@ -46,6 +47,7 @@ describe('a base model’s prompt opens with a worked example', () => {
       const turns = exampleTurns(format);
       const answer = turns.find((turn) => turn.role === 'assistant')!.content;
       const stream = new ToolCallStream({
+        vocabulary: OUTPUT_VOCABULARY,
         tools: [{ ...setAlarm, name: 'example_get_weather', parameters: { type: 'object', properties: {} } }],
       });
       stream.push(answer);
