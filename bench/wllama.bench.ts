@@ -25,8 +25,8 @@
 import { Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { ModelDelta, ModelRequest } from '../src/model/engine';
-import { GGUF_CACHE } from '../src/model/wllama-files';
-import { WllamaEngine, type WllamaEngineOptions } from '../src/model/wllama-engine';
+import { GGUF_CACHE } from '../src/model/engines/wllama/wllama-files';
+import { WllamaEngine, type WllamaEngineOptions } from '../src/model/engines/wllama/wllama-engine';
 import { validateWithJsonSchema } from '../src/tools/validate-args';
 import { DEFAULT_AGENT_NAME } from '../src/flow/agents';
 import { defaultRequestProcessors } from '../src/flow/request-processors/build-request';

@@ -5,7 +5,9 @@
 // - model imports nothing of session (an engine knows requests and deltas, not the session's log);
 // - model/grammar, model/readers and model/gbnf import no model/formats or model/families file, not even its
 //   types: they are given a format's pieces (a GrammarStep, an OutputVocabulary) and know no family;
-// - only model/webllm* imports @mlc-ai/web-llm, only model/wllama-engine.ts imports @wllama/wllama;
+// - only model/engines/webllm/ imports @mlc-ai/web-llm, only model/engines/wllama/wllama-engine.ts imports @wllama/wllama;
+// - model/ has no flat engine files: an engine's files live in model/engines/<engine>/ (no model/wllama-*.ts,
+//   model/webllm-*.ts, model/*-engine.ts at the top of model/);
 //   only session/idb-*.ts and toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
 // - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
 //   index.ts (its build imports that as the package 'inpage-agent', so an app holds one runtime);
@@ -80,11 +82,11 @@ for (const file of files) {
         );
       if ((from === 'flow' || from === 'contract') && (hosts.includes(to) || (from === 'contract' && to === 'flow')))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
-    } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {
-      problems.push(`${name} imports web-llm: only src/model/webllm* may`);
-    } else if (spec.startsWith('@wllama/wllama') && !/^model\/wllama-engine\.ts$/.test(name)) {
+    } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/engines\/webllm\//.test(name)) {
+      problems.push(`${name} imports web-llm: only src/model/engines/webllm/ may`);
+    } else if (spec.startsWith('@wllama/wllama') && !/^model\/engines\/wllama\/wllama-engine\.ts$/.test(name)) {
       problems.push(
-        `${name} imports wllama: only src/model/wllama-engine.ts may (the lazy chunk create-engine.ts imports)`,
+        `${name} imports wllama: only src/model/engines/wllama/wllama-engine.ts may (the lazy chunk wllama-lazy-engine.ts imports)`,
       );
     } else if (spec === 'idb' && !/^(session|toolkit)\/idb-[\w-]+\.ts$/.test(name)) {
       problems.push(`${name} imports idb: only the IndexedDB files of session/ and toolkit/ (named idb-*.ts) may`);
@@ -92,6 +94,11 @@ for (const file of files) {
       problems.push(`${name} imports comlink: only contract, worker, page and extension may`);
     }
   }
+}
+for (const file of files) {
+  const name = relative(src, file);
+  if (/^model\/((wllama|webllm)[^/]*|[^/]*-engine)\.ts$/.test(name))
+    problems.push(`${name} is an engine's file at the top of model/: move it to model/engines/<engine>/`);
 }
 const evalFiles = tsFiles(evalDir);
 for (const file of evalFiles) {

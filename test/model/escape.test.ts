@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeUntrusted } from '../../src/model/escape';
 import { genericJson } from '../../src/model/formats/generic-json';
 import { readModelOutput } from '../../src/model/readers/read-model-output';
-import { toWebLLMRequest } from '../../src/model/webllm-request';
+import { toWebLLMRequest } from '../../src/model/engines/webllm/webllm-request';
 import { tools } from './tools-fixture';
 import { OUTPUT_VOCABULARY } from '../../src/model/formats/output-vocabulary';
 

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { FAMILIES, familyNamed, familyOfArchitecture, familyOfId } from '../../src/model/families';
 import { MODEL_FAMILIES, TOOL_FORMATS, toolFormatFor } from '../../src/model/formats/registry';
 import { tokenizerFamily } from '../../src/model/token-estimate';
-import { formatOf } from '../../src/model/wllama-family';
-import { chatTemplate, templateOf } from '../../src/model/wllama-template';
+import { formatOf } from '../../src/model/engines/wllama/wllama-family';
+import { chatTemplate, templateOf } from '../../src/model/engines/wllama/wllama-template';
 
 const WEB_LLM_IDS = prebuiltAppConfig.model_list.map((model) => model.model_id);
 /** Some of llama.cpp's architecture names (general.architecture). */

@@ -10,9 +10,9 @@ import { measureContext } from '../../../src/model/context-usage';
 import type { ModelInfo } from '../../../src/model/engine';
 import { TOOL_FORMATS } from '../../../src/model/formats/registry';
 import { ToolCallStream } from '../../../src/model/readers/stream-tool-calls';
-import { toWllamaRequest, type WllamaStyle } from '../../../src/model/wllama-request';
-import { chatTemplate, type TemplateName } from '../../../src/model/wllama-template';
-import { markupPrompt } from '../../../src/model/wllama-prompt';
+import { toWllamaRequest, type WllamaStyle } from '../../../src/model/engines/wllama/wllama-request';
+import { chatTemplate, type TemplateName } from '../../../src/model/engines/wllama/wllama-template';
+import { markupPrompt } from '../../../src/model/engines/wllama/wllama-prompt';
 import type { ToolFormat } from '../../../src/model/formats/tool-format';
 import { OUTPUT_VOCABULARY } from '../../../src/model/formats/output-vocabulary';
 

@@ -5,7 +5,7 @@
  * the total from it and the fraction. Approximate (whole MB), good enough for
  * "120 MB of 1 GB".
  */
-import type { ModelProgress } from './engine';
+import type { ModelProgress } from '../../engine';
 
 const MB = 1024 * 1024;
 

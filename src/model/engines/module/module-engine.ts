@@ -8,10 +8,10 @@
  * Only a module of the worker's own origin is imported: the worker holds every
  * session, so code from elsewhere (or a data:/blob: URL) would read them all.
  */
-import { AgentError, messageOf } from '../errors';
-import { DEFAULT_CONTEXT_WINDOW } from './context-window';
-import type { EngineModuleEngine, ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest } from './engine';
-import { estimateTokens } from './token-estimate';
+import { AgentError, messageOf } from '../../../errors';
+import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
+import type { EngineModuleEngine, ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest } from '../../engine';
+import { estimateTokens } from '../../token-estimate';
 
 const SHAPE = 'export default (options) => ({ generate(request, signal) { … } })';
 const DELTA_TYPES = new Set([

@@ -8,7 +8,7 @@
  * The log also says that a load is alive: llama.cpp writes a line for each
  * step of loading, so a load that writes nothing for a long time has stalled.
  */
-import { AgentError, messageOf } from '../errors';
+import { AgentError, messageOf } from '../../../errors';
 
 const KEPT = 64;
 const OUT_OF_MEMORY =

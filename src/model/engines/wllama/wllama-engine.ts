@@ -17,9 +17,9 @@
  */
 import { LogLevel, Wllama } from '@wllama/wllama/esm/index.js';
 import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { AgentError, messageOf } from '../errors';
-import { DEFAULT_CONTEXT_WINDOW } from './context-window';
-import type { Usage } from './usage';
+import { AgentError, messageOf } from '../../../errors';
+import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
+import type { Usage } from '../../usage';
 import type {
   FinishReason,
   ModelDelta,
@@ -29,12 +29,12 @@ import type {
   ModelProgress,
   ModelRequest,
   WarmupResult,
-} from './engine';
-import { toolFormatNamed } from './formats/registry';
-import type { ToolFormat } from './formats/tool-format';
-import { ANY_TEXT_GBNF, structuralTagToGbnf } from './gbnf/structural-tag-gbnf';
-import { ToolCallStream } from './readers/stream-tool-calls';
-import { estimateTokens, tokenizerFamily } from './token-estimate';
+} from '../../engine';
+import { toolFormatNamed } from '../../formats/registry';
+import type { ToolFormat } from '../../formats/tool-format';
+import { ANY_TEXT_GBNF, structuralTagToGbnf } from '../../gbnf/structural-tag-gbnf';
+import { ToolCallStream } from '../../readers/stream-tool-calls';
+import { estimateTokens, tokenizerFamily } from '../../token-estimate';
 import { checkEnvironment, threadsFor } from './wllama-environment';
 import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, DOWNLOAD_SHARE, mb, sha256List, withModelFiles } from './wllama-files';
@@ -45,7 +45,7 @@ import { jinjaPrompt } from './jinja-prompt';
 import { markupPrompt, type PromptWriter } from './wllama-prompt';
 import { nextPieceEnd, readAheadText } from './wllama-read-ahead';
 import { chatTemplate, templateOf } from './wllama-template';
-import { OUTPUT_VOCABULARY } from './formats/output-vocabulary';
+import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
 
 /**
  * The page's wllama options as the engine takes them: the URLs made absolute (the worker's base is not the page's),

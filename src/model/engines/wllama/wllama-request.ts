@@ -11,14 +11,14 @@
  * The fields are llama.cpp's own (its server reads them; wllama hands them
  * on whether or not its types list them).
  */
-import type { ToolDeclaration } from '../tools/declaration';
-import type { ModelDelta, ModelRequest } from './engine';
-import type { StructuralTagFormat, TagFormat } from './grammar/structural-tag';
-import { allowedNames, planToolCalls } from './formats/tool-call-plan';
-import type { ToolFormat } from './formats/tool-format';
-import { structuralTagToGbnf, GbnfUnsupported, WORDS_GBNF, type GbnfGrammar } from './gbnf/structural-tag-gbnf';
+import type { ToolDeclaration } from '../../../tools/declaration';
+import type { ModelDelta, ModelRequest } from '../../engine';
+import type { StructuralTagFormat, TagFormat } from '../../grammar/structural-tag';
+import { allowedNames, planToolCalls } from '../../formats/tool-call-plan';
+import type { ToolFormat } from '../../formats/tool-format';
+import { structuralTagToGbnf, GbnfUnsupported, WORDS_GBNF, type GbnfGrammar } from '../../gbnf/structural-tag-gbnf';
 import type { PromptWriter } from './wllama-prompt';
-import { defaultMaxTokens } from './webllm-request';
+import { defaultMaxTokens } from '../webllm/webllm-request';
 
 /** llama.cpp's grammar trigger types (common_grammar_trigger_type): a word in the output. */
 const TRIGGER_WORD = 1;

@@ -21,8 +21,8 @@
  * hold (refused before a byte is downloaded), a refused connection, and a
  * download that stops moving (`model.downloadStallMs`).
  */
-import { AgentError, messageOf } from '../errors';
-import type { ModelProgress } from './engine';
+import { AgentError, messageOf } from '../../../errors';
+import type { ModelProgress } from '../../engine';
 import { ggufProblem } from './gguf-check';
 
 /** The Cache Storage bucket that holds GGUF files, keyed by URL. */

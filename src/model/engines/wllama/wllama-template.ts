@@ -8,7 +8,7 @@
  * Which markup a model takes is read from its GGUF: the chat template it
  * carries (by the tokens it uses), else its architecture.
  */
-import { familyOfArchitecture, familyOfTemplate, markupStops, type TemplateName } from './families';
+import { familyOfArchitecture, familyOfTemplate, markupStops, type TemplateName } from '../../families';
 
 export type { TemplateName };
 

@@ -12,13 +12,13 @@
  * - `finish.raw` is everything the model generated, for replay.
  */
 import type { ChatCompletionChunk, ChatCompletionFinishReason } from '@mlc-ai/web-llm';
-import type { FinishReason, ModelDelta } from './engine';
-import type { Usage } from './usage';
-import { parseLiteral } from './readers/literal';
-import { notAllowedMessage, readModelOutput, unknownToolMessage } from './readers/read-model-output';
-import { ToolCallStream } from './readers/stream-tool-calls';
+import type { FinishReason, ModelDelta } from '../../engine';
+import type { Usage } from '../../usage';
+import { parseLiteral } from '../../readers/literal';
+import { notAllowedMessage, readModelOutput, unknownToolMessage } from '../../readers/read-model-output';
+import { ToolCallStream } from '../../readers/stream-tool-calls';
 import type { WebLLMRequestPlan } from './webllm-request';
-import { OUTPUT_VOCABULARY } from './formats/output-vocabulary';
+import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
 
 export async function* toModelDeltas(
   chunks: AsyncIterable<ChatCompletionChunk>,

@@ -6,7 +6,7 @@
  * server again to find out which file failed and how.
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
-import { AgentError, messageOf } from '../errors';
+import { AgentError, messageOf } from '../../../errors';
 import { configUrlOf } from './webllm-app-config';
 import { describeAdapter, type GpuReport } from './webllm-gpu';
 

@@ -17,13 +17,13 @@ import {
   type MLCEngineInterface,
   type ModelRecord,
 } from '@mlc-ai/web-llm';
-import { AgentError } from '../errors';
-import { DEFAULT_CONTEXT_WINDOW } from './context-window';
-import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ToolFormatName } from './engine';
-import { toolFormatFor } from './formats/registry';
-import type { ToolFormat } from './formats/tool-format';
+import { AgentError } from '../../../errors';
+import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
+import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, ToolFormatName } from '../../engine';
+import { toolFormatFor } from '../../formats/registry';
+import type { ToolFormat } from '../../formats/tool-format';
 import { callsToolsNatively } from './native-models';
-import { estimateTokens, tokenizerFamily } from './token-estimate';
+import { estimateTokens, tokenizerFamily } from '../../token-estimate';
 import { findRecord, resolveAppConfig, type CacheBackend } from './webllm-app-config';
 import { modelNotFound, shaderF16Missing, toAgentError, webgpuUnavailable, type ProbeResult } from './webllm-errors';
 import { describeAdapter, probeWebGPU, type GpuReport } from './webllm-gpu';

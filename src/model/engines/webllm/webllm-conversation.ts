@@ -34,7 +34,7 @@
  * independent of that guess wherever they are set.
  */
 import type { ChatOptions } from '@mlc-ai/web-llm';
-import { templateDate } from './template-date';
+import { templateDate } from '../../template-date';
 
 export type ConvConfig = NonNullable<ChatOptions['conv_config']>;
 

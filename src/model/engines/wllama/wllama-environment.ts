@@ -13,7 +13,7 @@
  * And how many threads it may use: more than one only where the page is
  * cross-origin isolated (COOP/COEP), the only place SharedArrayBuffer exists.
  */
-import { AgentError } from '../errors';
+import { AgentError } from '../../../errors';
 
 // The smallest modules that use a SIMD instruction and a try block (wasm-feature-detect's probes).
 const SIMD_PROBE = [

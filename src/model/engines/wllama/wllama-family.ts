@@ -4,8 +4,8 @@
  * go through (families/), tried on model.modelId, the GGUF's general.name and the file
  * name); else its architecture; else our generic JSON format.
  */
-import { familyNamed, familyOfArchitecture } from './families';
-import type { ToolFormatName } from './formats/tool-format';
+import { familyNamed, familyOfArchitecture } from '../../families';
+import type { ToolFormatName } from '../../formats/tool-format';
 
 export function formatOf(names: readonly (string | undefined)[], architecture?: string): ToolFormatName {
   for (const name of names) {

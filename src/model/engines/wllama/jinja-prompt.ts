@@ -16,15 +16,15 @@
  * the results as a user turn, as our markup writes them.
  */
 import { Template } from '@huggingface/jinja';
-import type { ToolDeclaration } from '../tools/declaration';
-import { AgentError, messageOf } from '../errors';
-import type { ChatMessage } from './engine';
-import { escapeUntrusted } from './escape';
-import type { ToolFormat, ToolResultText } from './formats/tool-format';
-import { functionEntry } from './grammar/grammar-schema';
-import { templateDate } from './template-date';
+import type { ToolDeclaration } from '../../../tools/declaration';
+import { AgentError, messageOf } from '../../../errors';
+import type { ChatMessage } from '../../engine';
+import { escapeUntrusted } from '../../escape';
+import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
+import { functionEntry } from '../../grammar/grammar-schema';
+import { templateDate } from '../../template-date';
 import type { PromptInput, PromptWriter } from './wllama-prompt';
-import { withoutEndOfTurn } from './webllm-request';
+import { withoutEndOfTurn } from '../webllm/webllm-request';
 
 /** How a template takes tools: in its own section and tool role ('own'), or not at all ('folded': ours). */
 export type TemplateTools = 'own' | 'folded';

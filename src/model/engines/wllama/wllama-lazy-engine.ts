@@ -3,8 +3,8 @@
  * (its JavaScript and the address of its 8.8 MB wasm) is a chunk of its own,
  * which a worker that runs another engine never fetches.
  */
-import { AgentError } from '../errors';
-import { DEFAULT_CONTEXT_WINDOW } from './context-window';
+import { AgentError } from '../../../errors';
+import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
 import type {
   ModelDelta,
   ModelEngine,
@@ -13,9 +13,9 @@ import type {
   ModelProgress,
   ModelRequest,
   WarmupResult,
-} from './engine';
-import { toolFormatNamed } from './formats/registry';
-import { estimateTokens, tokenizerFamily } from './token-estimate';
+} from '../../engine';
+import { toolFormatNamed } from '../../formats/registry';
+import { estimateTokens, tokenizerFamily } from '../../token-estimate';
 import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, sha256List } from './wllama-files';
 import type { WllamaEngine, WllamaEngineOptions } from './wllama-engine';

@@ -8,7 +8,7 @@
  * repair, unknown tools, errors the model can correct from) runs end to end
  * without weights.
  */
-import { AgentError, runAbortedError } from '../errors';
+import { AgentError, runAbortedError } from '../../../errors';
 import type {
   ModelDelta,
   ModelEngine,
@@ -17,13 +17,13 @@ import type {
   ModelRequest,
   ScriptedTurn,
   PastEvent,
-} from './engine';
-import { genericJson } from './formats/generic-json';
-import { allowedNames } from './formats/tool-call-plan';
-import type { ToolFormat } from './formats/tool-format';
-import { ToolCallStream } from './readers/stream-tool-calls';
-import { estimateTokens } from './token-estimate';
-import { OUTPUT_VOCABULARY } from './formats/output-vocabulary';
+} from '../../engine';
+import { genericJson } from '../../formats/generic-json';
+import { allowedNames } from '../../formats/tool-call-plan';
+import type { ToolFormat } from '../../formats/tool-format';
+import { ToolCallStream } from '../../readers/stream-tool-calls';
+import { estimateTokens } from '../../token-estimate';
+import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
 
 export class ScriptedEngine implements ModelEngine {
   readonly info: ModelInfo;

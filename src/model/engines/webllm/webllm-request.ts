@@ -20,13 +20,13 @@
  * (webllm-conversation.ts).
  */
 import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ChatCompletionTool } from '@mlc-ai/web-llm';
-import type { ToolDeclaration } from '../tools/declaration';
-import type { ChatMessage, ModelRequest, ModelToolCall } from './engine';
-import { escapeUntrusted } from './escape';
-import { END_OF_TURN } from './formats/output-vocabulary';
-import { allowedNames, planToolCalls } from './formats/tool-call-plan';
-import type { ToolFormat, ToolResultText } from './formats/tool-format';
-import { jsonResponseFormat } from './tool-grammar';
+import type { ToolDeclaration } from '../../../tools/declaration';
+import type { ChatMessage, ModelRequest, ModelToolCall } from '../../engine';
+import { escapeUntrusted } from '../../escape';
+import { END_OF_TURN } from '../../formats/output-vocabulary';
+import { allowedNames, planToolCalls } from '../../formats/tool-call-plan';
+import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
+import { jsonResponseFormat } from '../../tool-grammar';
 import type { ConversationFit } from './webllm-conversation';
 
 export type RequestMode = 'native' | 'prompt' | 'plain';

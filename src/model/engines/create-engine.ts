@@ -4,16 +4,16 @@
  * their engine loads, so a worker that runs the scripted engine (tests, the
  * demo without WebGPU) never fetches or parses either.
  */
-import { AgentError } from '../errors';
-import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from './engine';
-import { DEFAULT_CONTEXT_WINDOW } from './context-window';
-import { ModuleEngine } from './module-engine';
-import { toolFormatFor, toolFormatNamed } from './formats/registry';
-import { callsToolsNatively } from './native-models';
-import { ScriptedEngine } from './scripted-engine';
-import { estimateTokens, tokenizerFamily } from './token-estimate';
-import type { WebLLMEngine, WebLLMEngineOptions } from './webllm-engine';
-import { LazyWllamaEngine } from './wllama-lazy-engine';
+import { AgentError } from '../../errors';
+import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from '../engine';
+import { DEFAULT_CONTEXT_WINDOW } from '../context-window';
+import { ModuleEngine } from './module/module-engine';
+import { toolFormatFor, toolFormatNamed } from '../formats/registry';
+import { callsToolsNatively } from './webllm/native-models';
+import { ScriptedEngine } from './scripted/scripted-engine';
+import { estimateTokens, tokenizerFamily } from '../token-estimate';
+import type { WebLLMEngine, WebLLMEngineOptions } from './webllm/webllm-engine';
+import { LazyWllamaEngine } from './wllama/wllama-lazy-engine';
 
 export function createEngine(options: ModelOptions): ModelEngine {
   if (!options || typeof options !== 'object') {
@@ -75,7 +75,7 @@ class LazyWebLLMEngine implements ModelEngine {
 
   private async real(): Promise<WebLLMEngine> {
     if (!this.engine) {
-      const { WebLLMEngine } = await import('./webllm-engine');
+      const { WebLLMEngine } = await import('./webllm/webllm-engine');
       this.engine = new WebLLMEngine(this.options);
     }
     return this.engine;

@@ -6,13 +6,13 @@
  * (a raw completion), so that each step's prompt extends the last one and
  * llama.cpp's prefix cache holds.
  */
-import type { ToolDeclaration } from '../tools/declaration';
-import type { ChatMessage } from './engine';
-import { escapeUntrusted } from './escape';
-import { withExample } from './base-model-example';
-import type { ToolFormat, ToolResultText } from './formats/tool-format';
+import type { ToolDeclaration } from '../../../tools/declaration';
+import type { ChatMessage } from '../../engine';
+import { escapeUntrusted } from '../../escape';
+import { withExample } from '../../base-model-example';
+import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
 import type { ChatTemplate, Turn } from './wllama-template';
-import { withoutEndOfTurn } from './webllm-request';
+import { withoutEndOfTurn } from '../webllm/webllm-request';
 
 /** A step's conversation as a prompt writer takes it. */
 export interface PromptInput {

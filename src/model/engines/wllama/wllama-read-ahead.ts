@@ -12,7 +12,7 @@
  * prompt in batches of up to 2048 tokens that nothing interrupts: one piece
  * is what an abort or a request waits for at most.
  */
-import type { ModelRequest } from './engine';
+import type { ModelRequest } from '../../engine';
 import { systemOf } from './wllama-request';
 import type { PromptWriter } from './wllama-prompt';
 

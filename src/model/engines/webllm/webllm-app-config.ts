@@ -5,7 +5,7 @@
  * they are resolved here against the page's address.
  */
 import { prebuiltAppConfig, type AppConfig, type ModelRecord } from '@mlc-ai/web-llm';
-import { AgentError } from '../errors';
+import { AgentError } from '../../../errors';
 
 export type CacheBackend = 'cache' | 'indexeddb' | 'opfs';
 
