@@ -7,7 +7,8 @@
 //   types: they are given a format's pieces (a GrammarStep, an OutputVocabulary) and know no family;
 // - only model/engines/webllm/ imports @mlc-ai/web-llm, only model/engines/wllama/wllama-engine.ts imports @wllama/wllama;
 // - model/ has no flat engine files: an engine's files live in model/engines/<engine>/ (no model/wllama-*.ts,
-//   model/webllm-*.ts, model/*-engine.ts at the top of model/);
+//   model/webllm-*.ts, model/*-engine.ts at the top of model/), and no engine's folder imports another's
+//   (what two engines share lives beside them, in model/engines/);
 //   only session/idb-*.ts and toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
 // - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
 //   index.ts (its build imports that as the package 'inpage-agent', so an app holds one runtime);
@@ -76,6 +77,11 @@ for (const file of files) {
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
       if (from === 'model' && to === 'session') problems.push(`${name} imports ${spec}: model never imports session`);
       const part = (path) => path.split('/').slice(0, 2).join('/');
+      const engineOf = (path) => /^model\/engines\/([^/]+)\//.exec(path)?.[1];
+      if (engineOf(name) && engineOf(target) && engineOf(name) !== engineOf(target))
+        problems.push(
+          `${name} imports ${spec}: one engine never imports another's files (share them in model/engines/)`,
+        );
       if (FAMILY_BLIND.includes(part(name)) && FAMILY_KNOWING.includes(part(target)))
         problems.push(
           `${name} imports ${spec}: ${part(name)} knows no format or family (take the format's pieces as an argument)`,

@@ -23,7 +23,8 @@ import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ChatCo
 import type { ToolDeclaration } from '../../../tools/declaration';
 import type { ChatMessage, ModelRequest, ModelToolCall } from '../../engine';
 import { escapeUntrusted } from '../../escape';
-import { END_OF_TURN } from '../../formats/output-vocabulary';
+import { defaultMaxTokens } from '../default-max-tokens';
+import { withoutEndOfTurn } from '../without-end-of-turn';
 import { allowedNames, planToolCalls } from '../../formats/tool-call-plan';
 import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
 import { jsonResponseFormat } from '../../tool-grammar';
@@ -58,11 +59,6 @@ export interface RequestStyle {
   unconstrained?: boolean;
   /** How the model's trained template differs from web-llm's conversation template; absent: not at all. */
   conversation?: ConversationFit;
-}
-
-/** The runtime's own length limit, so that a model that babbles stops: a quarter of the window, 256 to 2,048 tokens. */
-export function defaultMaxTokens(contextWindow: number): number {
-  return Math.max(256, Math.min(2048, Math.floor(contextWindow / 4)));
 }
 
 export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): WebLLMRequestPlan {
@@ -151,21 +147,6 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
     }
   }
   return { mode, request: out, tools: [...tools], toolNames, format, relaxed, jsonAnswer };
-}
-
-/** A model turn as generated, without the end-of-turn tokens web-llm's template adds itself. */
-export function withoutEndOfTurn(raw: string): string {
-  let end = raw.length;
-  for (let stripped = true; stripped;) {
-    stripped = false;
-    for (const token of END_OF_TURN) {
-      if (end >= token.length && raw.startsWith(token, end - token.length)) {
-        end -= token.length;
-        stripped = true;
-      }
-    }
-  }
-  return raw.slice(0, end);
 }
 
 function nativeMessage(message: ChatMessage): ChatCompletionMessageParam[] {

@@ -24,7 +24,7 @@ import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
 import { functionEntry } from '../../grammar/grammar-schema';
 import { templateDate } from '../../template-date';
 import type { PromptInput, PromptWriter } from './wllama-prompt';
-import { withoutEndOfTurn } from '../webllm/webllm-request';
+import { withoutEndOfTurn } from '../without-end-of-turn';
 
 /** How a template takes tools: in its own section and tool role ('own'), or not at all ('folded': ours). */
 export type TemplateTools = 'own' | 'folded';

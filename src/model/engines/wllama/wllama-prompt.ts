@@ -12,7 +12,7 @@ import { escapeUntrusted } from '../../escape';
 import { withExample } from '../../base-model-example';
 import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
 import type { ChatTemplate, Turn } from './wllama-template';
-import { withoutEndOfTurn } from '../webllm/webllm-request';
+import { withoutEndOfTurn } from '../without-end-of-turn';
 
 /** A step's conversation as a prompt writer takes it. */
 export interface PromptInput {

@@ -18,7 +18,7 @@ import { allowedNames, planToolCalls } from '../../formats/tool-call-plan';
 import type { ToolFormat } from '../../formats/tool-format';
 import { structuralTagToGbnf, GbnfUnsupported, WORDS_GBNF, type GbnfGrammar } from '../../gbnf/structural-tag-gbnf';
 import type { PromptWriter } from './wllama-prompt';
-import { defaultMaxTokens } from '../webllm/webllm-request';
+import { defaultMaxTokens } from '../default-max-tokens';
 
 /** llama.cpp's grammar trigger types (common_grammar_trigger_type): a word in the output. */
 const TRIGGER_WORD = 1;
