@@ -5,14 +5,11 @@
  * demo without WebGPU) never fetches or parses either.
  */
 import { AgentError } from '../../errors';
-import type { ModelDelta, ModelEngine, ModelInfo, ModelOptions, ModelProgress, ModelRequest } from '../engine';
-import { DEFAULT_CONTEXT_WINDOW } from '../context-window';
+import type { ModelEngine, ModelOptions } from '../engine';
 import { ModuleEngine } from './module/module-engine';
-import { toolFormatFor, toolFormatNamed } from '../formats/registry';
-import { callsToolsNatively } from './webllm/native-models';
+import { toolFormatNamed } from '../formats/registry';
 import { ScriptedEngine } from './scripted/scripted-engine';
-import { estimateTokens, tokenizerFamily } from '../token-estimate';
-import type { WebLLMEngine, WebLLMEngineOptions } from './webllm/webllm-engine';
+import { LazyWebLLMEngine } from './webllm/webllm-lazy-engine';
 import { LazyWllamaEngine } from './wllama/wllama-lazy-engine';
 
 export function createEngine(options: ModelOptions): ModelEngine {
@@ -51,57 +48,4 @@ export function createEngine(options: ModelOptions): ModelEngine {
     'invalid-options',
     `Unknown model engine "${(options as { engine?: unknown }).engine}"; use "webllm", "wllama", "scripted" or "module".`,
   );
-}
-
-/** Stands in for the web-llm engine until load() has imported it. */
-class LazyWebLLMEngine implements ModelEngine {
-  private engine?: WebLLMEngine;
-  private readonly preliminary: ModelInfo;
-
-  constructor(private readonly options: WebLLMEngineOptions) {
-    this.preliminary = {
-      engine: 'webllm',
-      modelId: options.modelId,
-      label: `${options.modelId} (web-llm, on this device)`,
-      contextWindow: options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
-      nativeToolCalls: callsToolsNatively(options.modelId, options.nativeToolCalls ?? true),
-      toolFormat: toolFormatFor(options.modelId, options.toolFormat).name,
-    };
-  }
-
-  get info(): ModelInfo {
-    return this.engine?.info ?? this.preliminary;
-  }
-
-  private async real(): Promise<WebLLMEngine> {
-    if (!this.engine) {
-      const { WebLLMEngine } = await import('./webllm/webllm-engine');
-      this.engine = new WebLLMEngine(this.options);
-    }
-    return this.engine;
-  }
-
-  async load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void> {
-    await (await this.real()).load(onProgress, signal);
-  }
-
-  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
-    yield* (await this.real()).generate(request, signal);
-  }
-
-  countTokens(text: string): number {
-    return this.engine ? this.engine.countTokens(text) : estimateTokens(text, tokenizerFamily(this.options.modelId));
-  }
-
-  async isCached(): Promise<boolean> {
-    return (await this.real()).isCached();
-  }
-
-  async deleteCache(): Promise<void> {
-    await (await this.real()).deleteCache();
-  }
-
-  async dispose(): Promise<void> {
-    await this.engine?.dispose();
-  }
 }

@@ -1,31 +1,22 @@
 /**
  * Stands in for the wllama engine until load() has imported it: llama.cpp
  * (its JavaScript and the address of its 8.8 MB wasm) is a chunk of its own,
- * which a worker that runs another engine never fetches.
+ * which a worker that runs another engine never fetches (lazy-engine.ts).
+ * Its files' cache is asked about and emptied without it.
  */
 import { AgentError } from '../../../errors';
 import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
-import type {
-  ModelDelta,
-  ModelEngine,
-  ModelInfo,
-  ModelOptions,
-  ModelProgress,
-  ModelRequest,
-  WarmupResult,
-} from '../../engine';
+import type { ModelOptions, ModelRequest, WarmupResult } from '../../engine';
 import { toolFormatNamed } from '../../formats/registry';
-import { estimateTokens, tokenizerFamily } from '../../token-estimate';
+import { LazyEngine } from '../lazy-engine';
 import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, sha256List } from './wllama-files';
 import type { WllamaEngine, WllamaEngineOptions } from './wllama-engine';
 
 export type WllamaOptions = Extract<ModelOptions, { engine: 'wllama' }>;
 
-export class LazyWllamaEngine implements ModelEngine {
-  private engine?: WllamaEngine;
-  private readonly preliminary: ModelInfo;
-  private readonly options: WllamaEngineOptions;
+export class LazyWllamaEngine extends LazyEngine<WllamaEngine> {
+  private readonly urls: string[];
 
   constructor(options: WllamaOptions, base: string = self.location.href) {
     const urls = (Array.isArray(options.url) ? options.url : [options.url]).map((url) => {
@@ -40,58 +31,32 @@ export class LazyWllamaEngine implements ModelEngine {
     if (options.toolFormat !== undefined) toolFormatNamed(options.toolFormat); // refuse an unknown name before any download
     sha256List(options.sha256, urls.length); // likewise a hash that is not one, or not one per file
     const { engine: _engine, onProgress: _onProgress, url: _url, ...rest } = options;
-    this.options = { ...rest, urls };
+    const engineOptions: WllamaEngineOptions = { ...rest, urls };
     const name = options.modelId ?? modelNameOf(urls[0]);
-    this.preliminary = {
-      engine: 'wllama',
-      modelId: name,
-      label: `${name} (llama.cpp, on this device)`,
-      contextWindow: options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
-      nativeToolCalls: false,
-      toolFormat: options.toolFormat ?? formatOf([name]),
-    };
-  }
-
-  get info(): ModelInfo {
-    return this.engine?.info ?? this.preliminary;
-  }
-
-  private async real(): Promise<WllamaEngine> {
-    if (!this.engine) {
-      const { WllamaEngine } = await import('./wllama-engine');
-      this.engine ??= new WllamaEngine(this.options);
-    }
-    return this.engine;
-  }
-
-  async load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void> {
-    await (await this.real()).load(onProgress, signal);
-  }
-
-  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
-    yield* (await this.real()).generate(request, signal);
+    super(
+      {
+        engine: 'wllama',
+        modelId: name,
+        label: `${name} (llama.cpp, on this device)`,
+        contextWindow: options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+        nativeToolCalls: false,
+        toolFormat: options.toolFormat ?? formatOf([name]),
+      },
+      async () => new (await import('./wllama-engine')).WllamaEngine(engineOptions),
+    );
+    this.urls = urls;
   }
 
   async readAhead(request: ModelRequest, signal?: AbortSignal): Promise<WarmupResult> {
     return (await this.real()).readAhead(request, signal);
   }
 
-  countTokens(text: string): number {
-    return this.engine
-      ? this.engine.countTokens(text)
-      : estimateTokens(text, tokenizerFamily(this.preliminary.modelId));
-  }
-
   // The files' cache needs no llama.cpp: asking about it imports nothing.
   async isCached(): Promise<boolean> {
-    return areCached(this.options.urls);
+    return areCached(this.urls);
   }
 
   async deleteCache(): Promise<void> {
-    await deleteCached(this.options.urls);
-  }
-
-  async dispose(): Promise<void> {
-    await this.engine?.dispose();
+    await deleteCached(this.urls);
   }
 }
