@@ -23,10 +23,11 @@ import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ChatCo
 import type { ToolDeclaration } from '../../../tools/declaration';
 import type { ChatMessage, ModelRequest, ModelToolCall } from '../../engine';
 import { escapeUntrusted } from '../../escape';
+import { conversationTurns } from '../conversation-turns';
 import { defaultMaxTokens } from '../default-max-tokens';
 import { withoutEndOfTurn } from '../without-end-of-turn';
 import { allowedNames, planToolCalls } from '../../formats/tool-call-plan';
-import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
+import type { ToolFormat } from '../../formats/tool-format';
 import { jsonResponseFormat } from '../../tool-grammar';
 import type { ConversationFit } from './webllm-conversation';
 
@@ -194,35 +195,16 @@ function promptMessages(
   format: ToolFormat,
   toolRole: ConversationFit['toolRole'],
 ): ChatCompletionMessageParam[] {
-  const out: ChatCompletionMessageParam[] = [];
-  let results: ToolResultText[] = [];
-  const flush = () => {
-    if (results.length && toolRole) {
-      const content =
-        toolRole.between === undefined
-          ? format.writeResults(results)
-          : results.map((result) => format.writeResults([result])).join(toolRole.between);
-      out.push({ role: 'tool', tool_call_id: results[0].callId, content });
-    } else if (results.length) out.push({ role: 'user', content: format.writeResults(results) });
-    results = [];
-  };
-  for (const message of conversation) {
-    if (message.role === 'tool') {
-      results.push({ callId: message.toolCallId, name: message.name, content: escapeUntrusted(message.content) });
-      continue;
-    }
-    flush();
-    if (message.role === 'user') out.push({ role: 'user', content: escapeUntrusted(message.content) });
-    else if (message.role === 'assistant') {
-      const content =
-        message.raw !== undefined
-          ? withoutEndOfTurn(message.raw)
-          : format.writeTurn(escapeUntrusted(message.content), message.toolCalls ?? []);
-      out.push({ role: 'assistant', content });
-    }
-  }
-  flush();
-  return out;
+  return conversationTurns(conversation, format).map((turn): ChatCompletionMessageParam => {
+    if (turn.role !== 'results') return turn;
+    const { results } = turn;
+    if (!toolRole) return { role: 'user', content: format.writeResults(results) };
+    const content =
+      toolRole.between === undefined
+        ? format.writeResults(results)
+        : results.map((result) => format.writeResults([result])).join(toolRole.between);
+    return { role: 'tool', tool_call_id: results[0].callId, content };
+  });
 }
 
 function asWireCall(call: ModelToolCall): { name: string; arguments: unknown } {

@@ -8,11 +8,10 @@
  */
 import type { ToolDeclaration } from '../../../tools/declaration';
 import type { ChatMessage } from '../../engine';
-import { escapeUntrusted } from '../../escape';
 import { withExample } from '../../base-model-example';
-import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
+import type { ToolFormat } from '../../formats/tool-format';
 import type { ChatTemplate, Turn } from './wllama-template';
-import { withoutEndOfTurn } from '../without-end-of-turn';
+import { conversationTurns } from '../conversation-turns';
 
 /** A step's conversation as a prompt writer takes it. */
 export interface PromptInput {
@@ -54,29 +53,7 @@ export function markupPrompt(template: ChatTemplate, format: ToolFormat, options
 
 /** The conversation as turns: tool results of one step become one user turn, written the way the family reads them. */
 function markupTurns(messages: readonly ChatMessage[], format: ToolFormat): Turn[] {
-  const out: Turn[] = [];
-  let results: ToolResultText[] = [];
-  const flush = () => {
-    if (results.length) out.push({ role: 'user', content: format.writeResults(results) });
-    results = [];
-  };
-  for (const message of messages) {
-    if (message.role === 'system') continue;
-    if (message.role === 'tool') {
-      results.push({ callId: message.toolCallId, name: message.name, content: escapeUntrusted(message.content) });
-      continue;
-    }
-    flush();
-    if (message.role === 'user') out.push({ role: 'user', content: escapeUntrusted(message.content) });
-    else
-      out.push({
-        role: 'assistant',
-        content:
-          message.raw !== undefined
-            ? withoutEndOfTurn(message.raw)
-            : format.writeTurn(escapeUntrusted(message.content), message.toolCalls ?? []),
-      });
-  }
-  flush();
-  return out;
+  return conversationTurns(messages, format).map((turn) =>
+    turn.role === 'results' ? { role: 'user', content: format.writeResults(turn.results) } : turn,
+  );
 }
