@@ -9,7 +9,7 @@
  * Which calls should run follows issue #12's rules for the free text
  * between calls: a call drafted in reasoning (<think>…</think>, or before a
  * lone </think> the template opened) or written after an end-of-turn token
- * never runs. The markers themselves are the runtime's list (readers.ts).
+ * never runs. The markers themselves are the runtime's list (formats/output-vocabulary.ts).
  * And issue 23's: a call quoted in inline code (a backtick span open in the
  * prose before it, closed after it) never runs, nor bare JSON (a trigger
  * that is no tag, Llama 3.2's `{"name": `) inside a tag left open on its line.
