@@ -15,6 +15,7 @@ import { describeTools } from '../src/model/tool-prompt';
 import { estimateTokens } from '../src/model/token-estimate';
 import { benchTools } from './tool-set';
 import { measure, type BenchRow, type BenchSuite } from './harness';
+import { OUTPUT_VOCABULARY } from '../src/model/formats/output-vocabulary';
 
 const suite: BenchSuite = async () => {
   const rows: BenchRow[] = [];
@@ -27,7 +28,7 @@ const suite: BenchSuite = async () => {
 
   const parse = await measure(
     () => {
-      for (let i = 0; i < 100; i++) readModelOutput(turn, { tools });
+      for (let i = 0; i < 100; i++) readModelOutput(turn, { vocabulary: OUTPUT_VOCABULARY, tools });
     },
     { iterations: 30 },
   );
@@ -49,7 +50,7 @@ const suite: BenchSuite = async () => {
   const chunks = Array.from({ length: 2000 }, (_, i) => (i % 50 === 0 ? ' <b>' : 'word '));
   const streamed = await measure(
     () => {
-      const s = new ToolCallStream({ tools });
+      const s = new ToolCallStream({ vocabulary: OUTPUT_VOCABULARY, tools });
       for (const c of chunks) s.push(c);
       s.end();
     },
@@ -77,7 +78,7 @@ const suite: BenchSuite = async () => {
   const megaChunks = megabyte.match(/[\s\S]{1,16}/g)!;
   const readMega = await measure(
     () => {
-      const s = new ToolCallStream({ tools });
+      const s = new ToolCallStream({ vocabulary: OUTPUT_VOCABULARY, tools });
       for (const c of megaChunks) s.push(c);
       if (s.end().calls.length !== 1) throw new Error('the call at the end of the megabyte was not read');
     },

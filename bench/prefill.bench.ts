@@ -36,7 +36,7 @@ import { inpageModel } from '../src/ai-sdk/index';
 import { z as zod } from 'zod';
 import { AgentError } from '../src/errors';
 import type { ChatMessage } from '../src/model/engine';
-import { WebLLMEngine } from '../src/model/webllm-engine';
+import { WebLLMEngine } from '../src/model/engines/webllm/webllm-engine';
 import { agentTools, DEFAULT_AGENT_NAME } from '../src/flow/agents';
 import { defaultRequestProcessors } from '../src/flow/request-processors/build-request';
 import { historyProcessor } from '../src/flow/request-processors/history';

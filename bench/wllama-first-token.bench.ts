@@ -17,11 +17,11 @@
 import { Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { ModelRequest } from '../src/model/engine';
-import { GGUF_CACHE } from '../src/model/wllama-files';
-import { WllamaEngine, type Timings } from '../src/model/wllama-engine';
-import { toWllamaRequest } from '../src/model/wllama-request';
-import { readAheadText } from '../src/model/wllama-read-ahead';
-import type { PromptWriter } from '../src/model/wllama-prompt';
+import { GGUF_CACHE } from '../src/model/engines/wllama/wllama-files';
+import { WllamaEngine, type Timings } from '../src/model/engines/wllama/wllama-engine';
+import { toWllamaRequest } from '../src/model/engines/wllama/wllama-request';
+import { readAheadText } from '../src/model/engines/wllama/wllama-read-ahead';
+import type { PromptWriter } from '../src/model/engines/wllama/wllama-prompt';
 import type { ToolFormat } from '../src/model/formats/tool-format';
 import { pageInstructions, pageTools } from '../test/model/wllama/page-requests';
 import { summarize, type BenchRow, type BenchSuite } from './harness';

@@ -24,10 +24,10 @@
 import { Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { ModelDelta, ModelRequest } from '../src/model/engine';
-import { GGUF_CACHE } from '../src/model/wllama-files';
-import { WllamaEngine, type Timings, type WllamaEngineOptions } from '../src/model/wllama-engine';
-import { toWllamaRequest } from '../src/model/wllama-request';
-import type { PromptWriter } from '../src/model/wllama-prompt';
+import { GGUF_CACHE } from '../src/model/engines/wllama/wllama-files';
+import { WllamaEngine, type Timings, type WllamaEngineOptions } from '../src/model/engines/wllama/wllama-engine';
+import { toWllamaRequest } from '../src/model/engines/wllama/wllama-request';
+import type { PromptWriter } from '../src/model/engines/wllama/wllama-prompt';
 import type { ToolFormat } from '../src/model/formats/tool-format';
 import { validateWithJsonSchema } from '../src/tools/validate-args';
 import { DEFAULT_AGENT_NAME } from '../src/flow/agents';

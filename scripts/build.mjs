@@ -145,12 +145,12 @@ function checkOutput(dist) {
     const found = webllmMarkersIn(read(file));
     if (found.length)
       fail(
-        `dist/${file} contains web-llm (${found.join(', ')}): the page bundle must never import it. Find the import that pulls src/model/webllm* into the page side.`,
+        `dist/${file} contains web-llm (${found.join(', ')}): the page bundle must never import it. Find the import that pulls src/model/engines/webllm/ into the page side.`,
       );
     const wllama = wllamaMarkersIn(read(file));
     if (wllama.length)
       fail(
-        `dist/${file} contains wllama (${wllama.join(', ')}): the page bundle must never import it. Find the import that pulls src/model/wllama-engine.ts into the page side.`,
+        `dist/${file} contains wllama (${wllama.join(', ')}): the page bundle must never import it. Find the import that pulls src/model/engines/wllama/wllama-engine.ts into the page side.`,
       );
   }
   // A scripted agent fetches the worker and the chunks it imports statically: none may hold web-llm.
@@ -167,11 +167,11 @@ function checkOutput(dist) {
     for (const file of staticClosure(dist, entry)) {
       if (webllmMarkersIn(read(file)).length)
         fail(
-          `dist/${file} is loaded with ${entry} and holds web-llm: it must stay a lazy chunk (src/model/create-engine.ts).`,
+          `dist/${file} is loaded with ${entry} and holds web-llm: it must stay a lazy chunk (src/model/engines/create-engine.ts).`,
         );
       if (wllamaMarkersIn(read(file)).length)
         fail(
-          `dist/${file} is loaded with ${entry} and holds wllama: it must stay a lazy chunk (src/model/wllama-lazy-engine.ts).`,
+          `dist/${file} is loaded with ${entry} and holds wllama: it must stay a lazy chunk (src/model/engines/wllama/wllama-lazy-engine.ts).`,
         );
     }
   }
@@ -180,7 +180,7 @@ function checkOutput(dist) {
     for (const [call] of read(file).matchAll(/\bimport\(\s*(?!["'`])[^)]*\)/g)) {
       if (!call.includes('@vite-ignore') || !call.includes('webpackIgnore: true'))
         fail(
-          `dist/${file} has ${call}: a bundler would try to resolve it. Write it import(/* @vite-ignore */ /* webpackIgnore: true */ url), as src/model/module-engine.ts does.`,
+          `dist/${file} has ${call}: a bundler would try to resolve it. Write it import(/* @vite-ignore */ /* webpackIgnore: true */ url), as src/model/engines/module/module-engine.ts does.`,
         );
     }
   }

@@ -4,7 +4,12 @@
 // - flow imports none of worker, page, extension;
 // - page imports nothing of flow (it reaches the loop only through contract, across the worker boundary);
 // - model imports nothing of session (an engine knows requests and deltas, not the session's log);
-// - only model/webllm* imports @mlc-ai/web-llm, only model/wllama-engine.ts imports @wllama/wllama;
+// - model/grammar, model/readers and model/gbnf import no model/formats or model/families file, not even its
+//   types: they are given a format's pieces (a GrammarStep, an OutputVocabulary) and know no family;
+// - only model/engines/webllm/ imports @mlc-ai/web-llm, only model/engines/wllama/wllama-engine.ts imports @wllama/wllama;
+// - model/ has no flat engine files: an engine's files live in model/engines/<engine>/ (no model/wllama-*.ts,
+//   model/webllm-*.ts, model/*-engine.ts at the top of model/), and no engine's folder imports another's
+//   (what two engines share lives beside them, in model/engines/);
 //   only session/idb-*.ts and toolkit/idb-*.ts import idb; only contract, worker, page, extension import comlink;
 // - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
 //   index.ts (its build imports that as the package 'inpage-agent', so an app holds one runtime);
@@ -45,6 +50,8 @@ const lower = ['tools', 'toolkit', 'session', 'model'];
 const isAiSdkPackage = (spec) => spec === 'ai' || spec.startsWith('ai/') || spec.startsWith('@ai-sdk/');
 const upper = ['contract', 'flow', 'worker', 'page', 'extension'];
 const hosts = ['worker', 'page', 'extension'];
+const FAMILY_BLIND = ['model/grammar', 'model/readers', 'model/gbnf'];
+const FAMILY_KNOWING = ['model/formats', 'model/families'];
 const problems = [];
 for (const file of files) {
   const code = readFileSync(file, 'utf8');
@@ -70,17 +77,27 @@ for (const file of files) {
       if (lower.includes(from) && upper.includes(to))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
       if (from === 'model' && to === 'session') problems.push(`${name} imports ${spec}: model never imports session`);
+      const part = (path) => path.split('/').slice(0, 2).join('/');
+      const engineOf = (path) => /^model\/engines\/([^/]+)\//.exec(path)?.[1];
+      if (engineOf(name) && engineOf(target) && engineOf(name) !== engineOf(target))
+        problems.push(
+          `${name} imports ${spec}: one engine never imports another's files (share them in model/engines/)`,
+        );
+      if (FAMILY_BLIND.includes(part(name)) && FAMILY_KNOWING.includes(part(target)))
+        problems.push(
+          `${name} imports ${spec}: ${part(name)} knows no format or family (take the format's pieces as an argument)`,
+        );
       if ((from === 'flow' || from === 'contract') && (hosts.includes(to) || (from === 'contract' && to === 'flow')))
         problems.push(`${name} imports ${spec}: ${from} never imports ${to}`);
       if (from === 'page' && to === 'flow')
         problems.push(
           `${name} imports ${spec}: page never imports flow (the loop is the worker's; share through contract)`,
         );
-    } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/webllm/.test(name)) {
-      problems.push(`${name} imports web-llm: only src/model/webllm* may`);
-    } else if (spec.startsWith('@wllama/wllama') && !/^model\/wllama-engine\.ts$/.test(name)) {
+    } else if (spec.startsWith('@mlc-ai/web-llm') && !/^model\/engines\/webllm\//.test(name)) {
+      problems.push(`${name} imports web-llm: only src/model/engines/webllm/ may`);
+    } else if (spec.startsWith('@wllama/wllama') && !/^model\/engines\/wllama\/wllama-engine\.ts$/.test(name)) {
       problems.push(
-        `${name} imports wllama: only src/model/wllama-engine.ts may (the lazy chunk create-engine.ts imports)`,
+        `${name} imports wllama: only src/model/engines/wllama/wllama-engine.ts may (the lazy chunk wllama-lazy-engine.ts imports)`,
       );
     } else if (spec === 'idb' && !/^(session|toolkit)\/idb-[\w-]+\.ts$/.test(name)) {
       problems.push(`${name} imports idb: only the IndexedDB files of session/ and toolkit/ (named idb-*.ts) may`);
@@ -88,6 +105,11 @@ for (const file of files) {
       problems.push(`${name} imports comlink: only contract, worker, page and extension may`);
     }
   }
+}
+for (const file of files) {
+  const name = relative(src, file);
+  if (/^model\/((wllama|webllm)[^/]*|[^/]*-engine)\.ts$/.test(name))
+    problems.push(`${name} is an engine's file at the top of model/: move it to model/engines/<engine>/`);
 }
 const evalFiles = tsFiles(evalDir);
 for (const file of evalFiles) {

@@ -6,7 +6,7 @@
  * - mechanics: the engine module on a scripted backend that returns the
  *   answer as OpenAI tool calls (arguments as JSON strings).
  */
-import { callsToolsNatively } from '../../src/model/native-models';
+import { callsToolsNatively } from '../../src/model/engines/webllm/native-models';
 import type { Arm } from './arm';
 import type { ChatReply } from './chat-types';
 import { cutOff } from './cut-off';

@@ -6,7 +6,7 @@
  *
  * - GGUF: the wllama engine, with `grammar: false` for the second arm.
  * - web-llm: `ours` runs as is; `ours-no-grammar` needs a way to turn web-llm's
- *   grammar off (src/model/webllm-request.ts has 'structural-tag' or 'json' only).
+ *   grammar off (src/model/engines/webllm/webllm-request.ts has 'structural-tag' or 'json' only).
  */
 import { toolFormatNamed } from '../../src/model/formats/registry';
 import type { Arm, EvalModel, ScriptedAnswer } from './arm';

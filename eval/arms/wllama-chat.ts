@@ -15,8 +15,8 @@
  */
 import { Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { threadsFor } from '../../src/model/wllama-environment';
-import { modelFiles } from '../../src/model/wllama-files';
+import { threadsFor } from '../../src/model/engines/wllama/wllama-environment';
+import { modelFiles } from '../../src/model/engines/wllama/wllama-files';
 import type { ChatBackend, ChatReply, ChatRequest } from './chat-types';
 
 export interface WllamaChatOptions {

@@ -14,7 +14,7 @@
  */
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolDeclaration } from '../tools/declaration';
 import type { ToolFormat } from './formats/tool-format';
-import type { Turn } from './wllama-template';
+import type { Turn } from './engines/wllama/wllama-template';
 
 const EXAMPLE_TOOL: ToolDeclaration = {
   name: 'example_get_weather',

@@ -21,7 +21,9 @@
  * the three. Linear in the text's length.
  */
 
-export type TokenizerFamily = 'qwen' | 'llama3' | 'gemma' | 'generic';
+import { familyNamed, type TokenizerFamily } from './families';
+
+export type { TokenizerFamily };
 
 interface Weights {
   shortWord: number;
@@ -86,12 +88,9 @@ const GENERIC: Weights = Object.fromEntries(
   ]),
 ) as unknown as Weights;
 
-/** The tokenizer family a web-llm model id belongs to, for the estimate. */
+/** The tokenizer a model's family is fitted to (families/), for the estimate; by a web-llm id or a GGUF's name. */
 export function tokenizerFamily(modelId: string): TokenizerFamily {
-  if (/^qwen/i.test(modelId)) return 'qwen';
-  if (/llama-3|hermes-(2-pro|3)-llama/i.test(modelId)) return 'llama3';
-  if (/^gemma/i.test(modelId)) return 'gemma';
-  return 'generic';
+  return familyNamed(modelId)?.tokenizer ?? 'generic';
 }
 
 const enum Kind {

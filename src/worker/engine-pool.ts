@@ -4,7 +4,7 @@
  * and generations take turns (one engine decodes one request at a time).
  */
 import type { ModelDelta, ModelEngine, ModelProgress, ModelRequest } from '../model/engine';
-import { createEngine } from '../model/create-engine';
+import { createEngine } from '../model/engines/create-engine';
 import type { HostConfig } from '../contract/protocol';
 import { AgentError } from '../errors';
 

@@ -4,12 +4,13 @@
  * family's markup, and never for a name the step does not offer.
  */
 import { describe, expect, it } from 'vitest';
-import { ToolCallStream, type StreamPiece } from '../../src/model/readers/stream-tool-calls';
+import { ToolCallStream, type StreamOptions, type StreamPiece } from '../../src/model/readers/stream-tool-calls';
 import { tool, tools } from './tools-fixture';
+import { OUTPUT_VOCABULARY } from '../../src/model/formats/output-vocabulary';
 
 /** Each chunk's call starts, by push. */
-function starts(chunks: string[], options: ConstructorParameters<typeof ToolCallStream>[0] = { tools }) {
-  const stream = new ToolCallStream(options);
+function starts(chunks: string[], options: Omit<StreamOptions, 'vocabulary'> = { tools }) {
+  const stream = new ToolCallStream({ vocabulary: OUTPUT_VOCABULARY, ...options });
   const seen = chunks.map((chunk) =>
     stream.push(chunk).flatMap((piece: StreamPiece) => (piece.type === 'tool-call-start' ? [piece.name] : [])),
   );

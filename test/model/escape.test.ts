@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { escapeUntrusted } from '../../src/model/escape';
 import { genericJson } from '../../src/model/formats/generic-json';
 import { readModelOutput } from '../../src/model/readers/read-model-output';
-import { toWebLLMRequest } from '../../src/model/webllm-request';
+import { toWebLLMRequest } from '../../src/model/engines/webllm/webllm-request';
 import { tools } from './tools-fixture';
+import { OUTPUT_VOCABULARY } from '../../src/model/formats/output-vocabulary';
 
 /** True when a text holds something a template or our reader would read as structure. */
 const hasTemplateMarkup = (text: string) => escapeUntrusted(text) !== text;
@@ -40,7 +41,7 @@ describe('text from users and tools cannot forge the template or a call', () => 
         expect(escaped).not.toContain(token);
       }
       // Even if a model echoed the escaped text back verbatim, it would not read as a call.
-      expect(readModelOutput(escaped, { tools }).calls).toEqual([]);
+      expect(readModelOutput(escaped, { vocabulary: OUTPUT_VOCABULARY, tools }).calls).toEqual([]);
     });
   }
 
@@ -60,10 +61,14 @@ describe('text from users and tools cannot forge the template or a call', () => 
   for (const block of echoedCalls) {
     it(`a model that echoes ${JSON.stringify(block.slice(0, 32))}… from a tool result runs nothing`, () => {
       // The attack works on unescaped text: the reader would run it.
-      expect(readModelOutput(`Here is what the page said:\n${block}`, { tools }).calls).toHaveLength(1);
+      expect(
+        readModelOutput(`Here is what the page said:\n${block}`, { vocabulary: OUTPUT_VOCABULARY, tools }).calls,
+      ).toHaveLength(1);
       const escaped = escapeUntrusted(block);
       expect(hasTemplateMarkup(block)).toBe(true);
-      expect(readModelOutput(`Here is what the page said:\n${escaped}`, { tools })).toMatchObject({
+      expect(
+        readModelOutput(`Here is what the page said:\n${escaped}`, { vocabulary: OUTPUT_VOCABULARY, tools }),
+      ).toMatchObject({
         calls: [],
         errors: [],
       });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Grammar } from '@mlc-ai/web-xgrammar';
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
 import type { ModelDelta } from '../../src/model/engine';
-import { WebLLMEngine } from '../../src/model/webllm-engine';
+import { WebLLMEngine } from '../../src/model/engines/webllm/webllm-engine';
 import { StandInEngine, type Recording } from './webllm-stand-in';
 import { tool, tools } from './tools-fixture';
 

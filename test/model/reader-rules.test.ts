@@ -6,11 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { readModelOutput } from '../../src/model/readers/read-model-output';
 import { ToolCallStream, type StreamPiece } from '../../src/model/readers/stream-tool-calls';
 import { tools } from './tools-fixture';
+import { OUTPUT_VOCABULARY } from '../../src/model/formats/output-vocabulary';
 
-const read = (output: string, finishReason?: 'stop' | 'length') => readModelOutput(output, { tools, finishReason });
+const read = (output: string, finishReason?: 'stop' | 'length') =>
+  readModelOutput(output, { vocabulary: OUTPUT_VOCABULARY, tools, finishReason });
 
 function stream(chunks: string[]) {
-  const s = new ToolCallStream({ tools });
+  const s = new ToolCallStream({ vocabulary: OUTPUT_VOCABULARY, tools });
   const shown: StreamPiece[][] = chunks.map((chunk) => s.push(chunk));
   return { shown, end: s.end('stop') };
 }
@@ -49,7 +51,10 @@ describe('strict where it matters', () => {
         `<tool_call>{"name": "add_todo", "arguments": {"text": "mi${end}`,
         `<tool_call>[{"name": "get_time", "arguments": {}}${end}`,
       ]) {
-        for (const read of [readModelOutput(output, { tools, finishReason: 'stop' }), stream([output]).end]) {
+        for (const read of [
+          readModelOutput(output, { vocabulary: OUTPUT_VOCABULARY, tools, finishReason: 'stop' }),
+          stream([output]).end,
+        ]) {
           expect(read.calls, output).toEqual([]);
           expect(read.errors.map((e) => e.message).join(' '), output).toMatch(/cut off/);
         }
@@ -66,7 +71,10 @@ describe('strict where it matters', () => {
         `<tool_call>\n{"name": "add_todo", "parameters": {"text": "milk"}}\n${end}`,
       ]) {
         const name = output.includes('add_todo') ? 'add_todo' : 'get_time';
-        for (const ended of [readModelOutput(output, { tools, finishReason: 'stop' }), stream([output]).end]) {
+        for (const ended of [
+          readModelOutput(output, { vocabulary: OUTPUT_VOCABULARY, tools, finishReason: 'stop' }),
+          stream([output]).end,
+        ]) {
           expect(
             ended.calls.map((call) => call.name),
             output,
@@ -74,7 +82,7 @@ describe('strict where it matters', () => {
           expect(ended.errors, output).toEqual([]);
         }
         for (const finishReason of ['length', undefined] as const) {
-          const cut = readModelOutput(output, { tools, finishReason });
+          const cut = readModelOutput(output, { vocabulary: OUTPUT_VOCABULARY, tools, finishReason });
           expect(cut.calls, `${output} (${finishReason})`).toEqual([]);
           expect(cut.errors.map((e) => e.message).join(' '), output).toMatch(/cut off/);
         }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelDelta, ModelRequest } from '../../src/model/engine';
-import { createEngine } from '../../src/model/create-engine';
+import { createEngine } from '../../src/model/engines/create-engine';
 import { tools } from './tools-fixture';
 
 const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools };

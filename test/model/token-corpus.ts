@@ -42,7 +42,7 @@ export function tokenCorpus(): Sample[] {
     'src/toolkit/recommend.ts',
     'src/flow/run-invocation.ts',
     'src/tools/json-schema-validate.ts',
-    'src/model/webllm-request.ts',
+    'src/model/engines/webllm/webllm-request.ts',
     'src/session/idb-store.ts',
     'src/page/tool-host.ts',
     'test/e2e/pages/faults/app.js',

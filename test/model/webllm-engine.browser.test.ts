@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors';
-import { createEngine } from '../../src/model/create-engine';
-import { probeWebGPU } from '../../src/model/webllm-gpu';
+import { createEngine } from '../../src/model/engines/create-engine';
+import { probeWebGPU } from '../../src/model/engines/webllm/webllm-gpu';
 import { settleWithin } from './settles';
 
 const model = (modelId: string, appConfig?: unknown) => createEngine({ engine: 'webllm', modelId, appConfig });

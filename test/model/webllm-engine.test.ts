@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { functionCallingModelIds } from '@mlc-ai/web-llm';
-import { createEngine } from '../../src/model/create-engine';
-import { NATIVE_TOOL_CALLING_IDS } from '../../src/model/native-models';
+import { createEngine } from '../../src/model/engines/create-engine';
+import { NATIVE_TOOL_CALLING_IDS } from '../../src/model/engines/webllm/native-models';
 import type { ModelDelta, ModelProgress, ModelRequest } from '../../src/model/engine';
-import { WebLLMEngine, type WebLLMEngineOptions } from '../../src/model/webllm-engine';
-import type { GpuReport } from '../../src/model/webllm-gpu';
+import { WebLLMEngine, type WebLLMEngineOptions } from '../../src/model/engines/webllm/webllm-engine';
+import type { GpuReport } from '../../src/model/engines/webllm/webllm-gpu';
 import { StandInEngine, type Recording } from './webllm-stand-in';
 import { tools } from './tools-fixture';
 

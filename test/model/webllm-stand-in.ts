@@ -10,7 +10,7 @@ import type {
   ChatCompletionRequestStreaming,
   InitProgressCallback,
 } from '@mlc-ai/web-llm';
-import type { WebLLMEngineLike } from '../../src/model/webllm-engine';
+import type { WebLLMEngineLike } from '../../src/model/engines/webllm/webllm-engine';
 
 export interface Recording {
   contents: string[];

@@ -15,6 +15,7 @@ import { argumentsSupport } from '../grammar/grammar-support';
 import { toolFormatNamed } from './registry';
 import type { StructuralTag } from '../grammar/structural-tag';
 import type { ToolFormat, ToolFormatName } from './tool-format';
+import { OUTPUT_VOCABULARY } from './output-vocabulary';
 
 export interface ToolCallPlanOptions {
   /** Names the grammar may allow in this step (a subset of the tools). Absent: all. */
@@ -85,7 +86,13 @@ export function planToolCalls(
     relaxed,
     loosened,
     read: (output, finishReason) =>
-      readModelOutput(output, { tools, allowed, finishReason, example: resolved.example }),
+      readModelOutput(output, {
+        vocabulary: OUTPUT_VOCABULARY,
+        tools,
+        allowed,
+        finishReason,
+        example: resolved.example,
+      }),
   };
 }
 

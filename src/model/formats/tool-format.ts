@@ -7,26 +7,12 @@
  */
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { ModelToolCall } from '../engine';
+import type { GrammarStep } from '../grammar/grammar-step';
 import type { ArgumentSyntax } from '../grammar/string-syntax';
 import type { StructuralTagFormat } from '../grammar/structural-tag';
 import type { ToolFormatName } from './tool-format-name';
 
-export type { ToolFormatName };
-
-/** The tools one step may call, as the grammar sees them. */
-export interface GrammarStep {
-  /** Declared and allowed in this step; never empty. */
-  tools: readonly ToolDeclaration[];
-  /** At least one call must be made ('required' or a named tool). */
-  required: boolean;
-  /** Tools whose argument schemas the grammar engine cannot compile: their arguments are left free (read and validated after generation). */
-  relaxed: ReadonlySet<string>;
-  /**
-   * Also hold a call written without the family's tag, where the family's small models write one (a
-   * bare `{"name": …, "arguments": …}` for Hermes): constrained like a tagged call instead of left free.
-   */
-  bareCalls?: boolean;
-}
+export type { GrammarStep, ToolFormatName };
 
 export interface ToolResultText {
   callId: string;

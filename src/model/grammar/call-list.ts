@@ -8,7 +8,7 @@
 import { callListGrammar, FREE_OBJECT } from './ebnf-arguments';
 import { argumentsSupport } from './grammar-support';
 import type { StructuralTagFormat } from './structural-tag';
-import type { GrammarStep } from '../formats/tool-format';
+import type { GrammarStep } from './grammar-step';
 
 export function callListContent(step: GrammarStep): StructuralTagFormat {
   const tools = step.tools.map((tool) => {

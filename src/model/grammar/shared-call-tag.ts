@@ -21,7 +21,7 @@ import { argumentsSupport } from './grammar-support';
 import { freeArgumentsContent } from './grammar-schema';
 import type { ArgumentSyntax } from './string-syntax';
 import { tag, type TagFormat } from './structural-tag';
-import type { GrammarStep } from '../formats/tool-format';
+import type { GrammarStep } from './grammar-step';
 
 export interface SharedCallTag {
   /** What every call's text starts with, the trigger first. */

@@ -2,7 +2,7 @@
  * Reads a model's whole output: the text for the person, the reasoning, the
  * calls to run, and the calls that could not be read (answered to the model
  * so it can correct itself). One left-to-right scan finds every reader's
- * markers (readers.ts) at once, so the work is linear in the output;
+ * markers (the vocabulary it is given: formats/output-vocabulary.ts) at once, so the work is linear in the output;
  * each reader consumes the markup it owns.
  *
  * Only the model's output comes through here: user text and tool results are
@@ -13,7 +13,7 @@ import type { FinishReason, ModelToolCall } from '../engine';
 import type { CallReader, FoundCall, FoundError, ReadContext } from './call-reader';
 import { parseLiteral } from './literal';
 import { isRecord } from './read-calls';
-import { CALL_READERS, END_OF_TURN, REASONING_BLOCKS } from './readers';
+import type { OutputVocabulary } from './output-vocabulary';
 import { codeSpanEnd, PROSE_START, proseAfter, type ProseState } from './prose-state';
 
 export interface ToolCallError {
@@ -34,6 +34,8 @@ export interface ModelOutput {
 }
 
 export interface ReadOptions {
+  /** The readers, reasoning blocks and end-of-turn tokens to look for (formats/output-vocabulary.ts). */
+  vocabulary: OutputVocabulary;
   /** The tools described to the model. Absent: any name is accepted. */
   tools?: readonly ToolDeclaration[];
   /** Names that may be called in this step. Absent: every tool in `tools`. */
@@ -68,16 +70,19 @@ interface Scanner {
   partials: RegExp[];
 }
 
-const scanners = new Map<boolean, Scanner>();
+const scanners = new WeakMap<OutputVocabulary, Map<boolean, Scanner>>();
 
 /**
  * One regular expression with a group per marker; the group that matched says
  * whose it is. `withCloses`: also the closing tags of reasoning, which end a
  * reasoning block the template opened (only the whole output is read for them).
  */
-export function markerScanner(withCloses = false): Scanner {
-  const cached = scanners.get(withCloses);
+export function markerScanner(vocabulary: OutputVocabulary, withCloses = false): Scanner {
+  let cache = scanners.get(vocabulary);
+  if (!cache) scanners.set(vocabulary, (cache = new Map()));
+  const cached = cache.get(withCloses);
   if (cached) return cached;
+  const { readers, reasoning, endOfTurn } = vocabulary;
   const sources: string[] = [];
   const handlers: Handler[] = [];
   const literals: string[] = [];
@@ -85,44 +90,44 @@ export function markerScanner(withCloses = false): Scanner {
     sources.push(`(${source})`);
     handlers.push(handler);
   };
-  for (const block of REASONING_BLOCKS) {
+  for (const block of reasoning) {
     add(escapeRegExp(block.open), { kind: 'reasoning', close: block.close });
     literals.push(block.open);
   }
-  if (withCloses) for (const block of REASONING_BLOCKS) add(escapeRegExp(block.close), { kind: 'closes-reasoning' });
-  for (const token of END_OF_TURN) {
+  if (withCloses) for (const block of reasoning) add(escapeRegExp(block.close), { kind: 'closes-reasoning' });
+  for (const token of endOfTurn) {
     add(escapeRegExp(token), { kind: 'end' });
     literals.push(token);
   }
-  for (const reader of CALL_READERS) {
+  for (const reader of readers) {
     for (const marker of reader.markers ?? []) {
       add(escapeRegExp(marker), { kind: 'reader', reader, bare: false });
       literals.push(marker);
     }
     for (const source of reader.patterns ?? []) add(source, { kind: 'reader', reader, bare: true });
   }
-  const partials = CALL_READERS.flatMap((reader) => (reader.partial ? [reader.partial] : []));
+  const partials = readers.flatMap((reader) => (reader.partial ? [reader.partial] : []));
   const scanner = { pattern: new RegExp(sources.join('|'), 'g'), handlers, literals, partials };
-  scanners.set(withCloses, scanner);
+  cache.set(withCloses, scanner);
   return scanner;
 }
 
-export function matchedHandler(match: RegExpExecArray, scanner = markerScanner()): Handler {
+export function matchedHandler(match: RegExpExecArray, scanner: Scanner): Handler {
   const { handlers } = scanner;
   for (let i = 1; i < match.length; i++) if (match[i] !== undefined) return handlers[i - 1];
   throw new Error('unreachable: a marker matched no group');
 }
 
-export function readModelOutput(whole: string, options: ReadOptions = {}): ModelOutput {
+export function readModelOutput(whole: string, options: ReadOptions): ModelOutput {
   // The turn ends at its first end-of-turn token: a reader must see a call left open there as left open.
-  const output = untilEndOfTurn(whole);
+  const output = untilEndOfTurn(whole, options.vocabulary.endOfTurn);
   const answer = jsonAnswer(output);
   if (answer !== undefined) return { text: answer, reasoning: '', calls: [], errors: [] };
   const context: ReadContext = {
     tools: new Map((options.tools ?? []).map((tool) => [tool.name, tool])),
     finishReason: options.finishReason,
   };
-  const scanner = markerScanner(true);
+  const scanner = markerScanner(options.vocabulary, true);
   const { pattern } = scanner;
   const found: { calls: FoundCall[]; errors: FoundError[] } = { calls: [], errors: [] };
   let prose = options.prose ?? PROSE_START;
@@ -260,9 +265,9 @@ function checkCalls(
   return { calls, errors };
 }
 
-function untilEndOfTurn(output: string): string {
+function untilEndOfTurn(output: string, endOfTurn: readonly string[]): string {
   let end = output.length;
-  for (const token of END_OF_TURN) {
+  for (const token of endOfTurn) {
     const at = output.indexOf(token);
     if (at !== -1 && at < end) end = at;
   }

@@ -18,6 +18,7 @@
 import type { FinishReason } from '../engine';
 import { DECIDE_WITHIN } from './call-reader';
 import { CallStarts } from './call-starts';
+import type { OutputVocabulary } from './output-vocabulary';
 import {
   markerScanner,
   matchedHandler,
@@ -57,7 +58,7 @@ export class ToolCallStream {
   /** Finds where the held output starts a call to one of the step's tools. */
   private readonly starts: CallStarts;
 
-  constructor(private readonly options: StreamOptions = {}) {
+  constructor(private readonly options: StreamOptions) {
     this.mode = options.holdAll ? 'held' : 'text';
     this.starts = new CallStarts(options.allowed ?? options.tools?.map((tool) => tool.name) ?? []);
   }
@@ -111,17 +112,18 @@ export class ToolCallStream {
 
   /** Shows text up to the next marker; false when it must wait for more output. */
   private stepText(pieces: StreamPiece[]): boolean {
-    const { pattern } = markerScanner();
+    const scanner = markerScanner(this.options.vocabulary);
+    const { pattern } = scanner;
     pattern.lastIndex = 0;
     const text = this.pending;
     const match = pattern.exec(text);
     if (!match) {
-      this.show(pieces, text.length - heldTail(text), 'text');
+      this.show(pieces, text.length - heldTail(text, this.options.vocabulary), 'text');
       return false;
     }
     this.show(pieces, match.index, 'text');
     const marker = match[0];
-    const handler = matchedHandler(match);
+    const handler = matchedHandler(match, scanner);
     if (handler.kind === 'reasoning') {
       this.pending = this.pending.slice(marker.length);
       this.mode = 'reasoning';
@@ -172,8 +174,8 @@ export class ToolCallStream {
 }
 
 /** How much of the end of `text` may begin a marker, and must wait for the next chunk. */
-function heldTail(text: string): number {
-  const { literals, partials } = markerScanner();
+function heldTail(text: string, vocabulary: OutputVocabulary): number {
+  const { literals, partials } = markerScanner(vocabulary);
   let longest = partialLength(text, literals);
   const tail = text.length > TAIL ? text.slice(text.length - TAIL) : text;
   for (const partial of partials) {

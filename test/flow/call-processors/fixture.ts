@@ -8,7 +8,7 @@ import { DEFAULT_AGENT_NAME } from '../../../src/flow/agents';
 import { newTurn } from '../../../src/flow/handle-function-calls';
 import { newRunState } from '../../../src/flow/run-state';
 import type { CallInfo, Decision, FlowHooks, Invocation, Turn } from '../../../src/flow/types';
-import { ScriptedEngine } from '../../../src/model/scripted-engine';
+import { ScriptedEngine } from '../../../src/model/engines/scripted/scripted-engine';
 import { genericJson } from '../../../src/model/formats/generic-json';
 import type { AgentEvent, FunctionCall } from '../../../src/session/event';
 import { MemorySessionStore } from '../../../src/session/memory-store';

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
 import type { ModelDelta, ModelRequest } from '../../../src/model/engine';
-import { WebLLMEngine, type WebLLMEngineLike } from '../../../src/model/webllm-engine';
+import { WebLLMEngine, type WebLLMEngineLike } from '../../../src/model/engines/webllm/webllm-engine';
 import { validateWithJsonSchema } from '../../../src/tools/validate-args';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { Grammar, Testings } from './xgrammar';

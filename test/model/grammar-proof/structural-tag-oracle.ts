@@ -9,13 +9,13 @@
  * Which calls should run follows issue #12's rules for the free text
  * between calls: a call drafted in reasoning (<think>…</think>, or before a
  * lone </think> the template opened) or written after an end-of-turn token
- * never runs. The markers themselves are the runtime's list (readers.ts).
+ * never runs. The markers themselves are the runtime's list (formats/output-vocabulary.ts).
  * And issue 23's: a call quoted in inline code (a backtick span open in the
  * prose before it, closed after it) never runs, nor bare JSON (a trigger
  * that is no tag, Llama 3.2's `{"name": `) inside a tag left open on its line.
  */
 import type { StructuralTagFormat, TagFormat } from '../../../src/model/grammar/structural-tag';
-import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/readers/readers';
+import { END_OF_TURN, REASONING_BLOCKS } from '../../../src/model/formats/output-vocabulary';
 import { validateJsonSchema } from '../../../src/tools/json-schema-validate';
 import { endOfPythonArguments, parseGemma4Object, parsePythonArguments } from './literal-oracle';
 

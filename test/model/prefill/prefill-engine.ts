@@ -11,7 +11,7 @@
  * instanceof check cannot know a class of ours.
  */
 import { MLCEngine, prebuiltAppConfig, type ChatOptions } from '@mlc-ai/web-llm';
-import type { WebLLMEngineLike } from '../../../src/model/webllm-engine';
+import type { WebLLMEngineLike } from '../../../src/model/engines/webllm/webllm-engine';
 import type { ChatConfigLike } from './chat-configs';
 import { WeightlessPipeline, type TokenizerLike } from './weightless-pipeline';
 

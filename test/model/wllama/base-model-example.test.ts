@@ -10,10 +10,11 @@ import { measureContext } from '../../../src/model/context-usage';
 import type { ModelInfo } from '../../../src/model/engine';
 import { TOOL_FORMATS } from '../../../src/model/formats/registry';
 import { ToolCallStream } from '../../../src/model/readers/stream-tool-calls';
-import { toWllamaRequest, type WllamaStyle } from '../../../src/model/wllama-request';
-import { chatTemplate, type TemplateName } from '../../../src/model/wllama-template';
-import { markupPrompt } from '../../../src/model/wllama-prompt';
+import { toWllamaRequest, type WllamaStyle } from '../../../src/model/engines/wllama/wllama-request';
+import { chatTemplate, type TemplateName } from '../../../src/model/engines/wllama/wllama-template';
+import { markupPrompt } from '../../../src/model/engines/wllama/wllama-prompt';
 import type { ToolFormat } from '../../../src/model/formats/tool-format';
+import { OUTPUT_VOCABULARY } from '../../../src/model/formats/output-vocabulary';
 
 const setAlarm = {
   name: 'set_alarm',
@@ -46,6 +47,7 @@ describe('a base model’s prompt opens with a worked example', () => {
       const turns = exampleTurns(format);
       const answer = turns.find((turn) => turn.role === 'assistant')!.content;
       const stream = new ToolCallStream({
+        vocabulary: OUTPUT_VOCABULARY,
         tools: [{ ...setAlarm, name: 'example_get_weather', parameters: { type: 'object', properties: {} } }],
       });
       stream.push(answer);

@@ -1,8 +1,8 @@
-// The header check a GGUF passes before it is cached or handed to llama.cpp (src/model/gguf-check.ts), on the
+// The header check a GGUF passes before it is cached or handed to llama.cpp (src/model/engines/wllama/gguf-check.ts), on the
 // tiny model and on each damaged copy of it that the test server serves (scripts/gguf-faults.mjs).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ggufProblem } from '../../../src/model/gguf-check';
+import { ggufProblem } from '../../../src/model/engines/wllama/gguf-check';
 import { brokenGguf } from '../../../scripts/gguf-faults.mjs';
 import { tinyModelPath } from '../../../scripts/model-files.mjs';
 

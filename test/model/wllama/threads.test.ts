@@ -3,7 +3,7 @@
  * than it could have (issue 32, "threads where the page allows them").
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { threadsFor } from '../../../src/model/wllama-environment';
+import { threadsFor } from '../../../src/model/engines/wllama/wllama-environment';
 
 function device(cores: number, isolated: boolean) {
   vi.stubGlobal('navigator', { hardwareConcurrency: cores });

@@ -14,9 +14,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentError } from '../../../src/errors';
-import { createEngine } from '../../../src/model/create-engine';
+import { createEngine } from '../../../src/model/engines/create-engine';
 import type { ModelEngine, ModelProgress } from '../../../src/model/engine';
-import { GGUF_CACHE } from '../../../src/model/wllama-files';
+import { GGUF_CACHE } from '../../../src/model/engines/wllama/wllama-files';
 import { agentsClosedAfterEach, uniqueDb } from '../../page/helpers';
 import { settleWithin } from '../settles';
 import { FAULT_SHAPES } from '../../../scripts/gguf-faults.mjs';

@@ -19,7 +19,7 @@
 import { describe, expect, it } from 'vitest';
 import { Grammar, GrammarCompiler, GrammarMatcher, Testings, TokenizerInfo } from '@mlc-ai/web-xgrammar';
 import type { ModelDelta, ModelEngine, ModelToolCall } from '../../../src/model/engine';
-import { createEngine } from '../../../src/model/create-engine';
+import { createEngine } from '../../../src/model/engines/create-engine';
 import { planToolCalls } from '../../../src/model/formats/tool-call-plan';
 import { validateWithJsonSchema } from '../../../src/tools/validate-args';
 import { formatsUnderProof, planFormat, type FormatUnderProof } from '../grammar-proof/formats-under-proof';

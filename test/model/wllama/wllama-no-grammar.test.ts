@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/model/engine';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { toolFormatNamed } from '../../../src/model/formats/registry';
-import { toWllamaRequest } from '../../../src/model/wllama-request';
-import { chatTemplate } from '../../../src/model/wllama-template';
-import { markupPrompt } from '../../../src/model/wllama-prompt';
+import { toWllamaRequest } from '../../../src/model/engines/wllama/wllama-request';
+import { chatTemplate } from '../../../src/model/engines/wllama/wllama-template';
+import { markupPrompt } from '../../../src/model/engines/wllama/wllama-prompt';
 import { checkOptions } from '../../../src/page/options-schema';
 
 const tools = [

@@ -1,0 +1,27 @@
+import type { ModelFamily } from './family';
+
+const GEMMA_MARKUP = {
+  markup: 'gemma',
+  templateTokens: ['<start_of_turn>'],
+  stops: ['<start_of_turn>', '<end_of_turn>'],
+  tokenizer: 'gemma',
+} as const;
+
+// Before Gemma 2, 3: its architecture (gemma4) is theirs too (/^gemma/).
+export const gemma4: ModelFamily = {
+  name: 'gemma-4',
+  ids: /^gemma-4-/i,
+  architectures: /^gemma4/,
+  format: 'gemma4',
+  ...GEMMA_MARKUP,
+  endOfTurn: ['<turn|>'],
+};
+
+export const gemma: ModelFamily = {
+  name: 'Gemma 2, Gemma 3',
+  ids: /^gemma(-2|3|-2b)/i,
+  architectures: /^gemma/,
+  format: 'gemma-tool-code',
+  ...GEMMA_MARKUP,
+  endOfTurn: ['<end_of_turn>'],
+};
