@@ -1,8 +1,8 @@
 /**
  * The run's limits among createAgent's options, as one zod shape: the page
  * checks them with it (options-schema.ts spreads it into createAgent's
- * schema), the worker applies its defaults with it (limitsOf), and the
- * loop's type of them is its output. A new limit is one entry here and its
+ * schema), the worker applies the same defaults without zod
+ * (limit-defaults.ts), and the loop's type of them is its output. A new limit is one entry here and its
  * use in the flow.
  */
 import { z } from '../tools/zod';
@@ -40,12 +40,3 @@ const limitsSchema = z.object(limitsShape);
 export type LimitOptions = z.input<typeof limitsSchema>;
 /** The limits as a run keeps them: defaults applied; maxToolRounds absent means the model's own. */
 export type Limits = z.output<typeof limitsSchema>;
-
-/**
- * The limits among `options`, the schema's defaults for those absent (an older page left maxRepeatedCalls
- * out). Not checked again: createAgent checked them with this shape before they crossed.
- */
-export function limitsOf(options: LimitOptions): Limits {
-  const given = Object.entries(options).filter(([key, value]) => key in limitsShape && value !== undefined);
-  return { ...limitsSchema.parse({}), ...Object.fromEntries(given) };
-}

@@ -5,7 +5,7 @@
 import { AgentError } from '../errors';
 import { asTool } from '../tools/define-tool';
 import type { HostConfig } from '../contract/protocol';
-import { limitsOf } from '../contract/limits';
+import { limitsOf } from '../contract/limit-defaults';
 import { Agent } from './agent';
 import type { AgentOptions } from './options';
 import { checkOptions } from './options-schema';

@@ -10,7 +10,7 @@ import type { ToolDeclaration } from '../tools/declaration';
 import { DEFAULT_AGENT_NAME } from '../flow/agents';
 import type { AgentContext, AgentSpec, FlowHooks, ToolRunner, ToolSelector } from '../flow/types';
 import type { HostConfig, PageApi } from '../contract/protocol';
-import { limitsOf } from '../contract/limits';
+import { limitsOf } from '../contract/limit-defaults';
 
 export function agentContext(parts: {
   config: HostConfig;

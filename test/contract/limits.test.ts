@@ -1,7 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { limitsOf } from '../../src/contract/limits';
+import { limitsOf } from '../../src/contract/limit-defaults';
+import { limitsShape } from '../../src/contract/limits';
+import { z } from '../../src/tools/zod';
 
 describe('the run limits', () => {
+  test("the worker's defaults, applied without zod, are the schema's", () => {
+    expect(limitsOf({})).toEqual(z.object(limitsShape).parse({}));
+  });
+
   test('an option left out gets the default that createAgent documents', () => {
     expect(limitsOf({})).toEqual({ maxSteps: 10, maxToolCallsPerStep: 8, maxRepeatedCalls: 1 });
   });

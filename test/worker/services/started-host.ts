@@ -1,6 +1,6 @@
 /** Shared by the worker services' browser tests: an AgentHost started in the test page on scripted turns, and its ports read. */
 import { afterEach } from 'vitest';
-import { limitsOf } from '../../../src/contract/limits';
+import { limitsOf } from '../../../src/contract/limit-defaults';
 import type { EventPort, HostConfig, PageApi, ToolCallRequest } from '../../../src/contract/protocol';
 import type { ScriptedTurn } from '../../../src/model/engine';
 import type { AgentEvent } from '../../../src/session/event';
