@@ -15,11 +15,7 @@
 import { createAgent, type AgentEvent } from '../src/index';
 import { exchangeOf, todoPage, transcript, type Exchange } from '../test/model/wllama/todo-page';
 import { summarize, type BenchRow, type BenchSuite } from './harness';
-
-const MODELS: Record<string, { file: string; label: string }> = {
-  '0.5b': { file: 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf', label: 'Qwen2.5-Coder-0.5B-Instruct Q4_K_M' },
-  '1.5b': { file: 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf', label: 'Qwen2.5-Coder-1.5B-Instruct Q4_K_M' },
-};
+import { chosenModel } from './raw-wllama';
 
 /** The requests, and what each one owes the visitor. */
 const REQUESTS: {
@@ -53,10 +49,7 @@ const only = (exchange: Exchange, name: string) =>
 const WORDS = /^[\p{L}\p{N}]/u;
 
 const suite: BenchSuite = async () => {
-  const choice = new URLSearchParams(location.search).get('model') ?? '0.5b';
-  const model = MODELS[choice];
-  if (!model) throw new Error(`--model=${choice}: one of ${Object.keys(MODELS).join(', ')}`);
-  const url = new URL(`/models/${model.file}`, location.href).href;
+  const { choice, url, ...model } = chosenModel();
   if (!(await fetch(url, { method: 'HEAD' })).ok)
     return [
       {

@@ -14,50 +14,16 @@
  * the first text chunk for raw wllama. Raw wllama has no grammar; ours holds a step with tools from its first
  * token, so its figure includes the grammar's start.
  */
-import { Wllama } from '@wllama/wllama/esm/index.js';
-import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import type { Wllama } from '@wllama/wllama/esm/index.js';
 import type { ModelRequest } from '../src/model/engine';
-import { GGUF_CACHE } from '../src/model/engines/wllama/wllama-files';
-import { WllamaEngine, type Timings } from '../src/model/engines/wllama/wllama-engine';
-import { toWllamaRequest } from '../src/model/engines/wllama/wllama-request';
+import { WllamaEngine } from '../src/model/engines/wllama/wllama-engine';
 import { readAheadText } from '../src/model/engines/wllama/wllama-read-ahead';
-import type { PromptWriter } from '../src/model/engines/wllama/wllama-prompt';
-import type { ToolFormat } from '../src/model/formats/tool-format';
 import { pageInstructions, pageTools } from '../test/model/wllama/page-requests';
 import { summarize, type BenchRow, type BenchSuite } from './harness';
+import { chosenModel, engineWriter, rawCompletion, rawWllama } from './raw-wllama';
 
-const MODELS: Record<string, string> = {
-  '0.5b': 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf',
-  '1.5b': 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf',
-  gemma: 'gemma-3-270m-q4_k_m.gguf',
-};
-const CHOICE = new URLSearchParams(location.search).get('model') ?? '0.5b';
-const FILE = MODELS[CHOICE];
-const MODEL = new URL(`/models/${FILE}`, location.href).href;
+const { file: FILE, url: MODEL } = chosenModel();
 const SAMPLES = 3;
-
-interface CompletionChunk {
-  choices?: { text?: string }[];
-  timings?: Timings;
-}
-
-const quiet = { ...console, debug: () => {}, log: () => {}, warn: () => {} };
-
-/** The prompt text the engine writes for a request, and its writer (for the part read ahead). */
-function writerOf(model: WllamaEngine): { prompt: (request: ModelRequest) => string; writer: PromptWriter } {
-  const inner = model as unknown as { format: ToolFormat; prompt: PromptWriter };
-  return {
-    writer: inner.prompt,
-    prompt: (request) =>
-      toWllamaRequest(request, {
-        format: inner.format,
-        prompt: inner.prompt,
-        contextWindow: 2048,
-        temperature: 0,
-        grammar: false,
-      }).prompt,
-  };
-}
 
 /** Milliseconds to the engine's first streamed text or call, and its raw output. */
 async function oursFirst(model: WllamaEngine, request: ModelRequest): Promise<{ ms: number; raw: string }> {
@@ -77,13 +43,7 @@ async function oursFirst(model: WllamaEngine, request: ModelRequest): Promise<{ 
 
 /** Raw wllama: reads `prompt` (n_predict 0), so that its cache holds it. */
 async function rawRead(wllama: Wllama, prompt: string): Promise<void> {
-  const chunks = (await wllama.createCompletion({
-    prompt,
-    n_predict: 0,
-    temperature: 0,
-    cache_prompt: true,
-    stream: true,
-  } as never)) as unknown as AsyncIterable<CompletionChunk>;
+  const chunks = await rawCompletion(wllama, prompt, { n_predict: 0 });
   for await (const _ of chunks);
 }
 
@@ -92,14 +52,7 @@ async function rawFirst(wllama: Wllama, prompt: string, maxTokens = 8): Promise<
   const started = performance.now();
   let first: number | undefined;
   let prefilled = 0;
-  const chunks = (await wllama.createCompletion({
-    prompt,
-    max_tokens: maxTokens,
-    temperature: 0,
-    cache_prompt: true,
-    stream: true,
-    timings_per_token: true,
-  } as never)) as unknown as AsyncIterable<CompletionChunk>;
+  const chunks = await rawCompletion(wllama, prompt, { max_tokens: maxTokens, timings_per_token: true });
   for await (const chunk of chunks) {
     if (first === undefined && chunk.choices?.[0]?.text) first = performance.now() - started;
     if (chunk.timings?.prompt_n !== undefined) prefilled = chunk.timings.prompt_n;
@@ -108,17 +61,13 @@ async function rawFirst(wllama: Wllama, prompt: string, maxTokens = 8): Promise<
 }
 
 const suite: BenchSuite = async () => {
-  if (!FILE) throw new Error(`--model=${CHOICE}: one of ${Object.keys(MODELS).join(', ')}`);
   if (!(await fetch(MODEL, { method: 'HEAD' })).ok)
     return [{ group: 'wllama', name: `${FILE} missing: run scripts/fetch-model.sh`, median: 0, unit: 'ms' }];
   const log = (what: string) => console.info(`bench: first token: ${what}`);
   const model = new WllamaEngine({ urls: [MODEL], contextWindow: 2048, threads: 1 });
   await model.load();
-  const file = await (await caches.open(GGUF_CACHE)).match(MODEL);
-  const raw = new Wllama({ default: wasmUrl }, { logger: quiet });
-  raw.setCompat(null);
-  await raw.loadModel([await (file ?? (await fetch(MODEL))).blob()], { n_ctx: 2048, n_parallel: 1, n_threads: 1 });
-  const { prompt, writer } = writerOf(model);
+  const raw = await rawWllama(MODEL, 1);
+  const { prompt, writer } = engineWriter(model);
 
   const first = { readAhead: [] as number[], cold: [] as number[], raw: [] as number[] };
   const followUp = { ours: [] as number[], raw: [] as number[] };

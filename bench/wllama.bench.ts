@@ -21,14 +21,10 @@
  *   and parser) on the same model and the same 20 page requests as ours: valid calls, right tool, right
  *   arguments, time per request.
  */
-import { Wllama } from '@wllama/wllama/esm/index.js';
-import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import type { Wllama } from '@wllama/wllama/esm/index.js';
 import type { ModelDelta, ModelRequest } from '../src/model/engine';
 import { GGUF_CACHE } from '../src/model/engines/wllama/wllama-files';
-import { WllamaEngine, type Timings, type WllamaEngineOptions } from '../src/model/engines/wllama/wllama-engine';
-import { toWllamaRequest } from '../src/model/engines/wllama/wllama-request';
-import type { PromptWriter } from '../src/model/engines/wllama/wllama-prompt';
-import type { ToolFormat } from '../src/model/formats/tool-format';
+import { WllamaEngine, type WllamaEngineOptions } from '../src/model/engines/wllama/wllama-engine';
 import { validateWithJsonSchema } from '../src/tools/validate-args';
 import { DEFAULT_AGENT_NAME } from '../src/flow/agents';
 import { defaultRequestProcessors } from '../src/flow/request-processors/build-request';
@@ -38,16 +34,10 @@ import type { AgentContext } from '../src/flow/types';
 import { MemorySessionStore } from '../src/session/memory-store';
 import { pageInstructions, pageRequests, pageTools, score, type Score } from '../test/model/wllama/page-requests';
 import { summarize, type BenchRow, type BenchSuite } from './harness';
+import { chosenModel, engineWriter, rawCompletion, rawWllama } from './raw-wllama';
 
-const MODELS: Record<string, { file: string; label: string }> = {
-  '0.5b': { file: 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf', label: 'Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 1 thread' },
-  '1.5b': { file: 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf', label: 'Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1 thread' },
-  gemma: { file: 'gemma-3-270m-q4_k_m.gguf', label: 'Gemma 3 270M Q4_K_M, 1 thread' },
-};
-const CHOICE = new URLSearchParams(location.search).get('model') ?? '0.5b';
-if (!MODELS[CHOICE]) throw new Error(`--model=${CHOICE}: one of ${Object.keys(MODELS).join(', ')}`);
-const MODEL = new URL(`/models/${MODELS[CHOICE].file}`, location.href).href;
-const LABEL = MODELS[CHOICE].label;
+const { choice: CHOICE, file: FILE, label, url: MODEL } = chosenModel();
+const LABEL = `${label}, 1 thread`;
 
 const engine = (options: Partial<WllamaEngineOptions> = {}) =>
   new WllamaEngine({ urls: [MODEL], contextWindow: 2048, threads: 1, ...options });
@@ -64,38 +54,8 @@ async function generate(model: WllamaEngine, request: ModelRequest) {
   return { deltas, ms: performance.now() - started, firstMs: first, timings: { ...model.lastTimings } };
 }
 
-/** A chunk of llama.cpp's streamed completion, as wllama hands it on. */
-interface CompletionChunk {
-  choices?: { text?: string }[];
-  timings?: Timings;
-}
-
 /** Tokens written in each decode-speed sample: enough that the first token's own time is a small share. */
 const DECODE_TOKENS = 64;
-const quiet = { ...console, debug: () => {}, log: () => {}, warn: () => {} };
-
-/** llama.cpp through wllama alone, the model from the engine's cache: the peer a page would otherwise use. */
-async function rawWllama(threads: number): Promise<Wllama> {
-  const wllama = new Wllama({ default: wasmUrl }, { logger: quiet });
-  wllama.setCompat(null);
-  // From the engine's cache where it kept the file, else from the server again.
-  const file = (await (await caches.open(GGUF_CACHE)).match(MODEL)) ?? (await fetch(MODEL));
-  await wllama.loadModel([await file.blob()], { n_ctx: 2048, n_parallel: 1, n_threads: threads });
-  return wllama;
-}
-
-/** The prompt text our engine writes for a request (its own chat template or markup). */
-function promptOf(model: WllamaEngine, request: ModelRequest): string {
-  const inner = model as unknown as { format: ToolFormat; prompt: PromptWriter };
-  return toWllamaRequest(request, {
-    format: inner.format,
-    prompt: inner.prompt,
-    contextWindow: 2048,
-    temperature: 0,
-    grammar: false,
-  }).prompt;
-}
-
 /** Tokens per second from the first streamed token to the last, through our engine. */
 async function oursStreamed(model: WllamaEngine, request: ModelRequest): Promise<number> {
   let first: number | undefined;
@@ -111,14 +71,7 @@ async function oursStreamed(model: WllamaEngine, request: ModelRequest): Promise
 async function rawStreamed(wllama: Wllama, prompt: string): Promise<number> {
   let first: number | undefined;
   let written = 0;
-  const chunks = (await wllama.createCompletion({
-    prompt,
-    max_tokens: DECODE_TOKENS,
-    temperature: 0,
-    cache_prompt: true,
-    stream: true,
-    timings_per_token: true,
-  } as never)) as unknown as AsyncIterable<CompletionChunk>;
+  const chunks = await rawCompletion(wllama, prompt, { max_tokens: DECODE_TOKENS, timings_per_token: true });
   for await (const chunk of chunks) {
     if (first === undefined && chunk.choices?.[0]?.text) first = performance.now();
     if (chunk.timings?.predicted_n) written = chunk.timings.predicted_n;
@@ -241,7 +194,7 @@ const suite: BenchSuite = async () => {
 
   progress('decode through our engine against raw wllama');
   // ---- decode through our engine against raw wllama, on the same prompt text: the same tokens at temperature 0
-  const raw = await rawWllama(1);
+  const raw = await rawWllama(MODEL, 1);
   const story: ModelRequest = {
     messages: [
       { role: 'system', content: pageInstructions },
@@ -253,7 +206,7 @@ const suite: BenchSuite = async () => {
   };
   const unconstrained = engine({ grammar: false });
   await unconstrained.load();
-  const storyPrompt = promptOf(unconstrained, story);
+  const storyPrompt = engineWriter(unconstrained).prompt(story);
   const streamed = { ours: [] as number[], raw: [] as number[] };
   for (let i = 0; i < 3; i++) {
     streamed.ours.push(await oursStreamed(unconstrained, story));
@@ -298,7 +251,7 @@ const suite: BenchSuite = async () => {
   rows.push(
     {
       group: 'wllama',
-      name: `prefill, ${MODELS[CHOICE].file}, 2 threads (tokens/s)`,
+      name: `prefill, ${FILE}, 2 threads (tokens/s)`,
       median: summarize(two.prefill).median,
       unit: 'tokens',
       peer: { name: '1 thread', median: summarize(one.prefill).median },
@@ -306,7 +259,7 @@ const suite: BenchSuite = async () => {
     },
     {
       group: 'wllama',
-      name: `decode, ${MODELS[CHOICE].file}, 2 threads (tokens/s)`,
+      name: `decode, ${FILE}, 2 threads (tokens/s)`,
       median: summarize(two.decode).median,
       unit: 'tokens',
       peer: { name: '1 thread', median: summarize(one.decode).median },

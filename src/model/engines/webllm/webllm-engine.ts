@@ -122,18 +122,23 @@ export class WebLLMEngine implements ModelEngine {
     try {
       await engine.reload(this.options.modelId, chatOptionsFor(this.conversation, this.record.overrides));
     } catch (error) {
-      throw await toAgentError(error, {
-        modelId: this.options.modelId,
-        record: this.record,
-        knownIds: this.knownIds,
-        probe: this.options.probeUrl,
-      });
+      throw await this.failure(error);
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
     // web-llm's reload() returns quietly when unload() aborted it.
     if (signal?.aborted) throw new AgentError('aborted', 'Loading the model was aborted.');
     this.loaded = true;
+  }
+
+  /** What web-llm threw, as the AgentError that says what to do about it for this model. */
+  private failure(error: unknown): Promise<AgentError> {
+    return toAgentError(error, {
+      modelId: this.options.modelId,
+      record: this.record,
+      knownIds: this.knownIds,
+      probe: this.options.probeUrl,
+    });
   }
 
   async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
@@ -164,12 +169,7 @@ export class WebLLMEngine implements ModelEngine {
       if (started.notice) yield started.notice;
       yield* toModelDeltas(started.chunks, started.plan);
     } catch (error) {
-      throw await toAgentError(error, {
-        modelId: this.options.modelId,
-        record: this.record,
-        knownIds: this.knownIds,
-        probe: this.options.probeUrl,
-      });
+      throw await this.failure(error);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.busy = false;

@@ -231,26 +231,32 @@ export class WllamaEngine implements ModelEngine {
     });
   }
 
-  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
-    // Loaded once: after a crash, the step waits for the load again (begun when the worker died, or here).
-    if (this.prompt) await this.load(this.onProgress);
-    this.reloadedUnused = false;
-    const wllama = this.wllama;
-    const gone = this.gone;
-    if (!wllama || !this.prompt)
+  /** llama.cpp, loaded and answering nothing else (it runs one request at a time); else why not. */
+  private idle(): { wllama: Wllama; prompt: PromptWriter } {
+    const { wllama, prompt } = this;
+    if (!wllama || !prompt)
       throw new AgentError('model-failed', `The model ${this.state.modelId} is not loaded yet; call load() first.`);
     if (this.busy)
       throw new AgentError(
         'model-failed',
         'The model is already answering another request; llama.cpp runs one at a time here.',
       );
+    return { wllama, prompt };
+  }
+
+  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    // Loaded once: after a crash, the step waits for the load again (begun when the worker died, or here).
+    if (this.prompt) await this.load(this.onProgress);
+    this.reloadedUnused = false;
+    const gone = this.gone;
+    const { wllama, prompt } = this.idle();
     if (signal?.aborted) {
       yield { type: 'finish', reason: 'abort' };
       return;
     }
     const plan = toWllamaRequest(request, {
       format: this.format,
-      prompt: this.prompt,
+      prompt,
       contextWindow: this.state.contextWindow,
       temperature: this.options.temperature ?? 0,
       seed: this.options.seed,
@@ -274,17 +280,10 @@ export class WllamaEngine implements ModelEngine {
   async readAhead(request: ModelRequest, signal?: AbortSignal): Promise<WarmupResult> {
     const t0 = performance.now();
     if (this.prompt) await this.load(this.onProgress);
-    const wllama = this.wllama;
     const gone = this.gone;
-    if (!wllama || !this.prompt)
-      throw new AgentError('model-failed', `The model ${this.state.modelId} is not loaded yet; call load() first.`);
-    if (this.busy)
-      throw new AgentError(
-        'model-failed',
-        'The model is already answering another request; llama.cpp runs one at a time here.',
-      );
+    const { wllama, prompt } = this.idle();
     if (signal?.aborted) throw readAheadAborted();
-    const text = readAheadText(request, this.prompt);
+    const text = readAheadText(request, prompt);
     if (text === undefined)
       return {
         ...NOTHING_READ,
