@@ -211,7 +211,7 @@ export type ModelOptions =
       toolFormat?: ToolFormatName;
       /** Tokens of context llama.cpp allocates (default 4096). */
       contextWindow?: number;
-      /** CPU threads; more than one only where the page is cross-origin isolated (default: half the cores there, else 1). */
+      /** CPU threads; more than one only where the page is cross-origin isolated (default: half the cores there, at least two of two, else 1). */
       threads?: number;
       /** 'auto' (default): WebGPU where the browser has it; 'off': the CPU only. */
       gpu?: 'auto' | 'off';

@@ -87,9 +87,13 @@ test.skipIf(!realModel)(
       { timeout: 120_000 },
     );
     await ready(page);
-    expect(await page.textContent('#model-label')).toBe('Gemma 3 270M (Q4_K_M) (llama.cpp, one CPU thread)');
+    // The demo is cross-origin isolated: llama.cpp gets the engine's default, half the cores and at least two.
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const threads = Math.min(cores, Math.max(2, Math.floor(cores / 2)));
+    const label = `Gemma 3 270M (Q4_K_M) (llama.cpp, ${threads === 1 ? 'one CPU thread' : `${threads} CPU threads`})`;
+    expect(await page.textContent('#model-label')).toBe(label);
     expect(await page.$eval('#gpu-panel', (panel) => panel.firstChild!.textContent)).toBe(
-      'Gemma 3 270M (Q4_K_M) (llama.cpp, one CPU thread) is running on this device.',
+      `${label} is running on this device.`,
     );
     // What the engine says of the model shows beside it: a base model, without a chat template.
     expect(await page.textContent('#gpu-panel p')).toContain('has no chat template');

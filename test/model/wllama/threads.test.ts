@@ -20,6 +20,16 @@ describe('threads', () => {
     expect(threadsFor(64)).toEqual({ threads: 8 });
   });
 
+  it('an isolated page with two cores gets both (two threads beat one there, measured), one core gets one', () => {
+    device(2, true);
+    expect(threadsFor()).toEqual({ threads: 2 });
+    expect(threadsFor(1)).toEqual({ threads: 1 });
+    device(3, true);
+    expect(threadsFor()).toEqual({ threads: 2 });
+    device(1, true);
+    expect(threadsFor()).toEqual({ threads: 1 });
+  });
+
   it('a page that is not isolated runs one thread and is told why and what to send, also when it asked for no count', () => {
     device(8, false);
     const { threads, notice } = threadsFor();

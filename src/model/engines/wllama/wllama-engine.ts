@@ -82,6 +82,11 @@ export class WllamaEngine implements ModelEngine {
   private readonly log = new WllamaLog();
   /** llama.cpp's timings of the last completion (for benchmarks and the curious). */
   lastTimings?: Timings;
+  /**
+   * Milliseconds from the last generate() call to llama.cpp's first token, whatever the reader then made of it
+   * (a call shows only once its tool's name is written): the model's own time to first token, for benchmarks.
+   */
+  lastFirstTokenMs?: number;
   private format: ToolFormat;
   private prompt?: PromptWriter;
   private oneCall = false;
@@ -245,6 +250,8 @@ export class WllamaEngine implements ModelEngine {
   }
 
   async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    const started = performance.now();
+    this.lastFirstTokenMs = undefined;
     // Loaded once: after a crash, the step waits for the load again (begun when the worker died, or here).
     if (this.prompt) await this.load(this.onProgress);
     this.reloadedUnused = false;
@@ -266,7 +273,7 @@ export class WllamaEngine implements ModelEngine {
     if (plan.notice) yield plan.notice;
     this.busy = true;
     try {
-      yield* this.decode(wllama, plan, signal, gone);
+      yield* this.decode(wllama, plan, signal, gone, started);
     } finally {
       this.busy = false;
     }
@@ -354,6 +361,7 @@ export class WllamaEngine implements ModelEngine {
     plan: WllamaRequestPlan,
     signal?: AbortSignal,
     gone?: Promise<never>,
+    started = performance.now(),
   ): AsyncGenerator<ModelDelta> {
     const stream = new ToolCallStream({
       vocabulary: OUTPUT_VOCABULARY,
@@ -399,6 +407,7 @@ export class WllamaEngine implements ModelEngine {
           const choice = chunk.choices?.[0];
           let text = choice?.text ?? '';
           received++;
+          if (choice?.text) this.lastFirstTokenMs ??= performance.now() - started;
           if (chunk.timings) timings = this.lastTimings = chunk.timings;
           const end = firstCall?.(raw, text);
           if (end !== undefined) text = text.slice(0, end);
