@@ -19,6 +19,7 @@ export function showSummary(results: readonly CaseResult[]): void {
         row.arm,
         String(row.cases) + (row.errors ? ` (${row.errors} failed)` : ''),
         percent(row.accuracy),
+        `${(row.interval[0] * 100).toFixed(1)}–${(row.interval[1] * 100).toFixed(1)}%`,
         percent(row.validCallRate),
         percent(row.noCallRate),
         row.promptTokens === undefined ? '–' : row.promptTokens.toFixed(0),

@@ -1,6 +1,6 @@
 /**
- * The table of a run, per arm and category: accuracy (the judge's verdict),
- * the valid-call rate (calls tried that were readable and valid under their
+ * The table of a run, per arm and category: accuracy (the judge's verdict)
+ * with its 95% Wilson interval, the valid-call rate (calls tried that were readable and valid under their
  * schema), how often the model called nothing (for the irrelevance categories
  * that is their accuracy), prompt tokens per case (mean: what a case costs)
  * and seconds per case (median model step, as speeds are reported here).
@@ -8,6 +8,7 @@
 import type { ArmName } from '../arms/arm';
 import { BFCL_CATEGORIES } from '../bfcl/categories';
 import type { CaseResult } from './case-result';
+import { wilsonInterval } from './wilson';
 
 export interface SummaryRow {
   arm: ArmName;
@@ -16,6 +17,8 @@ export interface SummaryRow {
   cases: number;
   correct: number;
   accuracy: number;
+  /** The accuracy's 95% Wilson interval. */
+  interval: [low: number, high: number];
   /** Undefined when no call was tried. */
   validCallRate?: number;
   noCallRate: number;
@@ -52,6 +55,7 @@ export function summarize(results: readonly CaseResult[]): SummaryRow[] {
       cases: group.length,
       correct,
       accuracy: correct / group.length,
+      interval: wilsonInterval(correct, group.length),
       ...(attempts > 0 && { validCallRate: sum(group.map((r) => r.valid)) / attempts }),
       noCallRate: group.filter((r) => r.verdict !== 'error' && r.attempts === 0).length / group.length,
       ...(tokens.length && { promptTokens: sum(tokens) / tokens.length }),
@@ -78,6 +82,7 @@ export function formatTable(rows: readonly SummaryRow[]): string {
     'category',
     'cases',
     'accuracy',
+    '95% interval',
     'valid calls',
     'no call',
     'prompt tok/case',
@@ -91,6 +96,7 @@ export function formatTable(rows: readonly SummaryRow[]): string {
       row.category,
       String(row.cases) + (row.errors ? ` (${row.errors} failed)` : ''),
       percent(row.accuracy),
+      `${(row.interval[0] * 100).toFixed(1)}–${(row.interval[1] * 100).toFixed(1)}`,
       percent(row.validCallRate),
       percent(row.noCallRate),
       row.promptTokens === undefined ? '–' : row.promptTokens.toFixed(0),
