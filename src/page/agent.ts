@@ -1,101 +1,67 @@
 /**
- * The agent a page holds: a thin façade. Runs, approvals, sessions, the
- * toolkit and the model are answered by the worker (through supervisor.ts,
- * which keeps it alive); tools and callbacks are answered here (tool-host.ts,
- * page-api.ts).
+ * The agent a page holds: a thin façade, along the worker's services. Runs
+ * (run-stream.ts, message-run.ts, decision-run.ts), sessions
+ * (agent-sessions.ts), the toolkit and the model are answered by the worker
+ * (through supervisor.ts, which keeps it alive); tools and callbacks are
+ * answered here (agent-tools.ts, page-api.ts).
  */
-import * as Comlink from 'comlink';
-import { AgentError } from '../errors';
+import type * as Comlink from 'comlink';
 import type { ModelDelta, ModelHandle, ModelRequest, WarmupResult } from '../model/engine';
 import { newId, type AgentEvent, type ApprovalRequest } from '../session/event';
-import { subscribeSession } from '../session/broadcast';
 import type { AgentStats } from '../session/stats';
-import type { SessionSummary } from '../session/store';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
-import { asTool, type Tool } from '../tools/define-tool';
-import type {
-  AgentStatus,
-  ContextUsage,
-  HostInfo,
-  ImportProgress,
-  RunCommand,
-  SessionView,
-} from '../contract/protocol';
-import { checkMessageText } from '../contract/message-text';
-import { checkSessionId } from './options-schema';
-import { afterCrash } from './resend-after-crash';
+import type { Tool } from '../tools/define-tool';
+import type { AgentStatus, ContextUsage, HostInfo, ModelApi, SessionsApi } from '../contract/protocol';
+import { agentSessions, openSession, type AgentSessions } from './agent-sessions';
+import { AgentTools } from './agent-tools';
 import { collectRun } from './collect-run';
-import { closedDuringDecision } from './decision-outcome';
+import { decisionRun, type DecisionRoute } from './decision-run';
+import { messageRun, type MessageRoute } from './message-run';
 import type { AgentOptions, RunOptions, RunResult } from './options';
 import type { AgentSettings } from './supervisor';
 import { modelDeltas } from './model-deltas';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
+import { runControl, RunStreams } from './run-stream';
 import { serviceOf } from './worker-services';
-import type { WorkerConnection } from './worker-connection';
 import { runCallbacks } from './run-callbacks';
-import { closedError, Supervisor } from './supervisor';
-import { ToolHost } from './tool-host';
-import {
-  exposeToWebMCP,
-  findModelContext,
-  type ExposeToWebMCPOptions,
-  type ModelContextLike,
-  type WebMCPExposure,
-} from './webmcp';
-
-/** A message this page sent, remembered until it is known to be stored. */
-interface SentMessage {
-  id: string;
-  text: string;
-  options: RunOptions;
-  /** Sent again after a crash: never a third time. */
-  resent?: boolean;
-}
+import { Supervisor } from './supervisor';
+import { warmupIn } from './warmup';
+import type { ExposeToWebMCPOptions, ModelContextLike, WebMCPExposure } from './webmcp';
 
 export class Agent extends EventTarget {
   status: AgentStatus = 'starting';
   /** What the last status change said, e.g. why the worker crashed. */
   statusDetail?: string;
-  readonly sessions: {
-    list(): Promise<SessionSummary[]>;
-    get(id: string): Promise<SessionView | undefined>;
-    delete(id: string): Promise<void>;
-    export(id: string): Promise<string>;
-    import(jsonl: string, options?: { onProgress?: (progress: ImportProgress) => void }): Promise<string>;
-    subscribe(id: string, onEvent: (event: AgentEvent) => void): () => void;
-  };
+  readonly sessions: AgentSessions;
   /** The toolkit graph, held by the worker; every method returns a promise. */
   readonly toolkit: Comlink.Remote<ToolkitApi>;
   readonly model: Comlink.Remote<ModelHandle>;
 
   private readonly supervisor: Supervisor;
   /** The worker's services, each reached through the worker of the moment (remote-proxy.ts). */
-  private readonly remote: {
-    sessions: ReturnType<typeof remoteSessions>;
-    tools: ReturnType<typeof remoteTools>;
-    model: ReturnType<typeof remoteModel>;
-  };
-  /** Runs whose events this page is reading now. */
-  private runs = 0;
-  private readonly toolHost = new ToolHost((request, outcome) => {
-    void this.remote.tools.recordLate(request, outcome).catch(() => undefined);
-  });
+  private readonly remoteSessions: Comlink.Remote<SessionsApi>;
+  private readonly remoteModel: Comlink.Remote<ModelApi>;
+  private readonly tools: AgentTools;
+  private readonly streams: RunStreams;
 
   constructor(
     private readonly options: AgentOptions,
     private readonly config: AgentSettings,
   ) {
     super();
-    for (const tool of options.tools ?? []) this.toolHost.register(tool);
+    this.tools = new AgentTools(
+      options.tools ?? [],
+      remoteService(() => serviceOf(this.supervisor, 'tools')),
+    );
     this.supervisor = new Supervisor(
       options,
       config,
-      () => this.toolHost.declared(),
+      () => this.tools.declared(),
       () =>
         pageApi({
           options,
-          toolHost: this.toolHost,
+          toolHost: this.tools.host,
           // On the host's own channel, open from the start: a service opened now would deliver the first
           // chunks after the call's own reply, when the worker no longer listens for them.
           sendChunk: (callId, chunk) =>
@@ -107,22 +73,16 @@ export class Agent extends EventTarget {
       // The model has loaded (at the start, or again after a restart): its prompt's constant part is read ahead.
       () => this.autoWarmup(),
     );
-    this.remote = {
-      sessions: remoteSessions(this.supervisor),
-      tools: remoteTools(this.supervisor),
-      model: remoteModel(this.supervisor),
-    };
-    const sessions = this.remote.sessions;
-    this.sessions = {
-      list: () => sessions.list(),
-      get: (id) => sessions.get(id),
-      delete: (id) => sessions.delete(id),
-      export: (id) => sessions.export(id),
-      import: (jsonl, opts) => sessions.import(jsonl, opts?.onProgress ? Comlink.proxy(opts.onProgress) : undefined),
-      subscribe: (id, onEvent) => subscribeSession(this.config.dbName, id, onEvent),
-    };
+    this.streams = new RunStreams(this.supervisor, {
+      notify: (event) => this.notify(event),
+      status: () => this.status,
+      setStatus: (status) => this.setStatus(status),
+    });
+    this.remoteSessions = remoteService(() => serviceOf(this.supervisor, 'sessions'));
+    this.sessions = agentSessions(this.remoteSessions, config.dbName);
     this.toolkit = remoteService(() => serviceOf(this.supervisor, 'toolkit'));
-    this.model = this.remote.model;
+    this.remoteModel = remoteService(() => serviceOf(this.supervisor, 'model'));
+    this.model = this.remoteModel;
   }
 
   /** Set when the agent started; the same across worker restarts. */
@@ -141,7 +101,7 @@ export class Agent extends EventTarget {
 
   /** Streams the events of one run; the last carries `endReason`. */
   run(text: string, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
-    return this.runMessage({ id: newId('msg'), text, options });
+    return messageRun({ id: newId('msg'), text, options }, this.route());
   }
 
   /** Runs to the end and gives the final answer with every event. */
@@ -151,18 +111,18 @@ export class Agent extends EventTarget {
 
   /** Grants a call that waits for approval; continues the run once every call of its turn is decided. */
   approve(callId: string, options: RunOptions = {}): Promise<RunResult> {
-    return this.decide(callId, true, undefined, options);
+    return decisionRun({ callId, granted: true, reason: undefined }, options, this.route());
   }
 
   /** Rejects a call that waits for approval; the model reads the rejection as the tool's answer. */
   reject(callId: string, reason?: string, options: RunOptions = {}): Promise<RunResult> {
-    return this.decide(callId, false, reason, options);
+    return decisionRun({ callId, granted: false, reason }, options, this.route());
   }
 
   /** Answers a long-running call and continues the conversation. */
   resolveTool(callId: string, result: unknown, options: RunOptions = {}): Promise<RunResult> {
     const command = { kind: 'resolution', ...runControl(options), callId, result } as const;
-    return collectRun(this.stream(command, options.signal));
+    return collectRun(this.streams.stream(command, options.signal));
   }
 
   /**
@@ -171,7 +131,7 @@ export class Agent extends EventTarget {
    * 'interrupted', never run again). Yields nothing when that run had ended.
    */
   resume(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
-    return this.stream({ kind: 'resume', ...runControl(options) }, options.signal);
+    return this.streams.stream({ kind: 'resume', ...runControl(options) }, options.signal);
   }
 
   /**
@@ -194,33 +154,10 @@ export class Agent extends EventTarget {
    * stops it (the promise rejects with 'aborted'), and so does close(). Each result is also dispatched as a
    * 'warmup' event. createAgent({ warmup: true }) calls this after the model loads and after openSession().
    */
-  async warmup(options: { signal?: AbortSignal } = {}): Promise<WarmupResult> {
-    const { signal } = options;
-    if (signal?.aborted) throw warmupAborted();
-    const connection = await this.supervisor.current();
-    if (signal?.aborted) throw warmupAborted();
-    const runId = crypto.randomUUID();
-    let stop = () => undefined as void;
-    // Rejected at once on abort: llama.cpp stops after the piece it is reading, which this need not wait for.
-    const stopped = new Promise<never>((_, reject) => {
-      stop = () => {
-        reject(warmupAborted());
-        void abortIn(connection, runId);
-      };
-      signal?.addEventListener('abort', stop, { once: true });
-    });
-    stopped.catch(() => undefined);
-    try {
-      const model = serviceOf(connection, 'model');
-      const result = await Promise.race([model.then((service) => service.warmup({ runId })), stopped]);
-      this.dispatchEvent(new CustomEvent('warmup', { detail: result }));
-      return result;
-    } catch (error) {
-      if (this.supervisor.isClosed) throw closedError();
-      throw error;
-    } finally {
-      signal?.removeEventListener('abort', stop);
-    }
+  warmup(options: { signal?: AbortSignal } = {}): Promise<WarmupResult> {
+    return warmupIn(this.supervisor, options.signal, (result) =>
+      this.dispatchEvent(new CustomEvent('warmup', { detail: result })),
+    );
   }
 
   /**
@@ -230,35 +167,31 @@ export class Agent extends EventTarget {
    * ahead again for it. Runs under way go on in the session they started in.
    */
   async openSession(sessionId?: string): Promise<string> {
-    if (sessionId !== undefined) checkSessionId(sessionId, 'openSession');
-    const info = await this.remote.sessions.open(sessionId);
-    this.supervisor.opened(info.sessionId);
+    const opened = await openSession(this.supervisor, this.remoteSessions, sessionId);
     this.autoWarmup();
-    return info.sessionId;
+    return opened;
   }
 
   /** The calls that wait for approval now (also after a reload), with their arguments as the tools' schemas parse them. */
   pendingApprovals(): Promise<ApprovalRequest[]> {
-    return this.remote.sessions.pendingApprovals();
+    return this.remoteSessions.pendingApprovals();
   }
 
-  async registerTool(given: Tool): Promise<void> {
-    const declaration = this.toolHost.register(asTool(given, 'registerTool'));
-    await this.remote.tools.register([declaration]);
+  registerTool(given: Tool): Promise<void> {
+    return this.tools.register(given);
   }
 
-  async unregisterTool(name: string): Promise<void> {
-    this.toolHost.unregister(name);
-    await this.remote.tools.unregister(name);
+  unregisterTool(name: string): Promise<void> {
+    return this.tools.unregister(name);
   }
 
   /** Offers this agent's page tools to the browser's WebMCP registry, where it has one. */
   exposeToWebMCP(modelContext?: ModelContextLike, options?: ExposeToWebMCPOptions): Promise<WebMCPExposure> {
-    return exposeToWebMCP([...this.toolHost.tools.values()], modelContext ?? findModelContext(), options);
+    return this.tools.exposeToWebMCP(modelContext, options);
   }
 
   stats(): Promise<AgentStats> {
-    return this.remote.sessions.stats();
+    return this.remoteSessions.stats();
   }
 
   /**
@@ -268,7 +201,7 @@ export class Agent extends EventTarget {
    * with an estimate before.
    */
   contextUsage(): Promise<ContextUsage> {
-    return this.remote.model.contextUsage();
+    return this.remoteModel.contextUsage();
   }
 
   async close(): Promise<void> {
@@ -277,118 +210,10 @@ export class Agent extends EventTarget {
     this.setStatus('closed');
   }
 
-  /**
-   * A decision's run. If the agent closes meanwhile, the rejection says
-   * whether the decision was stored and whether the tool ran (decision-outcome.ts).
-   */
-  private async decide(callId: string, granted: boolean, reason: string | undefined, options: RunOptions) {
-    const seen = { sawDecision: false, toolStarted: false };
-    this.toolHost.onStart.set(callId, () => (seen.toolStarted = true));
-    const command = { kind: 'decision', ...runControl(options), callId, granted, reason } as const;
-    const events = this.stream(command, options.signal);
-    try {
-      return await collectRun(
-        (async function* () {
-          for await (const event of events) {
-            if (event.actions?.approval?.callId === callId) seen.sawDecision = true;
-            yield event;
-          }
-        })(),
-      );
-    } catch (error) {
-      if (!(error instanceof AgentError) || error.code !== 'closed') throw error;
-      throw await closedDuringDecision(
-        {
-          callId,
-          granted,
-          ...seen,
-          storage: this.supervisor.info?.storage,
-          dbName: this.config.dbName,
-          sessionId: this.sessionId,
-        },
-        error,
-      ).catch(() => error);
-    } finally {
-      this.toolHost.onStart.delete(callId);
-    }
-  }
-
-  /**
-   * A message's run. If the worker dies before the message is known to be
-   * stored, the rejection says whether it was; after the restart the agent
-   * sends an unstored message once more (by its id, so never twice).
-   */
-  private async *runMessage(message: SentMessage): AsyncGenerator<AgentEvent> {
-    // Here, where the page made the mistake: across the boundary it would be a DataCloneError.
-    checkMessageText(message.text);
-    const { options } = message;
-    const command: RunCommand = {
-      kind: 'message',
-      ...runControl(options),
-      text: message.text,
-      messageId: message.id,
-      toolChoice: options.toolChoice,
-    };
-    let stored = false;
-    try {
-      for await (const event of this.stream(command, options.signal)) {
-        if (event.id === message.id && !event.partial) stored = true;
-        yield event;
-      }
-    } catch (error) {
-      if (error instanceof AgentError && error.code === 'worker-crashed')
-        throw await this.afterCrash(message, stored, error);
-      throw error;
-    }
-  }
-
-  /** What the crash error says about the message, and the message sent again where resend-after-crash.ts says so. */
-  private async afterCrash(message: SentMessage, seen: boolean, error: AgentError): Promise<AgentError> {
-    const verdict = await afterCrash(
-      { id: message.id, seenStored: seen, resent: message.resent === true },
-      {
-        restarted: () => this.supervisor.restarted(),
-        hasEvent: (id) => this.remote.sessions.hasEvent(id),
-      },
-    );
-    if (verdict.resend)
-      void collectRun(
-        this.runMessage({ ...message, resent: true, options: { ...message.options, signal: undefined } }),
-      ).catch(() => undefined);
-    return new AgentError(error.code, `${error.message}${verdict.said}`, {
-      cause: error,
-      details: { ...(error.details as object), messageStored: verdict.messageStored, messageId: message.id },
-    });
-  }
-
-  private async *stream(command: RunCommand, signal: AbortSignal | undefined): AsyncGenerator<AgentEvent> {
-    if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
-    const connection = await this.supervisor.current();
-    // An abort while the worker was awaited has no run to stop yet: the run never starts (it was lost here before).
-    if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
-    const onAbort = () => void abortIn(connection, command.runId);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let ended = false;
-    // The page knows its runs: 'running' from the first until the last ends, without a hop to the worker.
-    if (this.runs++ === 0) this.setStatus('running');
-    try {
-      const events = await (await serviceOf(connection, 'runs')).start(command);
-      for await (const event of connection.read(events)) {
-        if (event.endReason && !event.partial) ended = true;
-        this.notify(event);
-        yield event;
-      }
-      ended = true;
-    } catch (error) {
-      if (this.supervisor.isClosed) throw closedError();
-      throw error;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      // Leaving the loop early stops the run.
-      if (!ended) onAbort();
-      if (--this.runs === 0 && this.status === 'running') this.setStatus('ready');
-    }
-    if (this.supervisor.isClosed) throw closedError();
+  /** What a message's or a decision's run goes through (message-run.ts, decision-run.ts). */
+  private route(): MessageRoute & DecisionRoute {
+    const { streams, supervisor, remoteSessions: sessions } = this;
+    return { streams, supervisor, sessions, toolHost: this.tools.host, dbName: this.config.dbName };
   }
 
   /** createAgent({ warmup: true }): a warmup in the background; what it did comes as a 'warmup' event. */
@@ -408,26 +233,4 @@ export class Agent extends EventTarget {
     this.statusDetail = detail;
     this.dispatchEvent(new CustomEvent('status', { detail: { status, detail } }));
   }
-}
-
-/** A run's id (the page's, so that it can stop it) and what it does when the session is busy. */
-function runControl(options: RunOptions) {
-  return { runId: crypto.randomUUID(), ifBusy: options.ifBusy ?? 'wait' } as const;
-}
-
-/** Stops a run or a warmup of this connection's worker; a worker that is gone has nothing to stop. */
-async function abortIn(connection: WorkerConnection, runId: string): Promise<void> {
-  try {
-    await (await serviceOf(connection, 'runs')).abort(runId);
-  } catch {
-    // Gone, or closed: nothing of it runs.
-  }
-}
-
-const remoteSessions = (supervisor: Supervisor) => remoteService(() => serviceOf(supervisor, 'sessions'));
-const remoteTools = (supervisor: Supervisor) => remoteService(() => serviceOf(supervisor, 'tools'));
-const remoteModel = (supervisor: Supervisor) => remoteService(() => serviceOf(supervisor, 'model'));
-
-function warmupAborted(): AgentError {
-  return new AgentError('aborted', 'The warmup was aborted: the prompt was not read ahead (or only in part).');
 }

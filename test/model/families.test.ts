@@ -1,11 +1,15 @@
 /**
- * The model families (src/model/families/): each record is complete, names a
- * format and a markup that exist, and is recognised by the models it stands for.
+ * The model families (src/model/families/): each record is complete, holds a
+ * complete tool format (its prompt, its grammar, calls its readers read back)
+ * and names a markup that exists, and is recognised by the models it stands for.
  */
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { FAMILIES, familyNamed, familyOfArchitecture, familyOfId } from '../../src/model/families';
 import { MODEL_FAMILIES, TOOL_FORMATS, toolFormatFor } from '../../src/model/formats/registry';
+import { planToolCalls } from '../../src/model/formats/tool-call-plan';
+import { TOOL_FORMAT_NAMES } from '../../src/model/formats/tool-format-name';
+import { addTodo } from './tools-fixture';
 import { tokenizerFamily } from '../../src/model/token-estimate';
 import { formatOf } from '../../src/model/engines/wllama/wllama-family';
 import { chatTemplate, templateOf } from '../../src/model/engines/wllama/wllama-template';
@@ -25,8 +29,22 @@ describe.each(FAMILIES.map((family) => ({ name: family.name, family })))('the fa
     expect(TOKENIZERS).toContain(family.tokenizer);
   });
 
-  it('names a tool format and a markup that exist', () => {
-    expect(Object.keys(TOOL_FORMATS)).toContain(family.format);
+  it('holds a complete tool format: its prompt, its grammar, and calls the readers read back', () => {
+    const format = family.format;
+    expect(TOOL_FORMATS[format.name]).toBe(format);
+    expect(format.summary).toBeTruthy();
+    expect(format.example).toBeTruthy();
+    expect(format.argumentSyntax).toBeTruthy();
+    expect(format.describeTools([addTodo])).toContain('add_todo');
+    expect(format.grammar({ tools: [addTodo], required: false, relaxed: new Set() })).toHaveProperty('type');
+    const call = { name: 'add_todo', args: { text: 'buy milk', due: 'friday' } };
+    const output = planToolCalls(format, [addTodo]).read(format.writeTurn('', [call]), 'stop');
+    expect(output.errors).toEqual([]);
+    expect(output.calls.map(({ name, args }) => ({ name, args }))).toEqual([call]);
+    expect(format.writeResults([{ callId: 'c1', name: 'add_todo', content: 'done' }])).toContain('done');
+  });
+
+  it('names a markup that exists', () => {
     expect(chatTemplate(family.markup).name).toBe(family.markup);
     for (const stop of family.stops) expect(chatTemplate(family.markup).stops).toContain(stop);
   });
@@ -36,8 +54,8 @@ describe.each(FAMILIES.map((family) => ({ name: family.name, family })))('the fa
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) {
       expect(familyNamed(id)).toBe(family);
-      expect(toolFormatFor(id).name).toBe(family.format);
-      expect(formatOf([id])).toBe(family.format);
+      expect(toolFormatFor(id)).toBe(family.format);
+      expect(formatOf([id])).toBe(family.format.name);
       expect(tokenizerFamily(id)).toBe(family.tokenizer);
     }
   });
@@ -49,14 +67,25 @@ describe.each(FAMILIES.map((family) => ({ name: family.name, family })))('the fa
       const architecture = ARCHITECTURES.find((name) => familyOfArchitecture(name) === family);
       if (architecture === undefined) throw new Error(`${family.name}: no architecture of llama.cpp's is its`);
       expect(templateOf({ 'general.architecture': architecture })).toBe(family.markup);
-      expect(formatOf([], architecture)).toBe(family.format);
+      expect(formatOf([], architecture)).toBe(family.format.name);
     }
   });
 });
 
 it('keeps the old table of web-llm ids and formats, derived from the families', () => {
   expect(MODEL_FAMILIES.map((entry) => entry.family)).toEqual(FAMILIES.map((family) => family.name));
-  expect(MODEL_FAMILIES.map((entry) => entry.format)).toEqual(FAMILIES.map((family) => family.format));
+  expect(MODEL_FAMILIES.map((entry) => entry.format)).toEqual(FAMILIES.map((family) => family.format.name));
+});
+
+it("lists every format by a name of ToolFormatName, each name once: the families' formats and the generic one", () => {
+  const formats = [...new Set([...FAMILIES.map((family) => family.format), TOOL_FORMATS['generic-json']])];
+  const names = formats.map((format) => format.name);
+  // Two formats of one name would leave one of them out of TOOL_FORMATS.
+  expect(new Set(names).size, `formats that share a name: ${names.join(', ')}`).toBe(formats.length);
+  // A name of TOOL_FORMAT_NAMES (the ToolFormatName union) that no family's format has is a dead name.
+  expect(Object.keys(TOOL_FORMATS), "TOOL_FORMAT_NAMES and the families' formats differ").toEqual([
+    ...TOOL_FORMAT_NAMES,
+  ]);
 });
 
 describe('a model of no family', () => {

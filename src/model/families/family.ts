@@ -6,7 +6,7 @@
  * estimates are fitted to. families/index.ts lists them; every table that
  * tells families apart is derived from that list.
  */
-import type { ToolFormatName } from '../formats/tool-format-name';
+import type { ToolFormat } from '../formats/tool-format';
 
 /** The conversation markups we write for llama.cpp (wllama-template.ts renders them). */
 export type TemplateName = 'gemma' | 'chatml' | 'llama3' | 'phi' | 'mistral';
@@ -21,8 +21,8 @@ export interface ModelFamily {
   readonly ids: RegExp;
   /** llama.cpp's architectures (general.architecture) of the family's GGUFs, for a GGUF whose name says nothing. */
   readonly architectures?: RegExp;
-  /** The tool-call format the family was trained on (formats/registry.ts). */
-  readonly format: ToolFormatName;
+  /** The tool-call format the family was trained on: its prompt, grammar and writing (formats/); formats/registry.ts lists them from here. */
+  readonly format: ToolFormat;
   /** Chat-template handling: the markup a prompt is written in when we write it (a GGUF without a template of its own). */
   readonly markup: TemplateName;
   /** A chat template that holds all of these is written in this family's markup. */

@@ -1,4 +1,6 @@
 import type { ModelFamily } from './family';
+import { gemma4 as gemma4Format } from '../formats/gemma4';
+import { gemmaToolCode } from '../formats/gemma-tool-code';
 
 const GEMMA_MARKUP = {
   markup: 'gemma',
@@ -12,7 +14,7 @@ export const gemma4: ModelFamily = {
   name: 'gemma-4',
   ids: /^gemma-4-/i,
   architectures: /^gemma4/,
-  format: 'gemma4',
+  format: gemma4Format,
   ...GEMMA_MARKUP,
   endOfTurn: ['<turn|>'],
 };
@@ -21,7 +23,7 @@ export const gemma: ModelFamily = {
   name: 'Gemma 2, Gemma 3',
   ids: /^gemma(-2|3|-2b)/i,
   architectures: /^gemma/,
-  format: 'gemma-tool-code',
+  format: gemmaToolCode,
   ...GEMMA_MARKUP,
   endOfTurn: ['<end_of_turn>'],
 };

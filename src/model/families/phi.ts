@@ -1,4 +1,6 @@
 import type { ModelFamily } from './family';
+import { genericJson } from '../formats/generic-json';
+import { phi4Functools } from '../formats/phi4-functools';
 
 const PHI = {
   markup: 'phi',
@@ -12,7 +14,7 @@ const PHI = {
 export const phi4Mini: ModelFamily = {
   name: 'Phi-4-mini',
   ids: /^Phi-4-mini/i,
-  format: 'phi4-functools',
+  format: phi4Functools,
   ...PHI,
 };
 
@@ -21,6 +23,6 @@ export const phi3: ModelFamily = {
   name: 'Phi-3, Phi-3.5',
   ids: /^Phi-3/i,
   architectures: /^phi/,
-  format: 'generic-json',
+  format: genericJson,
   ...PHI,
 };

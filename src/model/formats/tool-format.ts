@@ -21,6 +21,7 @@ export interface ToolResultText {
 }
 
 export interface ToolFormat {
+  /** One of TOOL_FORMAT_NAMES (tool-format-name.ts): a new format's name goes there, or tsc refuses it here. */
   readonly name: ToolFormatName;
   /** How the family writes a call, for people (docs, messages). */
   readonly summary: string;

@@ -10,9 +10,9 @@ import type { ToolFormatName } from '../../formats/tool-format';
 export function formatOf(names: readonly (string | undefined)[], architecture?: string): ToolFormatName {
   for (const name of names) {
     const family = name ? familyNamed(name) : undefined;
-    if (family) return family.format;
+    if (family) return family.format.name;
   }
-  return (architecture && familyOfArchitecture(architecture)?.format) || 'generic-json';
+  return (architecture && familyOfArchitecture(architecture)?.format.name) || 'generic-json';
 }
 
 /** The file name of a model URL, without its extension and quantization, as a name to match. */

@@ -1,0 +1,45 @@
+/**
+ * agent.sessions and agent.openSession: the worker's sessions service, reached
+ * through the worker of the moment, and subscribe(), which needs no worker (it
+ * listens where every tab announces the events it stores, session/broadcast.ts).
+ */
+import * as Comlink from 'comlink';
+import type { ImportProgress, SessionsApi, SessionView } from '../contract/protocol';
+import { subscribeSession } from '../session/broadcast';
+import type { AgentEvent } from '../session/event';
+import type { SessionSummary } from '../session/store';
+import { checkSessionId } from './options-schema';
+import type { Supervisor } from './supervisor';
+
+export interface AgentSessions {
+  list(): Promise<SessionSummary[]>;
+  get(id: string): Promise<SessionView | undefined>;
+  delete(id: string): Promise<void>;
+  export(id: string): Promise<string>;
+  import(jsonl: string, options?: { onProgress?: (progress: ImportProgress) => void }): Promise<string>;
+  subscribe(id: string, onEvent: (event: AgentEvent) => void): () => void;
+}
+
+export function agentSessions(remote: Comlink.Remote<SessionsApi>, dbName: string): AgentSessions {
+  return {
+    list: () => remote.list(),
+    get: (id) => remote.get(id),
+    delete: (id) => remote.delete(id),
+    export: (id) => remote.export(id),
+    // A function crosses to the worker only as a proxy.
+    import: (jsonl, opts) => remote.import(jsonl, opts?.onProgress ? Comlink.proxy(opts.onProgress) : undefined),
+    subscribe: (id, onEvent) => subscribeSession(dbName, id, onEvent),
+  };
+}
+
+/** Opens the session in the worker, and makes it the one a restarted worker opens again. */
+export async function openSession(
+  supervisor: Supervisor,
+  remote: Comlink.Remote<SessionsApi>,
+  sessionId: string | undefined,
+): Promise<string> {
+  if (sessionId !== undefined) checkSessionId(sessionId, 'openSession');
+  const info = await remote.open(sessionId);
+  supervisor.opened(info.sessionId);
+  return info.sessionId;
+}
