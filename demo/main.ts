@@ -34,7 +34,7 @@ import { fillPicker, isBaseModel, modelFor, probeDevice, progressReporter } from
 import { drawSessions, startSessions } from './ui/sessions-view';
 import { drawTimeline } from './ui/timeline';
 import { formatMs } from './ui/tool-card';
-import { hideWorking, showWorking, workingAfter } from './ui/working-line';
+import { hideWorking, showWorking, workingAfter, workingOn } from './ui/working-line';
 
 const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const SESSION_KEY = 'inpage-agent-demo:session';
@@ -65,6 +65,12 @@ let running: AbortController | undefined;
 let currentModel: ModelOptions = standIn();
 /** What the model read ahead last (the instructions and the tools), shown in the model panel. */
 let readAhead: WarmupResult | undefined;
+/**
+ * Whether the model is reading the instructions and tools ahead (after its load, and for each new session): a
+ * message sent meanwhile waits for that, and the working line says so rather than that it reads the message.
+ */
+let readingAhead = false;
+const READING_AHEAD = 'Reading the instructions and tools first';
 let timelineTool: string | undefined;
 /** Whether the visitor last used the keyboard: then approval also opens the dialog, which takes focus. */
 let keyboardUser = false;
@@ -147,8 +153,13 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
   });
   agent = next;
   readAhead = undefined;
+  readingAhead = true;
   next.addEventListener('status', (event) => setStatus((event as CustomEvent<{ status: string }>).detail.status));
-  next.addEventListener('warmup', (event) => showReadAhead((event as CustomEvent<WarmupResult>).detail));
+  next.addEventListener('warmup', (event) => {
+    readingAhead = false;
+    if (workingOn() === READING_AHEAD) showWorking('Reading your request');
+    showReadAhead((event as CustomEvent<WarmupResult>).detail);
+  });
   setStatus(next.status);
   localStorage.setItem(SESSION_KEY, next.sessionId);
   const more = document.createElement('span');
@@ -213,6 +224,7 @@ function switchSession(sessionId: string | undefined): Promise<void> {
       return startAgent(currentModel);
     }
     running?.abort();
+    readingAhead = true;
     localStorage.setItem(SESSION_KEY, await target.openSession(sessionId));
     await openSession(target);
   })();
@@ -274,7 +286,11 @@ async function ask(text: string): Promise<void> {
   setRunning(true);
   const status = agent?.status;
   showWorking(
-    !agent || status === 'starting' || status === 'loading-model' ? 'Getting the model ready' : 'Reading your request',
+    !agent || status === 'starting' || status === 'loading-model'
+      ? 'Getting the model ready'
+      : readingAhead
+        ? READING_AHEAD
+        : 'Reading your request',
   );
   const target = await readyAgent();
   const unsent = (reason: string) => {
@@ -290,7 +306,7 @@ async function ask(text: string): Promise<void> {
       unsent('Not sent: you stopped it before the agent was ready.');
       return;
     }
-    showWorking('Reading your request');
+    showWorking(readingAhead ? READING_AHEAD : 'Reading your request');
     await stream(target.run(text, { signal: controller.signal }), pending);
   } catch (error) {
     const failed = error as AgentError;

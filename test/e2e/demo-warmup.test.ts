@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
+import { chatSeen, launchChromium, ready, say, serveDemo, shot, visit, watchChat } from './demo-visitor';
 import { hasRealModel } from '../real-model';
 
 const realModel = hasRealModel();
@@ -73,16 +73,32 @@ test.skipIf(!realModel)(
     await ready(page);
     const label = await page.textContent('#model-label');
 
-    // Read ahead in the background, while the visitor could type: the panel says so once it is done.
+    // Read ahead in the background, while the visitor types. A message sent meanwhile waits for it, and the
+    // working line says what the model reads: first the instructions and tools, then the message.
+    await page.keyboard.press('Escape');
+    await watchChat(page);
+    await say(page, 'Remember to buy milk');
+    await page.waitForSelector('#log li.msg.working');
+    expect(await page.textContent('#log li.msg.working .working-text')).toBe(
+      'Reading the instructions and tools first…',
+    );
+    await shot(page, 'demo-reading-ahead-desktop-light');
+    await page.click('#model-button');
     const first = await readAhead(page, 600_000);
     console.info(`demo, Gemma 3 270M: ${first.text}`);
     expect(first.read).toBe(first.prompt);
     expect(first.prompt).toBeGreaterThan(300);
     await shot(page, 'demo-read-ahead-desktop-light');
     await page.keyboard.press('Escape');
-
-    await say(page, 'Remember to buy milk');
     await finished(page);
+    const seen = (await chatSeen(page)).filter(Boolean).map((line) => line.split(' | ')[0]);
+    const ahead = seen.indexOf('working: Reading the instructions and tools first…');
+    const request = seen.indexOf('working: Reading your request…');
+    console.info(`what the chat showed: ${seen.join(' → ')}`);
+    // Each said once the model got to it, before the call's card or any reply.
+    expect(ahead).toBeGreaterThanOrEqual(0);
+    expect(request).toBeGreaterThan(ahead);
+    expect(seen.slice(0, request + 1).every((line) => line.startsWith('working:'))).toBe(true);
     const usage = await firstStepUsage(page);
     console.info(
       `first request: ${usage.cachedPromptTokens} cached + ${usage.promptTokens - usage.cachedPromptTokens} prefilled`,
