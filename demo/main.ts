@@ -79,6 +79,14 @@ addEventListener('pointerdown', () => (keyboardUser = false));
 
 // ── approval: in the call's card; for keyboard users also in an accessible dialog ──
 function approve(call: ApprovalRequest): Promise<boolean> {
+  // A decision is like a message: the visitor wants to see what it leads to, wherever the view was.
+  return decide(call).then((granted) => {
+    pin();
+    return granted;
+  });
+}
+
+function decide(call: ApprovalRequest): Promise<boolean> {
   const dialog = $<HTMLDialogElement>('#approval');
   const inline = askInline(call, !keyboardUser);
   if (!keyboardUser) return inline;

@@ -4,7 +4,18 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
 import { understand } from '../../demo/engine/understand';
-import { answered, cards, eventually, launchChromium, ready, say, serveDemo, shot, visit } from './demo-visitor';
+import {
+  answered,
+  cards,
+  eventually,
+  launchChromium,
+  newestInView,
+  ready,
+  say,
+  serveDemo,
+  shot,
+  visit,
+} from './demo-visitor';
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -155,6 +166,7 @@ test('approval is asked in the call’s card: “Don’t allow” leaves the lis
   await page.click('#log li.card[data-state="approval"] button[data-choice="allow"]');
   expect(await answered(page)).toBe('Done: I removed all 2 to-dos; the list is empty.');
   expect(await todos(page)).toEqual([]);
+  await eventually(() => newestInView(page)).toBe(true);
 
   // A keyboard user gets the accessible dialog too, with focus on the safe choice.
   await say(page, 'add milk', { enter: true });
@@ -193,6 +205,9 @@ test('a reload while a call waits for approval: the card says it was not run bec
   await page.click('#log li.card[data-state="approval"] button[data-choice="allow"]');
   expect(await answered(page)).toBe('Done: I removed the one to-do; the list is empty.');
   expect(await todos(page)).toEqual([]);
+  // The visitor's decision is like a message: the chat follows what it led to, the answer in view.
+  await eventually(() => newestInView(page)).toBe(true);
+  await shot(page, 'demo-allowed-phone-dark');
   expect(problems).toEqual([]);
   await close();
 });

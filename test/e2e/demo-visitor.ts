@@ -89,6 +89,18 @@ export async function answered(page: Page): Promise<string> {
   return (await page.locator('#log li.msg.model .text').last().textContent()) ?? '';
 }
 
+/** Whether the chat shows its newest message: the last one fully in view, and no "Newest" button offered. */
+export function newestInView(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const scroller = document.querySelector<HTMLElement>('#scroller')!;
+    const last = [...document.querySelectorAll<HTMLElement>('#log > li')].at(-1);
+    if (!last) return true;
+    const view = scroller.getBoundingClientRect();
+    const item = last.getBoundingClientRect();
+    return item.bottom <= view.bottom + 1 && document.querySelector<HTMLElement>('#jump')!.hidden === true;
+  });
+}
+
 /**
  * Reads `read` until what it gives matches the assertion that follows, as the page's state may lag the
  * action that leads to it (a view drawn after an await, a session replayed after the agent is ready).
