@@ -110,6 +110,9 @@ test.skipIf(!hasRealModel())(
     await ready(page);
     const label = (await page.textContent('#model-label'))!;
     console.info(`static host, after the reload for isolation: ${label}`);
+    // Isolated, llama.cpp gets more than one thread wherever the device has more than one core.
+    if ((await page.evaluate(() => navigator.hardwareConcurrency)) > 1)
+      expect(label).toMatch(/\(llama\.cpp, \d+ CPU threads\)$/);
     await shot(page, 'demo-isolated-static-loaded-desktop-light');
 
     // Remembered: a reload loads it again, from the browser's cache, without a click.
