@@ -149,6 +149,40 @@ describe.skipIf(!there || !hasInstructModel())('the eval on Qwen2.5-Coder 0.5B I
   }, 600_000);
 });
 
+describe.skipIf(!there || !hasInstructModel())(
+  'ours on Qwen2.5-Coder 0.5B Instruct, where it writes words first',
+  () => {
+    // On this case the 0.5B opens with a sentence, then writes its call in a ```json fence and goes on explaining it
+    // (measured: cut off by a 128-token cap, the call never ran, an invalid answer). Held, the fence is a call, and
+    // after its calls a turn says at most a sentence. (BFCL wants "Washington" for the city, not "Washington, DC".)
+    test('a call it writes in a ```json fence after words is held, read and valid, and its turn ends soon after', async () => {
+      const weather = await caseNamed('live_simple', 'live_simple_203-116-11');
+      const agents = new ArmAgents();
+      try {
+        const maxTokens = 128;
+        const result = await runCase(agents, {
+          testCase: weather,
+          arm: ours.name,
+          modelLabel: 'Qwen2.5-Coder 0.5B',
+          model: modelOf(ours),
+          maxTokens,
+        });
+        console.info(
+          `0.5B ours ${result.id}: ${result.verdict}, ${result.completionTokens} written, ${result.seconds.toFixed(1)} s, ` +
+            `calls ${JSON.stringify(result.calls)}, raw ${JSON.stringify(result.raw)}`,
+        );
+        expect(result.raw).toMatch(/^[A-Za-z][^`]*```json\n\{"name": /);
+        expect(result.unreadable, result.raw).toBe(0);
+        expect(result.valid, result.raw).toBe(1);
+        expect(result.calls.map((call) => call.name)).toEqual(['Weather_1_GetWeather']);
+        expect(result.completionTokens, result.raw).toBeLessThan(maxTokens);
+      } finally {
+        await agents.close();
+      }
+    }, 600_000);
+  },
+);
+
 function modelOf(arm: Arm): ModelOptions {
   const model = arm.modelFor({ kind: 'gguf', url: INSTRUCT_MODEL_URL });
   if (isUnavailable(model)) throw new Error(model.unavailable);

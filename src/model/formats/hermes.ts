@@ -51,14 +51,22 @@ export function describeHermesTools(tools: readonly ToolDeclaration[]): string {
 
 export function hermesGrammar(step: GrammarStep) {
   const tagged = jsonCallTags(step, '<tool_call>\n{"name": ', '}\n</tool_call>');
-  // Qwen2.5-Coder 0.5B and 1.5B, given their own template, mostly write the JSON without the tag.
+  // Qwen2.5-Coder 0.5B and 1.5B, given their own template, mostly write the JSON without the tag; after a few words
+  // they write it in a ```json fence, which the readers run as a call (gemma-tool-code.ts): it is held as one.
   if (step.bareCalls)
-    return triggeredTags(['<tool_call>', BARE_CALL], [...tagged, ...jsonCallTags(step, BARE_CALL, '}')], step.required);
+    return triggeredTags(
+      ['<tool_call>', BARE_CALL, FENCE],
+      [...tagged, ...jsonCallTags(step, BARE_CALL, '}'), ...jsonCallTags(step, FENCED_CALL, '}\n```')],
+      step.required,
+    );
   return triggeredTags(['<tool_call>'], tagged, step.required);
 }
 
 /** How a Hermes call opens when the model leaves out its tag. */
 const BARE_CALL = '{"name": ';
+/** A JSON fence: under the grammar, one holds a call or is not written. */
+const FENCE = '```json';
+const FENCED_CALL = `${FENCE}\n${BARE_CALL}`;
 
 /** `begin` "NAME", "arguments": {…} `end`, every tool in one tag (shared-call-tag.ts). */
 export function jsonCallTags(step: GrammarStep, begin: string, end: string, argumentsKey = 'arguments') {

@@ -22,7 +22,7 @@
  * that is one token but not preserved. Listing a string that is several
  * tokens in this vocabulary is harmless; llama.cpp skips it.
  */
-import { charSet, MAX_CODE_POINT, subtract } from '../grammar/char-set';
+import { charSet, MAX_CODE_POINT, subtract, type CharSet } from '../grammar/char-set';
 import { argumentsGrammar } from '../grammar/ebnf-arguments';
 import { parsePattern, type Regex } from '../grammar/regex-pattern';
 import type { StructuralTagFormat, TagFormat } from '../grammar/structural-tag';
@@ -51,6 +51,15 @@ export const ANY_TEXT_GBNF = 'root ::= [\\x01-\\U0010ffff]*';
  */
 const WORDS = charSet([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0xc0, MAX_CODE_POINT]);
 
+/** A code fence for JSON: a call's tag where a family's small models write one there (formats/hermes.ts). */
+const JSON_FENCE = '```json';
+/** White space: a tab, a newline, a space. */
+const SPACE = charSet([0x09, 0x0a], [0x20, 0x20]);
+/** Between two calls: white space, or a comma (the 0.5B's bare calls come as `{…},\n{…}`). */
+const SEPARATOR = charSet([0x09, 0x0a], [0x20, 0x20], ',');
+/** The most characters of words a turn writes after its calls: a sentence. */
+const WORDS_AFTER_CALLS = 160;
+
 /** An answer in words: what a step of a run with tools that may call none of them writes. */
 export const WORDS_GBNF = writeGbnf(
   new Map([
@@ -78,6 +87,14 @@ export interface GbnfOptions {
    * (outside the tag, so unconstrained), or with a tool's JSON result echoed back, or with nothing.
    */
   wordsOrCall?: boolean;
+  /**
+   * Triggered tags: once a call is written, more calls may follow (apart by white space or a comma), or a few
+   * words, and then the turn ends. A small model otherwise goes on explaining the call it just made (what the
+   * call's results will say next) until the token limit cuts the turn, and a cut turn's calls never run
+   * (readers/read-model-output.ts). Only words: made to choose between another call and the end, the 0.5B
+   * repeated its call.
+   */
+  callsEnd?: boolean;
 }
 
 export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOptions = {}): GbnfGrammar {
@@ -85,12 +102,12 @@ export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOp
   const lazy = !options.full && format.type === 'triggered_tags' && !format.at_least_one;
   let root: GrammarNode;
   if (format.type === 'triggered_tags') {
-    const tags = builder.triggeredTags(format);
+    const tags = builder.triggeredTags(format, options.callsEnd);
     if (lazy || format.at_least_one) root = tags.fromTag;
     else if (options.wordsOrCall && !options.after) {
       // A first character that opens no trigger leaves the watch for triggers at its start.
       const opening = subtract(WORDS, charSet(...format.triggers.map((trigger) => trigger[0])));
-      root = choice(tags.fromTag, sequence({ kind: 'chars', set: opening }, ref(tags.fromText.start)));
+      root = choice(tags.fromCallMarkup, sequence({ kind: 'chars', set: opening }, ref(tags.fromText.start)));
     } else {
       const rest = tags.fromText.after(options.after ?? '');
       if (rest === undefined) throw new GbnfUnsupported('the output to continue already holds a trigger');
@@ -142,11 +159,18 @@ class GbnfBuilder {
 
   /**
    * The tags after a trigger, then free text with more tags: `fromTag` opens with a tag (the lazy
-   * root, or a required call), `fromText` opens with free text (the whole output).
+   * root, or a required call), `fromText` opens with free text (the whole output), `fromCallMarkup`
+   * with a tag that is not a JSON fence: a turn that may answer in words does not open with ```,
+   * which a model writing code opens too (```python) and a JSON fence's call would then force into a
+   * call; after words, a fence that names its JSON opens one. (Gemma's ```tool_code may open a turn.)
    */
-  triggeredTags(format: Extract<StructuralTagFormat, { type: 'triggered_tags' }>): {
+  triggeredTags(
+    format: Extract<StructuralTagFormat, { type: 'triggered_tags' }>,
+    callsEnd = false,
+  ): {
     fromTag: GrammarNode;
     fromText: TextUntilRules;
+    fromCallMarkup: GrammarNode;
   } {
     const { triggers, tags } = format;
     const tagRules = tags.map((tag) => {
@@ -159,12 +183,12 @@ class GbnfBuilder {
       // The same tag once the free text has written its trigger.
       const rest = this.fresh('tag-rest');
       this.rules.set(rest, sequence(literal(tag.begin.slice(trigger.length)), body));
-      return { trigger, name, rest };
+      return { trigger, name, rest, begin: tag.begin };
     });
     const text = this.fresh('text');
     const anyTag = this.fresh('tags');
     this.rules.set(anyTag, choice(...tagRules.map((tag) => ref(tag.name))));
-    const afterTag = format.stop_after_first ? undefined : ref(text);
+    const afterTag = format.stop_after_first ? undefined : callsEnd ? ref(this.moreCalls(anyTag, triggers)) : ref(text);
     const fromText = textUntil(
       {
         stops: triggers,
@@ -178,7 +202,41 @@ class GbnfBuilder {
       (name, body) => this.rules.set(name, body),
     );
     const fromTag = sequence(ref(anyTag), ...(afterTag ? [afterTag] : []));
-    return { fromTag, fromText };
+    const markup = tagRules.filter((tag) => !tag.begin.startsWith(JSON_FENCE)).map((tag) => ref(tag.name));
+    const fromCallMarkup = markup.length ? sequence(choice(...markup), ...(afterTag ? [afterTag] : [])) : fromTag;
+    return { fromTag, fromText, fromCallMarkup };
+  }
+
+  /**
+   * After a call: another call, or at most a sentence of words, then the end. The words hold no character
+   * that opens a trigger: whatever opens a call after them would not be held.
+   */
+  private moreCalls(anyTag: string, triggers: readonly string[]): string {
+    const name = this.fresh('after-call');
+    const gap = (set: CharSet, max: number): GrammarNode => ({
+      kind: 'repeat',
+      item: { kind: 'chars', set },
+      min: 0,
+      max,
+    });
+    const opening = charSet(...triggers.map((trigger) => trigger[0]));
+    const words = sequence(
+      { kind: 'chars', set: subtract(WORDS, opening) },
+      {
+        kind: 'repeat',
+        item: { kind: 'chars', set: subtract([[1, MAX_CODE_POINT]], opening) },
+        min: 0,
+        max: WORDS_AFTER_CALLS - 1,
+      },
+    );
+    this.rules.set(
+      name,
+      choice(
+        sequence(gap(SEPARATOR, 3), ref(anyTag), ref(name)),
+        sequence(gap(SPACE, 2), { kind: 'repeat', item: words, min: 0, max: 1 }),
+      ),
+    );
+    return name;
   }
 
   private tag(tag: TagFormat): GrammarNode {
