@@ -279,7 +279,7 @@ export class WllamaEngine implements ModelEngine {
     if (plan.notice) yield plan.notice;
     this.busy = true;
     try {
-      yield* this.decode(wllama, plan, signal, gone, started);
+      yield* this.decode(wllama, plan, started, signal, gone);
     } finally {
       this.busy = false;
     }
@@ -365,9 +365,9 @@ export class WllamaEngine implements ModelEngine {
   private async *decode(
     wllama: Wllama,
     plan: WllamaRequestPlan,
+    started: number,
     signal?: AbortSignal,
     gone?: Promise<never>,
-    started = performance.now(),
   ): AsyncGenerator<ModelDelta> {
     const stream = new ToolCallStream({
       vocabulary: OUTPUT_VOCABULARY,
