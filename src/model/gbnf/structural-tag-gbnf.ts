@@ -4,7 +4,8 @@
  * llama.cpp lets through is one xgrammar would have let through:
  *
  * - triggered tags: free text until a trigger, then one of the tags, then
- *   free text again (more calls may follow). Lazy (the default), the grammar
+ *   more tags or at most a sentence, and the end (as llama.cpp's own
+ *   tool-call grammars end a turn at its calls). Lazy (the default), the grammar
  *   starts at the trigger: llama.cpp decodes freely until the trigger appears
  *   and constrains from there (`grammar_lazy`, `grammar_triggers`), so the
  *   grammar's root is a tag followed by the rest. `at_least_one` (a required
@@ -51,13 +52,18 @@ export const ANY_TEXT_GBNF = 'root ::= [\\x01-\\U0010ffff]*';
  */
 const WORDS = charSet([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0xc0, MAX_CODE_POINT]);
 
-/** A code fence for JSON: a call's tag where a family's small models write one there (formats/hermes.ts). */
-const JSON_FENCE = '```json';
+/** A Markdown code fence: it opens code as often as a call (```python, ```json). */
+const CODE_FENCE = '```';
 /** White space: a tab, a newline, a space. */
 const SPACE = charSet([0x09, 0x0a], [0x20, 0x20]);
 /** Between two calls: white space, or a comma (the 0.5B's bare calls come as `{…},\n{…}`). */
 const SEPARATOR = charSet([0x09, 0x0a], [0x20, 0x20], ',');
-/** The most characters of words a turn writes after its calls: a sentence. */
+/**
+ * The most characters of words a turn writes after its calls: a sentence. A small model otherwise goes on
+ * explaining the call it just made (what its results will say) until the token limit cuts the turn, and a cut
+ * turn's calls never run (readers/read-model-output.ts). Not none: made to choose between another call and the
+ * end, Qwen2.5-Coder 0.5B repeated its call.
+ */
 const WORDS_AFTER_CALLS = 160;
 
 /** An answer in words: what a step of a run with tools that may call none of them writes. */
@@ -87,14 +93,6 @@ export interface GbnfOptions {
    * (outside the tag, so unconstrained), or with a tool's JSON result echoed back, or with nothing.
    */
   wordsOrCall?: boolean;
-  /**
-   * Triggered tags: once a call is written, more calls may follow (apart by white space or a comma), or a few
-   * words, and then the turn ends. A small model otherwise goes on explaining the call it just made (what the
-   * call's results will say next) until the token limit cuts the turn, and a cut turn's calls never run
-   * (readers/read-model-output.ts). Only words: made to choose between another call and the end, the 0.5B
-   * repeated its call.
-   */
-  callsEnd?: boolean;
 }
 
 export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOptions = {}): GbnfGrammar {
@@ -102,11 +100,11 @@ export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOp
   const lazy = !options.full && format.type === 'triggered_tags' && !format.at_least_one;
   let root: GrammarNode;
   if (format.type === 'triggered_tags') {
-    const tags = builder.triggeredTags(format, options.callsEnd);
+    const tags = builder.triggeredTags(format);
     if (lazy || format.at_least_one) root = tags.fromTag;
     else if (options.wordsOrCall && !options.after) {
       // A first character that opens no trigger leaves the watch for triggers at its start.
-      const opening = subtract(WORDS, charSet(...format.triggers.map((trigger) => trigger[0])));
+      const opening = subtract(WORDS, openers(format.triggers));
       root = choice(tags.fromCallMarkup, sequence({ kind: 'chars', set: opening }, ref(tags.fromText.start)));
     } else {
       const rest = tags.fromText.after(options.after ?? '');
@@ -122,6 +120,11 @@ export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOp
     triggers: lazy ? triggers : [],
     preservedTokens: preservedTokens(builder.literals, triggers),
   };
+}
+
+/** The characters a trigger opens with: words that hold none never start a call that would not be held. */
+function openers(triggers: readonly string[]): CharSet {
+  return charSet(...triggers.map((trigger) => trigger[0]));
 }
 
 /** Markup that looks like one special token: `<…>`, `<|…|>`, `[UPPER_CASE]`. */
@@ -160,14 +163,12 @@ class GbnfBuilder {
   /**
    * The tags after a trigger, then free text with more tags: `fromTag` opens with a tag (the lazy
    * root, or a required call), `fromText` opens with free text (the whole output), `fromCallMarkup`
-   * with a tag that is not a JSON fence: a turn that may answer in words does not open with ```,
-   * which a model writing code opens too (```python) and a JSON fence's call would then force into a
-   * call; after words, a fence that names its JSON opens one. (Gemma's ```tool_code may open a turn.)
+   * with a tag that is not a code fence where the family has other markup for a call: a turn that may
+   * answer in words then does not open with ```, which a model writing code opens too (```python) and
+   * a fenced call's tag would force into a call; after words, a fence opens one. (Gemma's ```tool_code,
+   * its only call markup, may open a turn.)
    */
-  triggeredTags(
-    format: Extract<StructuralTagFormat, { type: 'triggered_tags' }>,
-    callsEnd = false,
-  ): {
+  triggeredTags(format: Extract<StructuralTagFormat, { type: 'triggered_tags' }>): {
     fromTag: GrammarNode;
     fromText: TextUntilRules;
     fromCallMarkup: GrammarNode;
@@ -188,7 +189,7 @@ class GbnfBuilder {
     const text = this.fresh('text');
     const anyTag = this.fresh('tags');
     this.rules.set(anyTag, choice(...tagRules.map((tag) => ref(tag.name))));
-    const afterTag = format.stop_after_first ? undefined : callsEnd ? ref(this.moreCalls(anyTag, triggers)) : ref(text);
+    const afterTag = format.stop_after_first ? undefined : ref(this.moreCalls(anyTag, triggers));
     const fromText = textUntil(
       {
         stops: triggers,
@@ -202,7 +203,7 @@ class GbnfBuilder {
       (name, body) => this.rules.set(name, body),
     );
     const fromTag = sequence(ref(anyTag), ...(afterTag ? [afterTag] : []));
-    const markup = tagRules.filter((tag) => !tag.begin.startsWith(JSON_FENCE)).map((tag) => ref(tag.name));
+    const markup = tagRules.filter((tag) => !tag.begin.startsWith(CODE_FENCE)).map((tag) => ref(tag.name));
     const fromCallMarkup = markup.length ? sequence(choice(...markup), ...(afterTag ? [afterTag] : [])) : fromTag;
     return { fromTag, fromText, fromCallMarkup };
   }
@@ -219,7 +220,7 @@ class GbnfBuilder {
       min: 0,
       max,
     });
-    const opening = charSet(...triggers.map((trigger) => trigger[0]));
+    const opening = openers(triggers);
     const words = sequence(
       { kind: 'chars', set: subtract(WORDS, opening) },
       {

@@ -40,13 +40,7 @@ import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, DOWNLOAD_SHARE, mb, sha256List, withModelFiles } from './wllama-files';
 import { watchWorkerStartedBy, type LlamaWorkerWatch } from './wllama-inner-worker';
 import { WllamaLog } from './wllama-log';
-import {
-  GBNF_OPTIONS,
-  grammarParams,
-  toWllamaRequest,
-  type CompletionParams,
-  type WllamaRequestPlan,
-} from './wllama-request';
+import { grammarParams, toWllamaRequest, type CompletionParams, type WllamaRequestPlan } from './wllama-request';
 import { jinjaPrompt } from './jinja-prompt';
 import { markupPrompt, type PromptWriter } from './wllama-prompt';
 import { nextPieceEnd, readAheadText } from './wllama-read-ahead';
@@ -620,7 +614,7 @@ function tokenLimit(completion: Record<string, unknown> | undefined, maxTokens: 
 function strictGrammar(plan: WllamaRequestPlan, raw: string): Partial<CompletionParams> | undefined {
   if (!plan.structuralTag) return { grammar: ANY_TEXT_GBNF };
   try {
-    return grammarParams(structuralTagToGbnf(plan.structuralTag, { ...GBNF_OPTIONS, full: true, after: raw }));
+    return grammarParams(structuralTagToGbnf(plan.structuralTag, { full: true, after: raw }));
   } catch {
     return undefined;
   }

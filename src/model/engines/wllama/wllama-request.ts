@@ -20,9 +20,6 @@ import { structuralTagToGbnf, GbnfUnsupported, WORDS_GBNF, type GbnfGrammar } fr
 import type { PromptWriter } from './wllama-prompt';
 import { defaultMaxTokens } from '../default-max-tokens';
 
-/** Every step's grammar: a turn's calls end it, but for a sentence (structural-tag-gbnf.ts). */
-export const GBNF_OPTIONS = { callsEnd: true } as const;
-
 /** llama.cpp's grammar trigger types (common_grammar_trigger_type): a word in the output. */
 const TRIGGER_WORD = 1;
 
@@ -112,10 +109,7 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
   const free = structuralTag.type === 'triggered_tags' && !structuralTag.at_least_one;
   let grammar: GbnfGrammar;
   try {
-    grammar = structuralTagToGbnf(
-      structuralTag,
-      free ? { ...GBNF_OPTIONS, full: true, wordsOrCall: true } : GBNF_OPTIONS,
-    );
+    grammar = structuralTagToGbnf(structuralTag, free ? { full: true, wordsOrCall: true } : {});
   } catch (error) {
     if (!(error instanceof GbnfUnsupported)) throw error;
     plan.notice = {
