@@ -12,8 +12,9 @@ import { handleFunctionCalls } from './handle-function-calls';
 import { record, recordAll } from './record';
 import { buildRequest } from './request-processors/build-request';
 import { processResponse } from './response-processors/process-response';
+import { learnFromOverflow, learnTokenScale } from './token-scale';
 import type { ToolChoice } from '../model/engine';
-import type { CallsOutcome, Invocation, RunStart } from './types';
+import type { CallsOutcome, Invocation, RunStart, StepResponse } from './types';
 
 export async function runInvocation(inv: Invocation, start: RunStart): Promise<EndReason | undefined> {
   if (start.kind === 'nothing') return undefined;
@@ -48,8 +49,25 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
   if (inv.signal.aborted) throw runAbortedError();
   const agentName = currentAgent(inv.history, inv.agents, inv.rootAgent);
   const agent = inv.agents.get(agentName)!;
-  const { request, trimmed } = await buildRequest(inv, agent, inv.requestProcessors);
-  const response = await callModel(inv, agentName, request);
+  let built = await buildRequest(inv, agent, inv.requestProcessors);
+  let response: StepResponse;
+  try {
+    response = await callModel(inv, agentName, built.request);
+  } catch (error) {
+    // The model found the prompt longer than the window guard counted: fitted again with its count, once.
+    const measured = learnFromOverflow(inv.engine, error, built.estimatedTokens);
+    if (measured === undefined) throw error;
+    built = await buildRequest(inv, agent, inv.requestProcessors);
+    response = await callModel(inv, agentName, built.request);
+    const recounted = {
+      code: 'context-recounted',
+      message: `The model counted ${measured} tokens in this step's prompt, more than its ${inv.engine.info.contextWindow}-token window holds: older turns were left out by its count, and the step was asked again.`,
+    };
+    response = { ...response, notices: [...(response.notices ?? []), recounted] };
+  }
+  const { request, trimmed, estimatedTokens } = built;
+  if (estimatedTokens !== undefined && !response.answeredBy)
+    learnTokenScale(inv.engine, estimatedTokens, response.usage?.promptTokens);
 
   const { calls, refused } = processResponse(inv, request, response, inv.responseProcessors);
 

@@ -181,6 +181,8 @@ export interface StepRequest {
   allowedTools?: string[];
   /** Messages the context-window guard dropped, said in the model event. */
   trimmed: number;
+  /** The prompt's tokens as the context-window guard counted them (to learn how far it was off). */
+  estimatedTokens?: number;
   toolChoice?: ToolChoice;
 }
 

@@ -39,7 +39,7 @@ export async function buildRequest(
   inv: Invocation,
   agent: AgentSpec,
   processors: readonly RequestProcessor[] = defaultRequestProcessors,
-): Promise<{ request: ModelRequest; trimmed: number }> {
+): Promise<{ request: ModelRequest; trimmed: number; estimatedTokens?: number }> {
   const step = await buildStep(inv, agent, processors);
   const messages: ChatMessage[] = step.system.length
     ? [{ role: 'system', content: step.system.join('\n\n') }, ...step.messages]
@@ -52,5 +52,6 @@ export async function buildRequest(
       ...(step.toolChoice && { toolChoice: step.toolChoice }),
     },
     trimmed: step.trimmed,
+    estimatedTokens: step.estimatedTokens,
   };
 }

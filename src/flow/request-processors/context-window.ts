@@ -8,6 +8,7 @@ import { AgentError } from '../../errors';
 import type { ModelEngine } from '../../model/engine';
 import { measureContext } from '../../model/context-usage';
 import { fitToContextWindow, type FitResult } from '../../model/context-window';
+import { tokenScale } from '../token-scale';
 import type { RequestProcessor, RunState, StepRequest } from '../types';
 
 export const contextWindowProcessor: RequestProcessor = (inv, request) => {
@@ -21,12 +22,15 @@ export const contextWindowProcessor: RequestProcessor = (inv, request) => {
   }
   request.messages = fitted.messages;
   request.trimmed = fitted.dropped;
+  request.estimatedTokens = fitted.tokens + (inv.run.fixedTokens?.tokens ?? 0);
 };
 
 /**
  * The step's messages as the window guard keeps them; `fits` is false when
  * even what must stay is too long. The system prompt and the tools are the
  * same for every step of a run: `run` keeps their count while they stay so.
+ * The counts are the engine's, and the window they may fill shrinks by how
+ * far they fell short of the model's own in earlier steps (token-scale.ts).
  */
 export function fitStep(engine: ModelEngine, request: StepRequest, run?: Pick<RunState, 'fixedTokens'>): FitResult {
   const { contextWindow } = engine.info;
@@ -38,10 +42,11 @@ export function fitStep(engine: ModelEngine, request: StepRequest, run?: Pick<Ru
     fixed = { modelId, system, tools: [...request.tools], tokens: usage.instructions + usage.tools };
     if (run) run.fixedTokens = fixed;
   }
+  const promptWindow = (contextWindow - reserveForAnswer(contextWindow)) / tokenScale(engine);
   return fitToContextWindow(request.messages, {
-    contextWindow: Math.max(0, contextWindow - fixed.tokens),
+    contextWindow: Math.max(0, Math.floor(promptWindow) - fixed.tokens),
     countTokens: counterOf(engine),
-    reserveForAnswer: reserveForAnswer(contextWindow),
+    reserveForAnswer: 0,
   });
 }
 

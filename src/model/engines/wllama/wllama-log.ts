@@ -130,12 +130,15 @@ export class WllamaLog {
     const overflow =
       first(/exceeds the available context size/) ??
       (/exceeds the available context size/.test(messageOf(error)) ? messageOf(error) : undefined);
-    if (overflow)
+    if (overflow) {
+      // The prompt's length as llama.cpp counted it: the window guard learns from it (flow/token-scale.ts).
+      const measured = /request \((\d+) tokens\)/.exec(overflow)?.[1];
       return new AgentError(
         'context-overflow',
         `${doing}: the prompt is longer than the model's context window (${overflow}). Give the model a larger model.contextWindow, or fewer or shorter tools and instructions.`,
-        { cause: error, details: { log: said } },
+        { cause: error, details: { log: said, ...(measured && { promptTokens: Number(measured) }) } },
       );
+    }
     const unreadable = first(UNREADABLE) ?? this.loaderAssertion(mark);
     if (unreadable)
       return new AgentError(
