@@ -14,7 +14,7 @@
  */
 import { createAgent, type AgentEvent } from '../src/index';
 import { exchangeOf, todoPage, transcript, type Exchange } from '../test/model/wllama/todo-page';
-import { summarize, type BenchRow, type BenchSuite } from './harness';
+import { pageOption, summarize, type BenchRow, type BenchSuite } from './harness';
 import { chosenModel } from './raw-wllama';
 
 /** The requests, and what each one owes the visitor. */
@@ -60,7 +60,7 @@ const suite: BenchSuite = async () => {
       },
     ];
   // --requests=1,3,4: only these of the six (1-based), for a quick look at a change.
-  const picked = new URLSearchParams(location.search).get('requests')?.split(',').map(Number);
+  const picked = pageOption('requests')?.split(',').map(Number);
   const asked = picked ? REQUESTS.filter((_, i) => picked.includes(i + 1)) : REQUESTS;
   const { page, tools } = todoPage();
   const loadStart = performance.now();
@@ -72,7 +72,7 @@ const suite: BenchSuite = async () => {
     maxSteps: 4,
   });
   const loadMs = performance.now() - loadStart;
-  const warm = new URLSearchParams(location.search).get('warmup') === '1';
+  const warm = pageOption('warmup') === '1';
   const warmups: number[] = [];
   const readAhead = async () => {
     if (!warm) return;

@@ -44,5 +44,10 @@ export async function measure(
   return summarize(samples);
 }
 
+/** An option given in the bench page's address (`?samples=5&only=wllama`), or null. */
+export function pageOption(name: string): string | null {
+  return new URLSearchParams(location.search).get(name);
+}
+
 /** A benchmark file's default export. */
 export type BenchSuite = () => Promise<BenchRow[]>;

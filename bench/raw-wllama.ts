@@ -11,6 +11,7 @@ import type { Timings, WllamaEngine } from '../src/model/engines/wllama/wllama-e
 import { toWllamaRequest } from '../src/model/engines/wllama/wllama-request';
 import type { PromptWriter } from '../src/model/engines/wllama/wllama-prompt';
 import type { ToolFormat } from '../src/model/formats/tool-format';
+import { pageOption } from './harness';
 
 const REAL_MODELS: Record<string, { file: string; label: string }> = {
   '0.5b': { file: 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf', label: 'Qwen2.5-Coder-0.5B-Instruct Q4_K_M' },
@@ -20,7 +21,7 @@ const REAL_MODELS: Record<string, { file: string; label: string }> = {
 
 /** The model this run names with `--model=` (the 0.5B by default), and its URL on the bench's server. */
 export function chosenModel(): { choice: string; file: string; label: string; url: string } {
-  const choice = new URLSearchParams(location.search).get('model') ?? '0.5b';
+  const choice = pageOption('model') ?? '0.5b';
   const model = REAL_MODELS[choice];
   if (!model) throw new Error(`--model=${choice}: one of ${Object.keys(REAL_MODELS).join(', ')}`);
   return { choice, ...model, url: new URL(`/models/${model.file}`, location.href).href };

@@ -1,9 +1,9 @@
 // Runs every bench/*.bench.ts suite in this page, one after another, and
 // hands the rows to whoever drives the browser (scripts/bench.mjs).
-import type { BenchRow, BenchSuite } from './harness';
+import { pageOption, type BenchRow, type BenchSuite } from './harness';
 
 const suites = import.meta.glob<{ default: BenchSuite }>('./*.bench.ts');
-const only = new URLSearchParams(location.search).get('only');
+const only = pageOption('only');
 const rows: BenchRow[] = [];
 const failures: string[] = [];
 for (const [path, load] of Object.entries(suites)) {

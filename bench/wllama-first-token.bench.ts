@@ -22,11 +22,11 @@ import { WllamaEngine } from '../src/model/engines/wllama/wllama-engine';
 import { readAheadText } from '../src/model/engines/wllama/wllama-read-ahead';
 import { threadsFor } from '../src/model/engines/wllama/wllama-environment';
 import { pageInstructions, pageTools } from '../test/model/wllama/page-requests';
-import { summarize, type BenchRow, type BenchSuite } from './harness';
+import { pageOption, summarize, type BenchRow, type BenchSuite } from './harness';
 import { chosenModel, engineWriter, rawCompletion, rawWllama } from './raw-wllama';
 
 const { file: FILE, url: MODEL } = chosenModel();
-const SAMPLES = Number(new URLSearchParams(location.search).get('samples') ?? 3);
+const SAMPLES = Number(pageOption('samples') ?? 3);
 
 /**
  * Milliseconds to llama.cpp's first token of the step (`ms`) and to the first text or call the engine streamed

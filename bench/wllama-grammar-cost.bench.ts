@@ -16,11 +16,11 @@ import { toWllamaRequest, type CompletionParams } from '../src/model/engines/wll
 import type { PromptWriter } from '../src/model/engines/wllama/wllama-prompt';
 import type { ToolFormat } from '../src/model/formats/tool-format';
 import { pageInstructions, pageTools } from '../test/model/wllama/page-requests';
-import { summarize, type BenchRow, type BenchSuite } from './harness';
+import { pageOption, summarize, type BenchRow, type BenchSuite } from './harness';
 import { chosenModel, rawCompletion, rawWllama } from './raw-wllama';
 
 const { file: FILE, url: MODEL } = chosenModel();
-const SAMPLES = Number(new URLSearchParams(location.search).get('samples') ?? 3);
+const SAMPLES = Number(pageOption('samples') ?? 3);
 const TOKENS = 48;
 
 const suite: BenchSuite = async () => {
