@@ -77,6 +77,7 @@ export class Agent extends EventTarget {
       notify: (event) => this.notify(event),
       status: () => this.status,
       setStatus: (status) => this.setStatus(status),
+      toolChanges: () => this.tools.changed(),
     });
     this.remoteSessions = remoteService(() => serviceOf(this.supervisor, 'sessions'));
     this.sessions = agentSessions(this.remoteSessions, config.dbName);

@@ -454,6 +454,19 @@ describe('approval rules', () => {
     const last = await agent.send('bye');
     expect(last.events.find((event) => event.content?.role === 'model')!.offeredTools).toEqual([]);
   });
+
+  test('a run sent right after a tool change the page did not await sees the change, as written', async () => {
+    const todo = todoList();
+    const agent = await start({
+      model: { engine: 'scripted', turns: [{ text: 'one' }, { text: 'two' }] },
+      storage: 'memory',
+    });
+    const offered = (events: AgentEvent[]) => events.find((event) => event.content?.role === 'model')!.offeredTools;
+    void agent.registerTool(todo.addTodo);
+    expect(offered((await agent.send('add')).events)).toEqual(['add_todo']);
+    void agent.unregisterTool('add_todo');
+    expect(offered((await agent.send('bye')).events)).toEqual([]);
+  });
 });
 
 describe('moving on', () => {
