@@ -15,6 +15,9 @@ export interface StandInOptions {
   readDelayMs?: number;
 }
 
+/** As llama.cpp does on the CPU: the prompt read in a few batches, each said when it is read. */
+const READ_BATCHES = 4;
+
 export const STAND_IN_LABEL = 'Demo mode: no AI model is running';
 
 export default function createStandIn({ tokenDelayMs = 30, readDelayMs = 0 }: StandInOptions = {}): EngineModuleEngine {
@@ -30,12 +33,10 @@ async function* respond(
   readDelayMs: number,
   signal?: AbortSignal,
 ): AsyncGenerator<ModelDelta> {
-  await pause(readDelayMs, signal);
+  const promptTokens = estimateTokens(JSON.stringify(request.messages));
+  yield* read(promptTokens, readDelayMs, signal);
   const last = request.messages.at(-1);
-  const usage = (completion: string) => ({
-    promptTokens: estimateTokens(JSON.stringify(request.messages)),
-    completionTokens: estimateTokens(completion),
-  });
+  const usage = (completion: string) => ({ promptTokens, completionTokens: estimateTokens(completion) });
   let text: string;
   if (last?.role === 'tool') {
     text = answerFrom(lastOutcomes(request.messages));
@@ -84,4 +85,13 @@ async function* stream(
     await pause(delayMs, signal);
     yield { type, text: token };
   }
+}
+
+async function* read(tokens: number, ms: number, signal?: AbortSignal): AsyncGenerator<ModelDelta> {
+  if (ms <= 0) return;
+  for (let batch = 0; batch < READ_BATCHES; batch++) {
+    yield { type: 'prompt-read', read: Math.floor((tokens * batch) / READ_BATCHES), of: tokens };
+    await pause(ms / READ_BATCHES, signal);
+  }
+  yield { type: 'prompt-read', read: tokens, of: tokens };
 }

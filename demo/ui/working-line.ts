@@ -1,18 +1,24 @@
 // The line at the foot of the chat that says what the agent is doing while nothing else shows it: loading
 // the model, reading the request (a CPU model may read for a minute before its first word), reading its
-// tools' results. It counts the seconds, so a long wait still reads as work. It goes as soon as the model
-// writes (its words stream, or a call's card shows), and comes back when the model reads again.
+// tools' results. It counts the seconds, so a long wait still reads as work, and says how much of the prompt
+// the model has read where the engine tells (llama.cpp). It goes as soon as the model writes (its words
+// stream, or a call's card shows), and comes back when the model reads again.
 import type { AgentEvent } from '../../src/index';
 import { follow } from './follow';
 
 const log = () => document.querySelector<HTMLOListElement>('#log')!;
-let line: { item: HTMLLIElement; what: string; since: number; timer: ReturnType<typeof setInterval> } | undefined;
+let line:
+  | { item: HTMLLIElement; what: string; since: number; timer: ReturnType<typeof setInterval>; read?: number }
+  | undefined;
 
 function render(): void {
   if (!line) return;
   const seconds = Math.floor((performance.now() - line.since) / 1000);
+  const read = line.read !== undefined && line.read < 1 ? `${Math.floor(line.read * 100)}%` : '';
   line.item.querySelector('.working-text')!.textContent = `${line.what}…`;
-  line.item.querySelector('.working-time')!.textContent = seconds >= 1 ? `${seconds} s` : '';
+  line.item.querySelector('.working-time')!.textContent = [read, seconds >= 1 ? `${seconds} s` : '']
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** Shows (or retells) the line, last in the chat; the seconds count from when `what` began. */
@@ -60,6 +66,10 @@ export function workingOn(): string | undefined {
 export function workingAfter(event: AgentEvent): void {
   if (event.endReason || event.actions?.requestApproval?.length) return hideWorking();
   if (event.partial) {
+    if (event.promptRead && line) {
+      line.read = event.promptRead.read / event.promptRead.of;
+      render();
+    }
     const parts = event.content?.parts ?? [];
     if (event.toolCallStart || (event.content?.role === 'model' && parts.length)) hideWorking();
     return;

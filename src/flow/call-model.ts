@@ -54,6 +54,8 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
         emitPartial(inv, { author: agentName, content: { role: 'model', parts: [{ reasoning: delta.text }] } });
       } else if (delta.type === 'tool-call-start') {
         emitPartial(inv, { author: agentName, toolCallStart: { name: delta.name } });
+      } else if (delta.type === 'prompt-read') {
+        emitPartial(inv, { author: agentName, promptRead: { read: delta.read, of: delta.of } });
       } else if (delta.type === 'notice') notices.push({ code: delta.code, message: delta.message });
       else if (delta.type === 'tool-call') toolCalls.push(delta.call);
       else if (delta.type === 'tool-call-error')

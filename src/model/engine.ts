@@ -72,6 +72,12 @@ export type ModelDelta =
    * display only; the call itself (or a tool-call-error) follows as its own delta when the step ends.
    */
   | { type: 'tool-call-start'; name: string }
+  /**
+   * How far the model has read this step's prompt: `read` of the `of` tokens it had to read (those its cache
+   * held are not counted). For a display while a CPU model reads for a long time; engines that cannot tell
+   * (web-llm) never send it.
+   */
+  | { type: 'prompt-read'; read: number; of: number }
   /** The model tried to call a tool but the call could not be read; the loop answers it with this message so the model can correct itself. */
   | { type: 'tool-call-error'; id?: string; name?: string; raw: string; message: string }
   /** Something the person or developer should know about this step, e.g. a grammar that fell back. */

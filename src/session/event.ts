@@ -106,6 +106,12 @@ export interface AgentEvent {
    * when it could not be read.
    */
   toolCallStart?: { name: string };
+  /**
+   * On a partial event only: how far the model has read this step's prompt, `read` of the `of` tokens it had
+   * to read (its cache held the rest). Comes while a model reads, before its first word, from engines that
+   * can tell (llama.cpp).
+   */
+  promptRead?: { read: number; of: number };
   /** Set on the event that ends an invocation. */
   endReason?: EndReason;
   /** A late answer from a tool whose call had already ended (abort, timeout); recorded, never used. */

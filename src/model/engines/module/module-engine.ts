@@ -19,6 +19,7 @@ const DELTA_TYPES = new Set([
   'reasoning',
   'tool-call',
   'tool-call-start',
+  'prompt-read',
   'tool-call-error',
   'notice',
   'finish',
@@ -209,6 +210,7 @@ function checkedDelta(delta: unknown, url: string): ModelDelta {
     DELTA_TYPES.has(value.type as string) &&
     (value.type === 'text' || value.type === 'reasoning' ? typeof value.text === 'string' : true) &&
     (value.type === 'tool-call-start' ? typeof value.name === 'string' : true) &&
+    (value.type === 'prompt-read' ? Number.isFinite(value.read) && Number.isFinite(value.of) : true) &&
     (value.type === 'tool-call'
       ? typeof value.call === 'object' &&
         value.call !== null &&

@@ -128,3 +128,17 @@ function unsupported(message: string): AgentError {
     `${message} Without it, use a model engine that runs elsewhere (model: { engine: 'module', url }) or the scripted engine.`,
   );
 }
+
+/**
+ * Whether llama.cpp will find a GPU: wllama asks for WebGPU wherever the browser has the API, and runs on the
+ * CPU when no adapter answers (a machine without a graphics chip, or with WebGPU turned off).
+ */
+export async function gpuAdapterFound(): Promise<boolean> {
+  const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<unknown> } } | undefined)?.gpu;
+  if (!gpu) return false;
+  try {
+    return (await gpu.requestAdapter()) !== null;
+  } catch {
+    return false;
+  }
+}
