@@ -412,8 +412,8 @@ export class WllamaEngine implements ModelEngine {
         for await (const chunk of readOnWhenStopped(chunks, () => cut.abort(), gone)) {
           // Read on after the cut, so that wllama's abort error reaches the catch below (a break would leave it unhandled).
           if (cut.signal.aborted) continue;
+          if (chunk.timings) timings = this.lastTimings = chunk.timings;
           if (chunk.prompt_progress) {
-            if (chunk.timings) timings = this.lastTimings = chunk.timings;
             const { total, cache, processed } = chunk.prompt_progress;
             if (total > cache) yield { type: 'prompt-read', read: processed - cache, of: total - cache };
             continue;
@@ -422,7 +422,6 @@ export class WllamaEngine implements ModelEngine {
           let text = choice?.text ?? '';
           received++;
           if (choice?.text) this.lastFirstTokenMs ??= performance.now() - started;
-          if (chunk.timings) timings = this.lastTimings = chunk.timings;
           const end = firstCall?.(raw, text);
           if (end !== undefined) text = text.slice(0, end);
           raw += text;
