@@ -11,6 +11,7 @@ import {
   type AgentEvent,
   type ApprovalRequest,
   type ModelOptions,
+  type PromptRead,
   type WarmupResult,
 } from '../src/index';
 import { displayNameOf, pageSummary, pageTools, replayCall } from './app/page-tools';
@@ -34,7 +35,7 @@ import { fillPicker, isBaseModel, modelFor, probeDevice, progressReporter } from
 import { drawSessions, startSessions } from './ui/sessions-view';
 import { drawTimeline } from './ui/timeline';
 import { formatMs } from './ui/tool-card';
-import { hideWorking, showWorking, workingAfter, workingOn } from './ui/working-line';
+import { hideWorking, showRead, showWorking, workingAfter, workingOn } from './ui/working-line';
 
 const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const SESSION_KEY = 'inpage-agent-demo:session';
@@ -70,6 +71,8 @@ let readAhead: WarmupResult | undefined;
  * message sent meanwhile waits for that, and the working line says so rather than that it reads the message.
  */
 let readingAhead = false;
+/** How far the model has read them ahead: the working line shows it while a message waits for that. */
+let readAheadProgress: PromptRead | undefined;
 const READING_AHEAD = 'Reading the instructions and tools first';
 let timelineTool: string | undefined;
 /** Whether the visitor last used the keyboard: then approval also opens the dialog, which takes focus. */
@@ -162,7 +165,12 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
   agent = next;
   readAhead = undefined;
   readingAhead = true;
+  readAheadProgress = undefined;
   next.addEventListener('status', (event) => setStatus((event as CustomEvent<{ status: string }>).detail.status));
+  next.addEventListener('warmup-progress', (event) => {
+    readAheadProgress = (event as CustomEvent<PromptRead>).detail;
+    if (workingOn() === READING_AHEAD) showRead(readAheadProgress);
+  });
   next.addEventListener('warmup', (event) => {
     readingAhead = false;
     if (workingOn() === READING_AHEAD) showWorking('Reading your request');
@@ -293,13 +301,8 @@ async function ask(text: string): Promise<void> {
   $('#empty').hidden = true;
   setRunning(true);
   const status = agent?.status;
-  showWorking(
-    !agent || status === 'starting' || status === 'loading-model'
-      ? 'Getting the model ready'
-      : readingAhead
-        ? READING_AHEAD
-        : 'Reading your request',
-  );
+  if (!agent || status === 'starting' || status === 'loading-model') showWorking('Getting the model ready');
+  else showReadingWhat();
   const target = await readyAgent();
   const unsent = (reason: string) => {
     hideWorking();
@@ -314,7 +317,7 @@ async function ask(text: string): Promise<void> {
       unsent('Not sent: you stopped it before the agent was ready.');
       return;
     }
-    showWorking(readingAhead ? READING_AHEAD : 'Reading your request');
+    showReadingWhat();
     await stream(target.run(text, { signal: controller.signal }), pending);
   } catch (error) {
     const failed = error as AgentError;
@@ -324,6 +327,13 @@ async function ask(text: string): Promise<void> {
     sessionStorage.removeItem(PENDING_KEY);
     done();
   }
+}
+
+/** What the model reads before its first word: the instructions and tools ahead (how far, once it tells), or the request. */
+function showReadingWhat(): void {
+  if (!readingAhead) return showWorking('Reading your request');
+  showWorking(READING_AHEAD);
+  if (readAheadProgress) showRead(readAheadProgress);
 }
 
 /** Goes on with a run a reload cut off: the chat shows it as it shows a run the visitor started. */

@@ -26,6 +26,7 @@ export type {
   ChatMessage,
   ToolChoice,
   WarmupResult,
+  PromptRead,
 } from './model/engine';
 // What an engine module (model: { engine: 'module' }) is written against.
 export type {

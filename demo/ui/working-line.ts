@@ -53,6 +53,13 @@ export function hideWorking(): void {
   line = undefined;
 }
 
+/** How much of its prompt the model has read (`read` of `of` tokens), shown beside the seconds until it is all. */
+export function showRead(progress: { read: number; of: number }): void {
+  if (!line) return;
+  line.read = progress.of > 0 ? progress.read / progress.of : 1;
+  render();
+}
+
 /** What the line says now, if it shows. */
 export function workingOn(): string | undefined {
   return line?.what;
@@ -66,10 +73,7 @@ export function workingOn(): string | undefined {
 export function workingAfter(event: AgentEvent): void {
   if (event.endReason || event.actions?.requestApproval?.length) return hideWorking();
   if (event.partial) {
-    if (event.promptRead && line) {
-      line.read = event.promptRead.read / event.promptRead.of;
-      render();
-    }
+    if (event.promptRead) showRead(event.promptRead);
     const parts = event.content?.parts ?? [];
     if (event.toolCallStart || (event.content?.role === 'model' && parts.length)) hideWorking();
     return;

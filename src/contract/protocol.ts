@@ -16,6 +16,7 @@ import type {
   ModelProgress,
   ModelRequest,
   ModelResponse,
+  PromptRead,
   ToolChoice,
   WarmupResult,
 } from '../model/engine';
@@ -182,8 +183,9 @@ export interface ModelApi extends ModelHandle {
    * Reads ahead the start of the prompt the session's next message will get (the system text, the tools,
    * the conversation so far), in the engine's next turn, taken now: a step asked for later waits for it
    * and prefills only its own part. Resolves at once with status 'unsupported' for an engine that cannot.
+   * `onRead` (a comlink proxy) hears how far it has read.
    */
-  warmup(input: WarmupInput): Promise<WarmupResult>;
+  warmup(input: WarmupInput, onRead?: (progress: PromptRead) => void): Promise<WarmupResult>;
   /** How the next step would spend the model's context window, in tokens. */
   contextUsage(): Promise<ContextUsage>;
 }

@@ -77,7 +77,7 @@ export type ModelDelta =
    * held are not counted). For a display while a CPU model reads for a long time; engines that cannot tell
    * (web-llm) never send it.
    */
-  | { type: 'prompt-read'; read: number; of: number }
+  | ({ type: 'prompt-read' } & PromptRead)
   /** The model tried to call a tool but the call could not be read; the loop answers it with this message so the model can correct itself. */
   | { type: 'tool-call-error'; id?: string; name?: string; raw: string; message: string }
   /** Something the person or developer should know about this step, e.g. a grammar that fell back. */
@@ -133,6 +133,12 @@ export interface PastEvent {
   raw?: string;
 }
 
+/** How far a model has read a prompt: `read` of the `of` tokens it had to read (its cache's are not counted). */
+export interface PromptRead {
+  read: number;
+  of: number;
+}
+
 /** What reading a prompt's constant part ahead did (ModelEngine.readAhead, agent.warmup). */
 export interface WarmupResult {
   /**
@@ -160,9 +166,14 @@ export interface ModelEngine {
   /**
    * Reads the prompt of `request` up to where the text of its last message (a user message) begins
    * into the engine's cache, so that a step whose prompt starts the same way prefills only the rest.
-   * Takes the engine's turn as a step does. Rejects with an 'aborted' AgentError on `signal`.
+   * Takes the engine's turn as a step does. Rejects with an 'aborted' AgentError on `signal`. `onRead` hears how
+   * far it has read, from `read: 0` to `read === of` (`of` is an estimate until the last piece is read).
    */
-  readAhead?(request: ModelRequest, signal?: AbortSignal): Promise<WarmupResult>;
+  readAhead?(
+    request: ModelRequest,
+    signal?: AbortSignal,
+    onRead?: (progress: PromptRead) => void,
+  ): Promise<WarmupResult>;
   /** Tokens in a text, with the model's tokenizer when loaded; an estimate otherwise. */
   countTokens(text: string): number;
   /**

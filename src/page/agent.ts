@@ -153,12 +153,14 @@ export class Agent extends EventTarget {
    * is read, with llama.cpp's counts (read now, found in the cache); at once, with status 'unsupported',
    * for an engine that cannot keep a prompt read ahead (web-llm, scripted, an engine module). `signal`
    * stops it (the promise rejects with 'aborted'), and so does close(). Each result is also dispatched as a
-   * 'warmup' event. createAgent({ warmup: true }) calls this after the model loads and after openSession().
+   * 'warmup' event, and how far it has read as 'warmup-progress' events (`{ read, of }`, tokens; llama.cpp).
+   * createAgent({ warmup: true }) calls this after the model loads and after openSession().
    */
   warmup(options: { signal?: AbortSignal } = {}): Promise<WarmupResult> {
-    return warmupIn(this.supervisor, options.signal, (result) =>
-      this.dispatchEvent(new CustomEvent('warmup', { detail: result })),
-    );
+    return warmupIn(this.supervisor, options.signal, {
+      result: (result) => this.dispatchEvent(new CustomEvent('warmup', { detail: result })),
+      read: (progress) => this.dispatchEvent(new CustomEvent('warmup-progress', { detail: progress })),
+    });
   }
 
   /**

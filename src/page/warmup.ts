@@ -3,8 +3,9 @@
  * ahead). The signal rejects it at once: llama.cpp stops after the piece it
  * is reading, which the page need not wait for.
  */
+import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { WarmupResult } from '../model/engine';
+import type { PromptRead, WarmupResult } from '../model/engine';
 import { abortIn } from './run-stream';
 import { closedError, type Supervisor } from './supervisor';
 import { serviceOf } from './worker-services';
@@ -12,12 +13,13 @@ import { serviceOf } from './worker-services';
 export async function warmupIn(
   supervisor: Supervisor,
   signal: AbortSignal | undefined,
-  onResult: (result: WarmupResult) => void,
+  on: { result: (result: WarmupResult) => void; read: (progress: PromptRead) => void },
 ): Promise<WarmupResult> {
   if (signal?.aborted) throw warmupAborted();
   const connection = await supervisor.current();
   if (signal?.aborted) throw warmupAborted();
   const runId = crypto.randomUUID();
+  let settled = false;
   let stop = () => undefined as void;
   const stopped = new Promise<never>((_, reject) => {
     stop = () => {
@@ -29,13 +31,19 @@ export async function warmupIn(
   stopped.catch(() => undefined);
   try {
     const model = serviceOf(connection, 'model');
-    const result = await Promise.race([model.then((service) => service.warmup({ runId })), stopped]);
-    onResult(result);
+    // A stopped warmup's last piece may still report: the page hears nothing after the promise settles.
+    const read = (progress: PromptRead) => {
+      if (!settled) on.read(progress);
+    };
+    const warming = model.then((service) => service.warmup({ runId }, Comlink.proxy(read)));
+    const result = await Promise.race([warming, stopped]);
+    on.result(result);
     return result;
   } catch (error) {
     if (supervisor.isClosed) throw closedError();
     throw error;
   } finally {
+    settled = true;
     signal?.removeEventListener('abort', stop);
   }
 }

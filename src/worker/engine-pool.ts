@@ -3,7 +3,7 @@
  * SharedWorker that means every tab of the origin: the weights load once,
  * and generations take turns (one engine decodes one request at a time).
  */
-import type { ModelDelta, ModelEngine, ModelProgress, ModelRequest } from '../model/engine';
+import type { ModelDelta, ModelEngine, ModelProgress, ModelRequest, PromptRead } from '../model/engine';
 import { createEngine } from '../model/engines/create-engine';
 import type { HostConfig } from '../contract/protocol';
 import { AgentError } from '../errors';
@@ -90,8 +90,8 @@ export class EnginePool {
       generate: (request: ModelRequest, signal?: AbortSignal) =>
         queued(entry, () => engine.generate(request, signal), signal),
       readAhead: engine.readAhead
-        ? (request: ModelRequest, signal?: AbortSignal) =>
-            inTurn(entry, () => engine.readAhead!(request, signal), signal)
+        ? (request: ModelRequest, signal?: AbortSignal, onRead?: (progress: PromptRead) => void) =>
+            inTurn(entry, () => engine.readAhead!(request, signal, onRead), signal)
         : undefined,
     };
   }

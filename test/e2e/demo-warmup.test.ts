@@ -1,9 +1,9 @@
 // The demo reads the constant part of its prompt ahead (issue 32 item 2), as `npm start` serves it, in Chromium
 // without WebGPU, with the smallest real GGUF model (Gemma 3 270M, the base model: our markup with its worked
-// example, the demo's instructions and its seven tools). Once the model has loaded, the model panel says what was
-// read ahead; the first request's model step found exactly that many tokens in llama.cpp's cache (its usage, in
-// the timeline's event detail); a new session keeps the loaded model and what it read, and its first request
-// reads only itself too.
+// example, the demo's instructions and its seven tools). A message sent while it reads shows how far it got.
+// Once the model has loaded, the model panel says what was read ahead; the first request's model step found
+// exactly that many tokens in llama.cpp's cache (its usage, in the timeline's event detail); a new session keeps
+// the loaded model and what it read, and its first request reads only itself too.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
@@ -82,6 +82,16 @@ test.skipIf(!realModel)(
     expect(await page.textContent('#log li.msg.working .working-text')).toBe(
       'Reading the instructions and tools first…',
     );
+    // How far it has read them shows beside the seconds (llama.cpp's count, a piece at a time), before the end.
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#log li.msg.working .working-text')?.textContent ===
+          'Reading the instructions and tools first…' &&
+        /^[1-9]\d?% · \d+ s$/.test(document.querySelector('#log li.msg.working .working-time')?.textContent ?? ''),
+      null,
+      { timeout: 120_000 },
+    );
+    console.info(`reading ahead: ${await page.textContent('#log li.msg.working .working-time')}`);
     await shot(page, 'demo-reading-ahead-desktop-light');
     await page.click('#model-button');
     const first = await readAhead(page, 600_000);

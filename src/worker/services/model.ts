@@ -4,7 +4,7 @@
  * spend its context window. Runs share the engine's turns with these; the engine pool orders them.
  */
 import * as Comlink from 'comlink';
-import type { ModelDelta, ModelRequest, WarmupResult } from '../../model/engine';
+import type { ModelDelta, ModelRequest, PromptRead, WarmupResult } from '../../model/engine';
 import { readAheadUnsupported } from '../../model/read-ahead-unsupported';
 import { recentEvents } from '../../session/recent-events';
 import { nextStepUsage } from '../../flow/context-usage';
@@ -34,7 +34,7 @@ export class ModelService implements ModelApi {
     return Comlink.transfer(stream, [stream as unknown as Transferable]);
   }
 
-  warmup(input: WarmupInput): Promise<WarmupResult> {
+  warmup(input: WarmupInput, onRead?: (progress: PromptRead) => void): Promise<WarmupResult> {
     const ready = this.current();
     const t0 = performance.now();
     const { engine } = ready.context;
@@ -54,7 +54,10 @@ export class ModelService implements ModelApi {
       .inTurn(async (own) => {
         const { store, context } = this.current();
         const request = await readAheadRequest(context, await recentEvents(store, context.sessionId));
-        const result = await own.readAhead!(request, controller.signal);
+        // A page that has gone cannot be told; the reading goes on.
+        const told =
+          onRead && ((progress: PromptRead) => void Promise.resolve(onRead(progress)).catch(() => undefined));
+        const result = await own.readAhead!(request, controller.signal, told);
         return { ...result, ms: performance.now() - t0 };
       }, controller.signal)
       .finally(forget);

@@ -7,7 +7,15 @@
  * long enough to send a message, abort or close while it reads.
  */
 import { describe, expect, test } from 'vitest';
-import { createAgent, defineTool, z, type Agent, type AgentEvent, type WarmupResult } from '../../../src/index';
+import {
+  createAgent,
+  defineTool,
+  z,
+  type Agent,
+  type AgentEvent,
+  type PromptRead,
+  type WarmupResult,
+} from '../../../src/index';
 import { AgentError } from '../../../src/errors';
 import { agentsClosedAfterEach, uniqueDb } from '../../page/helpers';
 import { settleWithin } from '../settles';
@@ -157,6 +165,32 @@ describe('while the warmup reads', () => {
     expect(read.prefilledTokens).toBe(read.promptTokens);
     expect(step.cached).toBe(read.promptTokens);
     expect(step.prefilled).toBeLessThan(16);
+  }, 120_000);
+
+  test('how far it has read shows as warmup-progress events: from 0, growing, up to all it read; none after it ends', async () => {
+    const agent = await start({ model: model(), instructions: LONG, tools, dbName: uniqueDb('warmup-progress') });
+    const seen: PromptRead[] = [];
+    let ended = false;
+    agent.addEventListener('warmup-progress', (event) => {
+      expect(ended).toBe(false);
+      seen.push((event as CustomEvent<PromptRead>).detail);
+    });
+    const read = await agent.warmup();
+    ended = true;
+    const shares = seen.map(({ read: done, of }) => `${Math.round((100 * done) / of)}%`);
+    console.info(`warmup-progress: ${seen.length} events for ${read.prefilledTokens} tokens: ${shares.join(' ')}`);
+    expect(seen[0]!.read).toBe(0);
+    // One event a piece (a piece is about a second's reading): between the first and the last, shares in between.
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.slice(1, -1).every(({ read: done, of }) => done > 0 && done < of)).toBe(true);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.read).toBeGreaterThan(seen[i - 1]!.read);
+    expect(seen.at(-1)).toEqual({ read: read.prefilledTokens, of: read.prefilledTokens });
+    // The whole is estimated before the end; after the first piece, at the ratio llama.cpp's count showed.
+    for (const { of } of seen.slice(1))
+      expect(Math.abs(of - read.prefilledTokens)).toBeLessThan(read.prefilledTokens * 0.05);
+    // A message afterwards: nothing more is reported (the run's own reading comes as its events).
+    await agent.send('Remember to buy milk');
+    expect(seen.at(-1)).toEqual({ read: read.prefilledTokens, of: read.prefilledTokens });
   }, 120_000);
 
   test('an abort rejects the warmup at once; what was read stays in the cache and the next message reuses it', async () => {

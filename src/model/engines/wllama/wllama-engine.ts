@@ -28,6 +28,7 @@ import type {
   ModelOptions,
   ModelProgress,
   ModelRequest,
+  PromptRead,
   WarmupResult,
 } from '../../engine';
 import { toolFormatNamed } from '../../formats/registry';
@@ -291,7 +292,11 @@ export class WllamaEngine implements ModelEngine {
    * llama.cpp's cache holds already, each a completion that writes nothing (n_predict 0). The counts are
    * llama.cpp's own (timings.cache_n, prompt_n).
    */
-  async readAhead(request: ModelRequest, signal?: AbortSignal): Promise<WarmupResult> {
+  async readAhead(
+    request: ModelRequest,
+    signal?: AbortSignal,
+    onRead?: (progress: PromptRead) => void,
+  ): Promise<WarmupResult> {
     const t0 = performance.now();
     if (this.prompt) await this.load(this.onProgress);
     const gone = this.gone;
@@ -313,12 +318,19 @@ export class WllamaEngine implements ModelEngine {
       let cachedTokens: number | undefined;
       let prefilledTokens = 0;
       let promptTokens = 0;
-      for (let end = commonLength(this.held, text); end < text.length || cachedTokens === undefined;) {
+      const held = commonLength(this.held, text);
+      onRead?.({ read: 0, of: this.countTokens(text.slice(held)) });
+      for (let end = held; end < text.length || cachedTokens === undefined;) {
         end = nextPieceEnd(text, end, Math.round(pieceTokens * charsPerToken));
         const timings = await this.readPrompt(wllama, text.slice(0, end), signal, gone);
         cachedTokens ??= timings.cache_n ?? 0;
         prefilledTokens += timings.prompt_n ?? 0;
         promptTokens = (timings.cache_n ?? 0) + (timings.prompt_n ?? 0);
+        // What is left, estimated at the ratio llama.cpp's count of the text read so far bears to the estimate's.
+        const left = Math.round(
+          (this.countTokens(text.slice(end)) * promptTokens) / Math.max(1, this.countTokens(text.slice(0, end))),
+        );
+        onRead?.({ read: prefilledTokens, of: prefilledTokens + left });
         // The next piece takes about as long as PIECE_MS at the speed this one was read.
         if (timings.prompt_n && timings.prompt_ms)
           pieceTokens = Math.max(FIRST_PIECE_TOKENS, (timings.prompt_n / timings.prompt_ms) * PIECE_MS);

@@ -6,7 +6,7 @@
  */
 import { AgentError } from '../../../errors';
 import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
-import type { ModelOptions, ModelRequest, WarmupResult } from '../../engine';
+import type { ModelOptions, ModelRequest, PromptRead, WarmupResult } from '../../engine';
 import { toolFormatNamed } from '../../formats/registry';
 import { LazyEngine } from '../lazy-engine';
 import { formatOf, modelNameOf } from './wllama-family';
@@ -47,8 +47,12 @@ export class LazyWllamaEngine extends LazyEngine<WllamaEngine> {
     this.urls = urls;
   }
 
-  async readAhead(request: ModelRequest, signal?: AbortSignal): Promise<WarmupResult> {
-    return (await this.real()).readAhead(request, signal);
+  async readAhead(
+    request: ModelRequest,
+    signal?: AbortSignal,
+    onRead?: (progress: PromptRead) => void,
+  ): Promise<WarmupResult> {
+    return (await this.real()).readAhead(request, signal, onRead);
   }
 
   // The files' cache needs no llama.cpp: asking about it imports nothing.
