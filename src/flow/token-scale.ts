@@ -7,7 +7,9 @@
  * guard's cut (a function of the messages and the window) moves seldom and
  * the engine's prompt cache stays valid between the steps. Never below 1: an
  * engine that reports only the tokens it prefilled (web-llm reuses its cache)
- * teaches nothing. Kept per engine and model, as the counts are.
+ * teaches nothing, nor does the scripted engine, which counts no tokens (its
+ * usage estimates the request's JSON). Kept per engine and model, as the
+ * counts are.
  */
 import { AgentError } from '../errors';
 import type { ModelEngine } from '../model/engine';
@@ -25,7 +27,7 @@ export function tokenScale(engine: ModelEngine): number {
 
 /** Learns from a prompt the guard counted `estimated` tokens and the engine measured `measured`. */
 export function learnTokenScale(engine: ModelEngine, estimated: number, measured: number | undefined): void {
-  if (!measured || !Number.isFinite(measured) || estimated < FEWEST_TOKENS) return;
+  if (!measured || !Number.isFinite(measured) || estimated < FEWEST_TOKENS || engine.info.engine === 'scripted') return;
   const scale = Math.ceil((measured / estimated) * 8) / 8;
   if (scale > tokenScale(engine)) scales.set(engine, { modelId: engine.info.modelId, scale });
 }
