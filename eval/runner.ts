@@ -5,6 +5,7 @@ import { armNamed } from './arms/arms';
 import { parseModel } from './arms/parse-model';
 import { readBundledBfcl } from './bfcl/bundled-files';
 import { BFCL_CATEGORIES, isCategory, type BfclCategory } from './bfcl/categories';
+import { namedCases } from './bfcl/named-cases';
 import { pickCases } from './bfcl/pick-cases';
 import { shuffled } from './bfcl/sample';
 import type { BfclCase } from './bfcl/types';
@@ -53,10 +54,13 @@ function inRounds(cases: readonly BfclCase[], seed: string): BfclCase[] {
 try {
   const seed = params.get('seed') ?? 'bfcl';
   const limit = params.get('limit');
-  const sample = await pickCases(
-    { categories: categories(params.get('categories')), seed, ...(limit && { limit: Number(limit) }) },
-    readBundledBfcl,
-  );
+  const named = params.get('cases')?.split(',');
+  const sample = named
+    ? await namedCases(named, readBundledBfcl)
+    : await pickCases(
+        { categories: categories(params.get('categories')), seed, ...(limit && { limit: Number(limit) }) },
+        readBundledBfcl,
+      );
   const arms = (params.get('arms') ?? 'ours').split(',').map(armNamed);
   const parsed = parseModel(params.get('model') ?? 'mechanics');
   const callsPerStep = params.get('callsPerStep');
@@ -70,7 +74,8 @@ try {
         }
       : parsed;
   const maxTokens = params.get('maxTokens');
-  const cases = inRounds(sample, seed);
+  // Cases named are asked in the order named.
+  const cases = named ? sample : inRounds(sample, seed);
   const results: CaseResult[] = [];
   let planned = 0;
   window.__evalTable = () => ({ table: formatTable(summarize(results)), cases: results.length });

@@ -5,6 +5,7 @@
 //                        [--max-tokens=<per answer, every arm>] [--calls-per-step=one|any] [--threads=<llama.cpp's>]
 //        npm run eval -- --resume=<results.jsonl> [the same options]   (goes on with a run that was stopped: its file
 //                                                                  grows, the cases it judged are not asked again)
+//        npm run eval -- --cases=<id>[,<id>…] [--model, --arms, …]   (those cases only, in that order)
 //        npm run eval -- --table=<results.jsonl>[,<more.jsonl>]   (the table of results already written)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
@@ -27,6 +28,7 @@ const maxTokens = option('max-tokens');
 const callsPerStep = option('calls-per-step');
 const threads = option('threads');
 const resume = option('resume');
+const cases = option('cases');
 let model = option('model', 'mechanics');
 
 const resultsIn = (file) =>
@@ -97,8 +99,9 @@ const runPath = linesPath.replace(/\.jsonl$/, '.run.json');
 const options = {
   model,
   arms: arms.split(','),
-  categories: categories?.split(',') ?? 'all',
-  limit: limit ? Number(limit) : 'all',
+  ...(cases
+    ? { caseIds: cases.split(',') }
+    : { categories: categories?.split(',') ?? 'all', limit: limit ? Number(limit) : 'all' }),
   seed,
   ...(maxTokens && { maxTokens: Number(maxTokens) }),
   ...(callsPerStep && { callsPerStep }),
@@ -157,6 +160,7 @@ try {
     seed,
     ...(limit && { limit }),
     ...(categories && { categories }),
+    ...(cases && { cases }),
     ...(maxTokens && { maxTokens }),
     ...(callsPerStep && { callsPerStep }),
     ...(threads && { threads }),
