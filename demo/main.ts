@@ -241,6 +241,7 @@ function switchSession(sessionId: string | undefined): Promise<void> {
     }
     running?.abort();
     readingAhead = true;
+    readAheadProgress = undefined;
     localStorage.setItem(SESSION_KEY, await target.openSession(sessionId));
     await openSession(target);
   })();
