@@ -2,8 +2,6 @@
  * agent.contextUsage(): how the next step would spend the model's window,
  * measured on the request the loop would build now (the run's instructions
  * and tools, the conversation after trimming), without running anything.
- * Counted as the window guard counts: the engine's counts times what the
- * steps so far showed they fall short by (token-scale.ts).
  */
 import type { ContextUsage } from '../model/context-usage';
 import { measureContext } from '../model/context-usage';
@@ -12,7 +10,6 @@ import { currentAgent } from './agents';
 import { buildStep, defaultRequestProcessors } from './request-processors/build-request';
 import { contextWindowProcessor, fitStep } from './request-processors/context-window';
 import { newRunState } from './run-state';
-import { tokenScale } from './token-scale';
 import type { AgentContext, Invocation } from './types';
 
 export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEvent[]): Promise<ContextUsage> {
@@ -30,18 +27,9 @@ export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEv
   const processors = (ctx.requestProcessors ?? defaultRequestProcessors).filter((p) => p !== contextWindowProcessor);
   const step = await buildStep(inv, agent, processors);
   const fitted = fitStep(ctx.engine, step);
-  const usage = measureContext(ctx.engine, {
+  return measureContext(ctx.engine, {
     system: step.system.join('\n\n'),
     tools: step.tools,
     messages: fitted.fits ? fitted.messages : step.messages,
   });
-  const scale = tokenScale(ctx.engine);
-  if (scale === 1) return usage;
-  const scaled = (tokens: number) => Math.ceil(tokens * scale);
-  const parts = {
-    instructions: scaled(usage.instructions),
-    tools: scaled(usage.tools),
-    history: scaled(usage.history),
-  };
-  return { ...usage, ...parts, free: Math.max(0, usage.window - parts.instructions - parts.tools - parts.history) };
 }
