@@ -2,6 +2,10 @@
  * agent.contextUsage(): how the next step would spend the model's window,
  * measured on the request the loop would build now (the run's instructions
  * and tools, the conversation after trimming), without running anything.
+ * An engine that estimates (wllama: llama.cpp's tokenizer is not at hand
+ * synchronously) has its counts scaled as the window guard scales them, by
+ * what the steps so far showed the estimate falls short by (token-scale.ts);
+ * a tokenizer's count (web-llm) is reported as it is.
  */
 import type { ContextUsage } from '../model/context-usage';
 import { measureContext } from '../model/context-usage';
@@ -10,6 +14,7 @@ import { currentAgent } from './agents';
 import { buildStep, defaultRequestProcessors } from './request-processors/build-request';
 import { contextWindowProcessor, fitStep } from './request-processors/context-window';
 import { newRunState } from './run-state';
+import { tokenScale } from './token-scale';
 import type { AgentContext, Invocation } from './types';
 
 export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEvent[]): Promise<ContextUsage> {
@@ -27,9 +32,18 @@ export async function nextStepUsage(ctx: AgentContext, history: readonly AgentEv
   const processors = (ctx.requestProcessors ?? defaultRequestProcessors).filter((p) => p !== contextWindowProcessor);
   const step = await buildStep(inv, agent, processors);
   const fitted = fitStep(ctx.engine, step);
-  return measureContext(ctx.engine, {
+  const usage = measureContext(ctx.engine, {
     system: step.system.join('\n\n'),
     tools: step.tools,
     messages: fitted.fits ? fitted.messages : step.messages,
   });
+  const scale = ctx.engine.countsWithTokenizer?.() ? 1 : tokenScale(ctx.engine);
+  if (scale === 1) return usage;
+  const scaled = (tokens: number) => Math.ceil(tokens * scale);
+  const parts = {
+    instructions: scaled(usage.instructions),
+    tools: scaled(usage.tools),
+    history: scaled(usage.history),
+  };
+  return { ...usage, ...parts, free: Math.max(0, usage.window - parts.instructions - parts.tools - parts.history) };
 }

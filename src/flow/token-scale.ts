@@ -5,11 +5,12 @@
  * tokenizer spells out one by one, dense JSON) costs the model more. Learned
  * from each step the engine measured; it only grows, by eighths, so that the
  * guard's cut (a function of the messages and the window) moves seldom and
- * the engine's prompt cache stays valid between the steps. Never below 1: an
- * engine that reports only the tokens it prefilled (web-llm reuses its cache)
- * teaches nothing, nor does the scripted engine, which counts no tokens (its
- * usage estimates the request's JSON). Kept per engine and model, as the
- * counts are.
+ * the engine's prompt cache stays valid between the steps. Never below 1: a
+ * step that reports only the tokens it prefilled (web-llm after its first
+ * step reuses its cache) teaches nothing, nor does the scripted engine, which
+ * counts no tokens (its usage estimates the request's JSON). web-llm's first
+ * step teaches the share of the template's markup, which its tokenizer's
+ * counts of the parts leave out. Kept per engine and model, as the counts are.
  */
 import { AgentError } from '../errors';
 import type { ModelEngine } from '../model/engine';

@@ -177,6 +177,12 @@ export interface ModelEngine {
   /** Tokens in a text, with the model's tokenizer when loaded; an estimate otherwise. */
   countTokens(text: string): number;
   /**
+   * Whether countTokens counts with the model's own tokenizer now (absent: it estimates). An estimate is
+   * scaled by what the steps showed it falls short by before agent.contextUsage() reports it; a tokenizer's
+   * count is reported as it is.
+   */
+  countsWithTokenizer?(): boolean;
+  /**
    * Told the session's recent events when an agent opens it, for an engine
    * that carries state across steps (the scripted engine continues its script
    * after a restart from the turns it already played).

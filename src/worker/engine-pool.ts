@@ -83,6 +83,7 @@ export class EnginePool {
       info: engine.info,
       load: async () => entry.loading,
       countTokens: (text) => engine.countTokens(text),
+      countsWithTokenizer: engine.countsWithTokenizer ? () => engine.countsWithTokenizer!() : undefined,
       resume: engine.resume ? (history) => engine.resume!(history) : undefined,
       isCached: engine.isCached ? () => engine.isCached!() : undefined,
       deleteCache: engine.deleteCache ? () => engine.deleteCache!() : undefined,

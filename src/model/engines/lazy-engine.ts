@@ -43,6 +43,10 @@ export abstract class LazyEngine<Engine extends ModelEngine> implements ModelEng
       : estimateTokens(text, tokenizerFamily(this.preliminary.modelId));
   }
 
+  countsWithTokenizer(): boolean {
+    return this.engine?.countsWithTokenizer?.() ?? false;
+  }
+
   async dispose(): Promise<void> {
     await this.engine?.dispose();
   }

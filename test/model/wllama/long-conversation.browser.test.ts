@@ -44,6 +44,13 @@ test("a message the estimate reads short: llama.cpp's count trims the conversati
   );
   expect(step.contextTrimmed).toBeGreaterThan(0);
   expect(step.usage!.promptTokens).toBeLessThanOrEqual(1024);
+  // agent.contextUsage() counts as the guard does now: the conversation it says the next step sends (this one,
+  // with the answer) comes close to llama.cpp's count of this step, not to the estimate's half of it.
+  const usage = await agent.contextUsage();
+  const said = usage.instructions + usage.tools + usage.history;
+  console.info(`contextUsage: ${said} tokens, ${usage.free} free; llama.cpp read ${step.usage!.promptTokens}`);
+  expect(said).toBeGreaterThan(step.usage!.promptTokens * 0.85);
+  expect(said).toBeLessThan(step.usage!.promptTokens * 1.15);
   // The conversation goes on.
   const next = await agent.send(sentence);
   expect(next.error).toBeUndefined();

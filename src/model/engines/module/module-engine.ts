@@ -105,6 +105,10 @@ export class ModuleEngine implements ModelEngine {
     return this.engine?.countTokens?.(text) ?? estimateTokens(text);
   }
 
+  countsWithTokenizer(): boolean {
+    return this.engine?.countsWithTokenizer?.() ?? false;
+  }
+
   async dispose(): Promise<void> {
     await this.engine?.dispose?.();
   }
@@ -184,7 +188,7 @@ function checkedEngine(engine: unknown, url: string): EngineModuleEngine {
     );
   }
   const candidate = engine as Record<string, unknown>;
-  const wrong = ['load', 'countTokens', 'dispose'].filter(
+  const wrong = ['load', 'countTokens', 'countsWithTokenizer', 'dispose'].filter(
     (name) => candidate[name] !== undefined && typeof candidate[name] !== 'function',
   );
   if (typeof candidate.generate !== 'function') {

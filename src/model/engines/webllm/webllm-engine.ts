@@ -180,6 +180,10 @@ export class WebLLMEngine implements ModelEngine {
     return this.tokenizerCount(text) ?? estimateTokens(text, tokenizerFamily(this.options.modelId));
   }
 
+  countsWithTokenizer(): boolean {
+    return this.tokenizerCount('') !== undefined;
+  }
+
   /**
    * web-llm keeps the tokenizer private (pipeline.tokenizer); we read it when
    * it is there and fall back to the estimate when a later version moves it.
