@@ -170,6 +170,7 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
   next.addEventListener('warmup-progress', (event) => {
     readAheadProgress = (event as CustomEvent<PromptRead>).detail;
     if (workingOn() === READING_AHEAD) showRead(readAheadProgress);
+    showReadingAhead(readAheadProgress);
   });
   next.addEventListener('warmup', (event) => {
     readingAhead = false;
@@ -521,15 +522,31 @@ function showModelPanel(): void {
     notice.textContent = model.notice;
     panel.append(notice);
   }
-  if (readAhead) showReadAhead(readAhead);
+  if (readingAhead && readAheadProgress) showReadingAhead(readAheadProgress);
+  else if (readAhead) showReadAhead(readAhead);
 }
 
 /** The model panel says what the model read ahead, once it has: a visitor's first request then reads only itself. */
 function showReadAhead(result: WarmupResult): void {
   if (result.status !== 'read') return;
   readAhead = result;
+  const line = readAheadLine();
+  if (line)
+    line.textContent = `Read ahead: the instructions, the page's tools and the conversation so far, ${result.promptTokens} tokens (${result.prefilledTokens} read now). Your next message is read on its own.`;
+}
+
+/** While it reads them (a minute on a CPU), the model panel says how far it got, as the working line does. */
+function showReadingAhead(progress: PromptRead): void {
+  const line = readAheadLine();
+  if (!line || progress.read >= progress.of) return;
+  const share = Math.floor((progress.read / Math.max(1, progress.of)) * 100);
+  line.textContent = `Reading ahead the instructions, the page's tools and the conversation so far: ${share}% of about ${progress.of} tokens. A message sent meanwhile waits for it.`;
+}
+
+/** The model panel's line on the read-ahead, when the panel shows and the model is one that reads ahead. */
+function readAheadLine(): HTMLElement | undefined {
   const panel = $('#gpu-panel');
-  if (panel.hidden || currentModel.engine === 'module') return;
+  if (panel.hidden || currentModel.engine === 'module') return undefined;
   let line = panel.querySelector<HTMLElement>('#read-ahead');
   if (!line) {
     line = document.createElement('p');
@@ -537,7 +554,7 @@ function showReadAhead(result: WarmupResult): void {
     line.className = 'muted';
     panel.append(line);
   }
-  line.textContent = `Read ahead: the instructions, the page's tools and the conversation so far, ${result.promptTokens} tokens (${result.prefilledTokens} read now). Your next message is read on its own.`;
+  return line;
 }
 
 /**

@@ -28,7 +28,11 @@ afterAll(async () => {
 
 /** The model panel's line on what was read ahead, once it is there: its token counts. */
 async function readAhead(page: Page, timeout: number): Promise<{ prompt: number; read: number; text: string }> {
-  await page.waitForSelector('#read-ahead', { state: 'attached', timeout });
+  await page.waitForFunction(
+    () => /^Read ahead:/.test(document.querySelector('#read-ahead')?.textContent ?? ''),
+    null,
+    { timeout },
+  );
   const text = (await page.textContent('#read-ahead'))!;
   const [, prompt, read] = /, (\d+) tokens \((\d+) read now\)/.exec(text)!;
   return { prompt: Number(prompt), read: Number(read), text };
@@ -72,6 +76,18 @@ test.skipIf(!realModel)(
     );
     await ready(page);
     const label = await page.textContent('#model-label');
+    // The model panel, still open after the load, says how far the model has read ahead while it reads (llama.cpp counts
+    // after each piece).
+    await page.waitForFunction(
+      () =>
+        /^Reading ahead the instructions, the page's tools and the conversation so far: [1-9]\d?% of about \d+ tokens\./.test(
+          document.querySelector('#read-ahead')?.textContent ?? '',
+        ),
+      null,
+      { timeout: 60_000 },
+    );
+    console.info(`model panel: ${await page.textContent('#read-ahead')}`);
+    await shot(page, 'demo-model-panel-reading-ahead-desktop-light');
 
     // Read ahead in the background, while the visitor types. A message sent meanwhile waits for it, and the
     // working line says what the model reads: first the instructions and tools, then the message.
