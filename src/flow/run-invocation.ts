@@ -66,7 +66,8 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
     response = { ...response, notices: [...(response.notices ?? []), recounted] };
   }
   const { request, trimmed, estimatedTokens } = built;
-  if (estimatedTokens !== undefined && !response.answeredBy)
+  // An engine's estimate of what it read (the scripted engine's) is no measure of the guard's estimate.
+  if (estimatedTokens !== undefined && !response.answeredBy && !response.usage?.estimated)
     learnTokenScale(inv.engine, estimatedTokens, response.usage?.promptTokens);
 
   const { calls, refused } = processResponse(inv, request, response, inv.responseProcessors);

@@ -7,8 +7,8 @@
  * guard's cut (a function of the messages and the window) moves seldom and
  * the engine's prompt cache stays valid between the steps. Never below 1: a
  * step that reports only the tokens it prefilled (web-llm after its first
- * step reuses its cache) teaches nothing, nor does the scripted engine, which
- * counts no tokens (its usage estimates the request's JSON). web-llm's first
+ * step reuses its cache) teaches nothing, nor does a usage the engine marks
+ * as estimated (the scripted engine's, of the request's JSON). web-llm's first
  * step teaches the share of the template's markup, which its tokenizer's
  * counts of the parts leave out. Kept per engine and model, as the counts are.
  */
@@ -28,7 +28,7 @@ export function tokenScale(engine: ModelEngine): number {
 
 /** Learns from a prompt the guard counted `estimated` tokens and the engine measured `measured`. */
 export function learnTokenScale(engine: ModelEngine, estimated: number, measured: number | undefined): void {
-  if (!measured || !Number.isFinite(measured) || estimated < FEWEST_TOKENS || engine.info.engine === 'scripted') return;
+  if (!measured || !Number.isFinite(measured) || estimated < FEWEST_TOKENS) return;
   const scale = Math.ceil((measured / estimated) * 8) / 8;
   if (scale > tokenScale(engine)) scales.set(engine, { modelId: engine.info.modelId, scale });
 }

@@ -4,4 +4,6 @@ export interface Usage {
   completionTokens: number;
   /** Prompt tokens the engine found in its cache from the last step, not prefilled again (wllama). */
   cachedPromptTokens?: number;
+  /** The counts are an estimate, not the model's tokenizer's (the scripted engine): nothing learns from them. */
+  estimated?: boolean;
 }

@@ -38,7 +38,7 @@ describe('scripted engine', () => {
     expect(first.at(-1)).toEqual({
       type: 'finish',
       reason: 'tool-calls',
-      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number), estimated: true },
       raw: 'On it.\n<tool_call>{"name": "add_todo", "arguments": {"text": "milk",}}</tool_call>\n<tool_call>{"name": "nope", "arguments": {}}</tool_call>',
     });
 
@@ -48,7 +48,7 @@ describe('scripted engine', () => {
       {
         type: 'finish',
         reason: 'tool-calls',
-        usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+        usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number), estimated: true },
         raw: '<|python_tag|>{"name": "set_volume", "parameters": {"level": 3}}<|eom_id|>',
       },
     ]);
@@ -57,7 +57,7 @@ describe('scripted engine', () => {
     expect(last.at(-1)).toEqual({
       type: 'finish',
       reason: 'stop',
-      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number), estimated: true },
       raw: 'All done.',
     });
   });
@@ -82,7 +82,7 @@ describe('scripted engine', () => {
       {
         type: 'finish',
         reason: 'tool-calls',
-        usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+        usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number), estimated: true },
         // As the scripted engine's format (generic JSON by default) writes a turn.
         raw: 'Hi\n<tool_call>{"name": "get_time", "arguments": {}}</tool_call>',
       },

@@ -23,6 +23,7 @@ import { allowedNames } from '../../formats/tool-call-plan';
 import type { ToolFormat } from '../../formats/tool-format';
 import { ToolCallStream } from '../../readers/stream-tool-calls';
 import { estimateTokens } from '../../token-estimate';
+import type { Usage } from '../../usage';
 import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
 
 export class ScriptedEngine implements ModelEngine {
@@ -79,7 +80,11 @@ export class ScriptedEngine implements ModelEngine {
     // No model counts tokens here: usage is the same estimate the context guard uses, so telemetry has figures.
     const promptTokens = sumOfEstimates(request.messages) + sumOfEstimates(request.tools);
     if ('raw' in turn) {
-      yield* rawTurn(turn.raw, request, this.format, { promptTokens, completionTokens: estimateTokens(turn.raw) });
+      yield* rawTurn(turn.raw, request, this.format, {
+        promptTokens,
+        completionTokens: estimateTokens(turn.raw),
+        estimated: true,
+      });
       return;
     }
     if (turn.text) yield { type: 'text', text: turn.text };
@@ -88,7 +93,7 @@ export class ScriptedEngine implements ModelEngine {
     yield {
       type: 'finish',
       reason: turn.toolCalls?.length ? 'tool-calls' : 'stop',
-      usage: { promptTokens, completionTokens },
+      usage: { promptTokens, completionTokens, estimated: true },
       raw: rawOf(turn, this.format),
     };
   }
@@ -107,12 +112,7 @@ function rawOf(turn: ScriptedTurn, format: ToolFormat): string {
 }
 
 /** A raw turn as a model would stream it, split in small pieces so the streaming reader is exercised too. */
-function* rawTurn(
-  raw: string,
-  request: ModelRequest,
-  format: ToolFormat,
-  usage: { promptTokens: number; completionTokens: number },
-): Generator<ModelDelta> {
+function* rawTurn(raw: string, request: ModelRequest, format: ToolFormat, usage: Usage): Generator<ModelDelta> {
   const stream = new ToolCallStream({
     vocabulary: OUTPUT_VOCABULARY,
     tools: request.tools,
