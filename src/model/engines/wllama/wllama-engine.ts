@@ -313,23 +313,29 @@ export class WllamaEngine implements ModelEngine {
     this.busy = true;
     this.reloadedUnused = false;
     try {
-      const charsPerToken = text.length / Math.max(1, this.countTokens(text));
+      const whole = this.countTokens(text);
+      const charsPerToken = text.length / Math.max(1, whole);
       let pieceTokens = FIRST_PIECE_TOKENS;
       let cachedTokens: number | undefined;
       let prefilledTokens = 0;
       let promptTokens = 0;
       const held = commonLength(this.held, text);
-      onRead?.({ read: 0, of: this.countTokens(text.slice(held)) });
+      // The estimate of the text read so far, a piece at a time: each piece is estimated once.
+      let estimatedRead = this.countTokens(text.slice(0, held));
+      onRead?.({ read: 0, of: Math.max(0, whole - estimatedRead) });
       for (let end = held; end < text.length || cachedTokens === undefined;) {
+        const start = end;
         end = nextPieceEnd(text, end, Math.round(pieceTokens * charsPerToken));
+        estimatedRead += this.countTokens(text.slice(start, end));
         const timings = await this.readPrompt(wllama, text.slice(0, end), signal, gone);
         cachedTokens ??= timings.cache_n ?? 0;
         prefilledTokens += timings.prompt_n ?? 0;
         promptTokens = (timings.cache_n ?? 0) + (timings.prompt_n ?? 0);
         // What is left, estimated at the ratio llama.cpp's count of the text read so far bears to the estimate's.
-        const left = Math.round(
-          (this.countTokens(text.slice(end)) * promptTokens) / Math.max(1, this.countTokens(text.slice(0, end))),
-        );
+        const left =
+          end < text.length
+            ? Math.round((Math.max(0, whole - estimatedRead) * promptTokens) / Math.max(1, estimatedRead))
+            : 0;
         onRead?.({ read: prefilledTokens, of: prefilledTokens + left });
         // The next piece takes about as long as PIECE_MS at the speed this one was read.
         if (timings.prompt_n && timings.prompt_ms)
