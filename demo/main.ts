@@ -528,7 +528,12 @@ function showModelPanel(): void {
 
 /** The model panel says what the model read ahead, once it has: a visitor's first request then reads only itself. */
 function showReadAhead(result: WarmupResult): void {
-  if (result.status !== 'read') return;
+  if (result.status !== 'read') {
+    // Stopped (another session opened) or not possible: the panel no longer says that it reads.
+    if (readAhead) showReadAhead(readAhead);
+    else $('#gpu-panel').querySelector('#read-ahead')?.remove();
+    return;
+  }
   readAhead = result;
   const line = readAheadLine();
   if (line)

@@ -185,10 +185,11 @@ describe('the example extension, loaded into Chromium', () => {
     for (let asked = 1; ; asked++) {
       await panel.fill('#prompt', 'What is this page’s heading?');
       await panel.press('#prompt', 'Enter');
-      await panel.waitForFunction((n) => document.querySelectorAll('#log li.agent').length === n, asked, {
+      // An answer, not the "Thinking…" line that stands in for it meanwhile (also an li.agent, .pending).
+      await panel.waitForFunction((n) => document.querySelectorAll('#log li.agent:not(.pending)').length === n, asked, {
         timeout: 30_000,
       });
-      const answer = await panel.locator('#log li.agent').last().textContent();
+      const answer = await panel.locator('#log li.agent:not(.pending)').last().textContent();
       if (answer!.includes('“Quarterly report”')) break;
       expect(answer).toMatch(/^No page offers its tools yet/);
       expect(asked).toBeLessThan(10);
