@@ -523,21 +523,25 @@ function showModelPanel(): void {
     panel.append(notice);
   }
   if (readingAhead && readAheadProgress) showReadingAhead(readAheadProgress);
-  else if (readAhead) showReadAhead(readAhead);
+  else renderReadAhead();
 }
 
 /** The model panel says what the model read ahead, once it has: a visitor's first request then reads only itself. */
 function showReadAhead(result: WarmupResult): void {
-  if (result.status !== 'read') {
-    // Stopped (another session opened) or not possible: the panel no longer says that it reads.
-    if (readAhead) showReadAhead(readAhead);
-    else $('#gpu-panel').querySelector('#read-ahead')?.remove();
+  // A read-ahead that stopped (another session opened) or could not run leaves what an earlier one read.
+  if (result.status === 'read') readAhead = result;
+  renderReadAhead();
+}
+
+/** The panel's line on the last read-ahead, or none (the line that said it was reading goes). */
+function renderReadAhead(): void {
+  if (!readAhead) {
+    $('#gpu-panel').querySelector('#read-ahead')?.remove();
     return;
   }
-  readAhead = result;
   const line = readAheadLine();
   if (line)
-    line.textContent = `Read ahead: the instructions, the page's tools and the conversation so far, ${result.promptTokens} tokens (${result.prefilledTokens} read now). Your next message is read on its own.`;
+    line.textContent = `Read ahead: the instructions, the page's tools and the conversation so far, ${readAhead.promptTokens} tokens (${readAhead.prefilledTokens} read now). Your next message is read on its own.`;
 }
 
 /** While it reads them (a minute on a CPU), the model panel says how far it got, as the working line does. */

@@ -181,22 +181,27 @@ export class WebLLMEngine implements ModelEngine {
   }
 
   countsWithTokenizer(): boolean {
-    return this.tokenizerCount('') !== undefined;
+    return this.tokenizer() !== undefined;
   }
 
-  /**
-   * web-llm keeps the tokenizer private (pipeline.tokenizer); we read it when
-   * it is there and fall back to the estimate when a later version moves it.
-   */
-  private tokenizerCount(text: string): number | undefined {
+  /** The loaded model's tokenizer, or undefined: web-llm keeps it private (pipeline.tokenizer), and a later version may move it. */
+  private tokenizer(): { encode(text: string): ArrayLike<number> } | undefined {
     try {
       const pipelines = (
         this.engine as
           | { loadedModelIdToPipeline?: Map<string, { tokenizer?: { encode(text: string): ArrayLike<number> } }> }
           | undefined
       )?.loadedModelIdToPipeline;
-      const tokenizer = pipelines?.get(this.options.modelId)?.tokenizer;
-      return tokenizer ? tokenizer.encode(text).length : undefined;
+      return pipelines?.get(this.options.modelId)?.tokenizer;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The tokenizer's count, or undefined (no tokenizer, or it failed): the caller estimates then. */
+  private tokenizerCount(text: string): number | undefined {
+    try {
+      return this.tokenizer()?.encode(text).length;
     } catch {
       return undefined;
     }
