@@ -7,6 +7,7 @@
 //                                                                  grows, the cases it judged are not asked again)
 //        npm run eval -- --cases=<id>[,<id>…] [--model, --arms, …]   (those cases only, in that order)
 //        npm run eval -- --table=<results.jsonl>[,<more.jsonl>]   (the table of results already written)
+//        npm run eval -- --kinds=<results.jsonl>   (each arm's wrong answers by kind, the cap read from its .run.json)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,18 +37,37 @@ const resultsIn = (file) =>
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line));
-/** The table of these results, by the runner's own summary, loaded into Node by vite (it is TypeScript). */
-async function tableOfResults(results) {
+/** What `use` makes of one of the eval's TypeScript modules, loaded into Node by vite. */
+async function withEvalModule(path, use) {
   const server = await createServer({ root, logLevel: 'error', server: { middlewareMode: true }, appType: 'custom' });
-  const { summarize, formatTable } = await server.ssrLoadModule('/eval/run/summary.ts');
-  const table = formatTable(summarize(results));
-  await server.close();
-  return table;
+  try {
+    return use(await server.ssrLoadModule(path));
+  } finally {
+    await server.close();
+  }
 }
+/** The table of these results, by the runner's own summary. */
+const tableOfResults = (results) =>
+  withEvalModule('/eval/run/summary.ts', ({ summarize, formatTable }) => formatTable(summarize(results)));
 
 const tableOf = option('table');
 if (tableOf) {
   console.log(await tableOfResults(tableOf.split(',').flatMap(resultsIn)));
+  process.exit(0);
+}
+const kindsOf = option('kinds');
+if (kindsOf) {
+  const results = resultsIn(kindsOf);
+  const runFile = kindsOf.replace(/\.jsonl$/, '.run.json');
+  const cap = existsSync(runFile) ? JSON.parse(readFileSync(runFile, 'utf8')).maxTokens : undefined;
+  console.log(
+    await withEvalModule('/eval/run/failure-kinds.ts', ({ failureKinds, formatFailureKinds }) =>
+      formatFailureKinds(failureKinds(results, cap), results),
+    ),
+  );
+  console.log(
+    `\nA turn counts as cut when a call in it was not read and it wrote ${cap ?? 'its cap (none set)'} tokens.`,
+  );
   process.exit(0);
 }
 
