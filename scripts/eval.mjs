@@ -7,7 +7,8 @@
 //                                                                  grows, the cases it judged are not asked again)
 //        npm run eval -- --cases=<id>[,<id>…] [--model, --arms, …]   (those cases only, in that order)
 //        npm run eval -- --table=<results.jsonl>[,<more.jsonl>]   (the table of results already written)
-//        npm run eval -- --kinds=<results.jsonl>   (each arm's wrong answers by kind, the cap read from its .run.json)
+//        npm run eval -- --kinds=<results.jsonl>   (each arm's wrong answers by kind, the cap read from its .run.json,
+//                                                  beside what a free-decoding arm of the file wrote on those cases)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,9 +61,11 @@ if (kindsOf) {
   const results = resultsIn(kindsOf);
   const runFile = kindsOf.replace(/\.jsonl$/, '.run.json');
   const cap = existsSync(runFile) ? JSON.parse(readFileSync(runFile, 'utf8')).maxTokens : undefined;
+  // The others' answers are held against a free-decoding arm's on the same cases, when the file has one.
+  const unconstrained = ['ours-no-grammar', 'native'].find((arm) => results.some((result) => result.arm === arm));
   console.log(
     await withEvalModule('/eval/run/failure-kinds.ts', ({ failureKinds, formatFailureKinds }) =>
-      formatFailureKinds(failureKinds(results, cap), results),
+      formatFailureKinds(failureKinds(results, { maxTokens: cap, unconstrained }), results, unconstrained),
     ),
   );
   console.log(

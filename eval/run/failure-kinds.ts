@@ -8,6 +8,7 @@
  */
 import type { ArmName } from '../arms/arm';
 import type { CaseResult } from './case-result';
+import { AGREEMENTS, agreement, type Agreement } from './unconstrained';
 
 export const FAILURE_KINDS = {
   'cut-by-cap': 'a turn cut by the token cap',
@@ -50,34 +51,73 @@ export interface FailureRow {
   kind: FailureKind;
   /** The cases, in the file's order. */
   ids: string[];
+  /** With `unconstrained`: how many of them the same model answered how, without our grammar (unconstrained.ts). */
+  unconstrained?: Partial<Record<Agreement, number>>;
+}
+
+export interface FailureKindOptions {
+  /** The run's token cap, when it set one. */
+  maxTokens?: number;
+  /** An arm of the same file that decodes freely (native, ours-no-grammar), to hold the others' answers against. */
+  unconstrained?: ArmName;
 }
 
 /** Per arm, its wrong answers grouped by kind, the commonest first. */
-export function failureKinds(results: readonly CaseResult[], maxTokens?: number): FailureRow[] {
+export function failureKinds(
+  results: readonly CaseResult[],
+  { maxTokens, unconstrained }: FailureKindOptions = {},
+): FailureRow[] {
+  const free = new Map(results.filter((result) => result.arm === unconstrained).map((result) => [result.id, result]));
   const rows = new Map<string, FailureRow>();
   for (const result of results) {
     const kind = failureKind(result, maxTokens);
     if (!kind) continue;
     const key = `${result.arm} ${kind}`;
     if (!rows.has(key)) rows.set(key, { arm: result.arm, kind, ids: [] });
-    rows.get(key)!.ids.push(result.id);
+    const row = rows.get(key)!;
+    row.ids.push(result.id);
+    const other = result.arm === unconstrained ? undefined : free.get(result.id);
+    if (other) {
+      const how = agreement(result, other);
+      row.unconstrained = { ...row.unconstrained, [how]: (row.unconstrained?.[how] ?? 0) + 1 };
+    }
   }
   const arms = [...new Set(results.map((result) => result.arm))];
   return [...rows.values()].sort((a, b) => arms.indexOf(a.arm) - arms.indexOf(b.arm) || b.ids.length - a.ids.length);
 }
 
-/** The rows as a Markdown table: each arm's kinds with their counts and cases. */
-export function formatFailureKinds(rows: readonly FailureRow[], results: readonly CaseResult[]): string {
+/**
+ * The rows as a Markdown table: each arm's kinds with their counts and cases, and with `unconstrained`
+ * what that arm wrote on the same cases.
+ */
+export function formatFailureKinds(
+  rows: readonly FailureRow[],
+  results: readonly CaseResult[],
+  unconstrained?: ArmName,
+): string {
   const wrong = (arm: ArmName) => results.filter((result) => result.arm === arm && result.verdict !== 'correct');
   const cases = (arm: ArmName) => results.filter((result) => result.arm === arm).length;
-  const lines = ['| arm | kind | count | cases |', '| --- | --- | --- | --- |'];
+  const free = (row: FailureRow) =>
+    Object.entries(AGREEMENTS)
+      .filter(([how]) => row.unconstrained?.[how as Agreement])
+      .map(([how, words]) => `${words} ${row.unconstrained![how as Agreement]}`)
+      .join(', ');
+  const extra = unconstrained ? [`${unconstrained} wrote, unconstrained`] : [];
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const lines = [
+    line(['arm', 'kind', 'count', ...extra, 'cases']),
+    line(['---', '---', '---', ...extra.map(() => '---'), '---']),
+  ];
   let arm: ArmName | undefined;
   for (const row of rows) {
     if (row.arm !== arm) {
       arm = row.arm;
-      lines.push(`| ${arm} | **wrong, all kinds** | ${wrong(arm).length} of ${cases(arm)} | |`);
+      lines.push(
+        line([arm, '**wrong, all kinds**', `${wrong(arm).length} of ${cases(arm)}`, ...extra.map(() => ''), '']),
+      );
     }
-    lines.push(`| ${row.arm} | ${FAILURE_KINDS[row.kind]} | ${row.ids.length} | ${row.ids.join(', ')} |`);
+    const compared = unconstrained ? [row.arm === unconstrained ? '–' : free(row)] : [];
+    lines.push(line([row.arm, FAILURE_KINDS[row.kind], String(row.ids.length), ...compared, row.ids.join(', ')]));
   }
   return lines.join('\n');
 }

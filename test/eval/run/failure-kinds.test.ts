@@ -96,14 +96,34 @@ test('per arm, the commonest kind first, with its cases in the file’s order; t
     judged('simple_python', one, [{ name: 'f', args: { a: 1 } }], { id: 's2' }),
     judged('simple_python', one, [], { id: 's1', arm: 'native' }),
   ];
-  const rows = failureKinds(results, 128);
+  const rows = failureKinds(results, { maxTokens: 128 });
   expect(rows).toEqual([
     { arm: 'ours', kind: 'call-where-none', ids: ['i1', 'i2'] },
     { arm: 'ours', kind: 'wrong-tool', ids: ['s1'] },
     { arm: 'native', kind: 'no-call', ids: ['s1'] },
   ]);
   const table = formatFailureKinds(rows, results);
-  expect(table).toContain('| ours | **wrong, all kinds** | 3 of 4 | |');
+  expect(table).toContain('| ours | **wrong, all kinds** | 3 of 4 |  |');
   expect(table).toContain('| ours | a call where none was wanted | 2 | i1, i2 |');
   expect(table).toContain('| native | no call where one was wanted | 1 | s1 |');
+});
+
+test('beside a free-decoding arm, each kind says what that arm wrote on the same cases', () => {
+  const results = [
+    judged('irrelevance', undefined, [{ name: 'f', args: { a: 1 } }], { id: 'i1' }),
+    judged('irrelevance', undefined, [{ name: 'f', args: { a: 1 } }], { id: 'i2' }),
+    judged('irrelevance', undefined, [], {
+      id: 'i1',
+      arm: 'native',
+      raw: '```json\n{"name": "f", "arguments": {"a": 1}}\n```',
+    }),
+    judged('irrelevance', undefined, [], { id: 'i2', arm: 'native', raw: 'No function fits.' }),
+  ];
+  const rows = failureKinds(results, { unconstrained: 'native' });
+  expect(rows).toEqual([
+    { arm: 'ours', kind: 'call-where-none', ids: ['i1', 'i2'], unconstrained: { same: 1, 'no-call': 1 } },
+  ]);
+  expect(formatFailureKinds(rows, results, 'native')).toContain(
+    '| ours | a call where none was wanted | 2 | the same calls 1, no call read 1 | i1, i2 |',
+  );
 });
