@@ -11,9 +11,9 @@
 //                                                  beside what a free-decoding arm of the file wrote on those cases)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ensureChromium, chromiumArgs } from './chromium.mjs';
 import { describeMissingSharedData, missingSharedData, sharedDataDir } from './shared-data.mjs';
@@ -104,7 +104,11 @@ const server = await createServer({
   server: { host: '127.0.0.1', port: 0, headers: isolation, fs: { allow }, hmr: false, watch: null },
 });
 await server.listen();
-const browser = await chromium.launch({
+// A profile on disk, as a visitor's normal window has, not Playwright's in-memory one: there Cache Storage keeps no
+// entry over 256 MiB and every arm downloads its GGUF into memory again, and with the 1.5B's 1.1 GB loaded by ours,
+// native's download failed midway ("Cache.put() encountered a network error"). On disk one download serves each arm.
+const profile = mkdtempSync(join(tmpdir(), 'inpage-agent-eval-'));
+const browser = await chromium.launchPersistentContext(profile, {
   executablePath,
   args: [...chromiumArgs, '--enable-unsafe-webgpu'],
   // A stop is ours to handle: the cases judged so far are tabled first (below).
@@ -164,7 +168,7 @@ const stop = new Promise((resolve) => {
     });
 });
 try {
-  page = await browser.newPage();
+  page = browser.pages()[0] ?? (await browser.newPage());
   await page.addInitScript((keys) => (window.__evalJudged = keys), judged);
   page.on('pageerror', (error) => console.error('page error:', error.message));
   let current = '';
@@ -194,6 +198,7 @@ try {
 } finally {
   lines.end();
   await browser.close();
+  rmSync(profile, { recursive: true, force: true });
   await server.close();
 }
 if (done.error) {
