@@ -105,7 +105,11 @@ export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOp
     else if (options.wordsOrCall && !options.after) {
       // A first character that opens no trigger leaves the watch for triggers at its start.
       const opening = subtract(WORDS, openers(format.triggers));
-      root = choice(tags.fromCallMarkup, sequence({ kind: 'chars', set: opening }, ref(tags.fromText.start)));
+      root = choice(
+        tags.fromCallMarkup,
+        sequence({ kind: 'chars', set: opening }, ref(tags.fromText.start)),
+        ...openingFence(format.triggers, tags.fromText),
+      );
     } else {
       const rest = tags.fromText.after(options.after ?? '');
       if (rest === undefined) throw new GbnfUnsupported('the output to continue already holds a trigger');
@@ -120,6 +124,19 @@ export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOp
     triggers: lazy ? triggers : [],
     preservedTokens: preservedTokens(builder.literals, triggers),
   };
+}
+
+/**
+ * Where a family's call may come in a ```json fence, a turn may open with a fence: one that goes on as the call's
+ * trigger is held as a call, any other (```python) is code, watched for triggers as words are. Qwen2.5-Coder 1.5B,
+ * whose own first words are ```json, otherwise wrote a paragraph first, then its call.
+ */
+function openingFence(triggers: readonly string[], text: TextUntilRules): GrammarNode[] {
+  const fence = (trigger: string) => trigger.startsWith(CODE_FENCE);
+  // A family whose only call markup is a fence (Gemma's ```tool_code) opens with it already (fromCallMarkup).
+  if (!triggers.some(fence) || triggers.every(fence)) return [];
+  const rest = text.after(CODE_FENCE);
+  return rest === undefined ? [] : [sequence(literal(CODE_FENCE), ref(rest))];
 }
 
 /** The characters a trigger opens with: words that hold none never start a call that would not be held. */
