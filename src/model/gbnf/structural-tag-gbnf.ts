@@ -108,7 +108,7 @@ export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOp
       root = choice(
         tags.fromCallMarkup,
         sequence({ kind: 'chars', set: opening }, ref(tags.fromText.start)),
-        ...openingFence(format.triggers, tags.fromText),
+        ...tags.fromFence,
       );
     } else {
       const rest = tags.fromText.after(options.after ?? '');
@@ -124,19 +124,6 @@ export function structuralTagToGbnf(format: StructuralTagFormat, options: GbnfOp
     triggers: lazy ? triggers : [],
     preservedTokens: preservedTokens(builder.literals, triggers),
   };
-}
-
-/**
- * Where a family's call may come in a ```json fence, a turn may open with a fence: one that goes on as the call's
- * trigger is held as a call, any other (```python) is code, watched for triggers as words are. Qwen2.5-Coder 1.5B,
- * whose own first words are ```json, otherwise wrote a paragraph first, then its call.
- */
-function openingFence(triggers: readonly string[], text: TextUntilRules): GrammarNode[] {
-  const fence = (trigger: string) => trigger.startsWith(CODE_FENCE);
-  // A family whose only call markup is a fence (Gemma's ```tool_code) opens with it already (fromCallMarkup).
-  if (!triggers.some(fence) || triggers.every(fence)) return [];
-  const rest = text.after(CODE_FENCE);
-  return rest === undefined ? [] : [sequence(literal(CODE_FENCE), ref(rest))];
 }
 
 /** The characters a trigger opens with: words that hold none never start a call that would not be held. */
@@ -179,16 +166,19 @@ class GbnfBuilder {
 
   /**
    * The tags after a trigger, then free text with more tags: `fromTag` opens with a tag (the lazy
-   * root, or a required call), `fromText` opens with free text (the whole output), `fromCallMarkup`
-   * with a tag that is not a code fence where the family has other markup for a call: a turn that may
-   * answer in words then does not open with ```, which a model writing code opens too (```python) and
-   * a fenced call's tag would force into a call; after words, a fence opens one. (Gemma's ```tool_code,
-   * its only call markup, may open a turn.)
+   * root, or a required call), `fromText` opens with free text (the whole output). A turn that may
+   * call or answer opens with `fromCallMarkup`, a tag that is not a code fence, or with `fromFence`
+   * where the family has other markup too: ``` then the text's watch for triggers, so ```json that goes
+   * on as a call is held as one and any other fence (```python) is code. A fenced tag of its own would
+   * force every fence into a call. (Gemma's ```tool_code, its only call markup, is in `fromCallMarkup`
+   * and `fromFence` is empty.) Qwen2.5-Coder 1.5B, whose first words are ```json, otherwise wrote a
+   * paragraph first, then its call.
    */
   triggeredTags(format: Extract<StructuralTagFormat, { type: 'triggered_tags' }>): {
     fromTag: GrammarNode;
     fromText: TextUntilRules;
     fromCallMarkup: GrammarNode;
+    fromFence: GrammarNode[];
   } {
     const { triggers, tags } = format;
     const tagRules = tags.map((tag) => {
@@ -222,7 +212,10 @@ class GbnfBuilder {
     const fromTag = sequence(ref(anyTag), ...(afterTag ? [afterTag] : []));
     const markup = tagRules.filter((tag) => !tag.begin.startsWith(CODE_FENCE)).map((tag) => ref(tag.name));
     const fromCallMarkup = markup.length ? sequence(choice(...markup), ...(afterTag ? [afterTag] : [])) : fromTag;
-    return { fromTag, fromText, fromCallMarkup };
+    const fenced = triggers.some((trigger) => trigger.startsWith(CODE_FENCE));
+    const fenceRest = markup.length && fenced ? fromText.after(CODE_FENCE) : undefined;
+    const fromFence = fenceRest === undefined ? [] : [sequence(literal(CODE_FENCE), ref(fenceRest))];
+    return { fromTag, fromText, fromCallMarkup, fromFence };
   }
 
   /**
