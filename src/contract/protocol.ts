@@ -22,6 +22,7 @@ import type {
 } from '../model/engine';
 import type { ContextUsage } from '../model/context-usage';
 import type { LimitOptions } from './limits';
+import type { DecisionOptions } from './decisions';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { AgentStats } from '../session/stats';
 import type { Session, SessionSummary } from '../session/store';
@@ -53,7 +54,7 @@ export type CallbackKind = 'beforeModel' | 'afterModel' | 'beforeTool' | 'afterT
  * createAgent's options as they reach the worker (functions removed). The limits are contract/limits.ts's
  * shape; one left out (an older page) gets its default there (limitsOf).
  */
-export interface HostConfig extends LimitOptions {
+export interface HostConfig extends LimitOptions, DecisionOptions {
   appName: string;
   userId: string;
   dbName: string;

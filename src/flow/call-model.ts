@@ -12,7 +12,16 @@ import { emitPartial } from './record';
 import { runCallback } from './run-callback';
 import type { CallError, Invocation, StepResponse } from './types';
 
-export async function callModel(inv: Invocation, agentName: string, request: ModelRequest): Promise<StepResponse> {
+/**
+ * `turn`: the model's turn so far, which this call goes on with (ModelEngine.continueTurn) instead of starting
+ * one; the callbacks saw the step when it began, and see nothing of its continuation.
+ */
+export async function callModel(
+  inv: Invocation,
+  agentName: string,
+  request: ModelRequest,
+  turn?: string,
+): Promise<StepResponse> {
   const startedAt = Date.now();
   const t0 = performance.now();
   const done = (response: Omit<StepResponse, 'startedAt' | 'ms'>): StepResponse => ({
@@ -21,7 +30,7 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
     ms: performance.now() - t0,
   });
 
-  if (inv.hooks.has.beforeModel) {
+  if (inv.hooks.has.beforeModel && turn === undefined) {
     const replaced = await runCallback(inv, () => inv.hooks.beforeModel(request, agentName), 'beforeModel');
     if (replaced !== undefined)
       return done({
@@ -40,7 +49,11 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
   const notices: { code: string; message: string }[] = [];
   let usage: Usage | undefined;
   let finishReason: FinishReason = 'stop';
-  const stream = inv.engine.generate(request, inv.signal)[Symbol.asyncIterator]();
+  const deltas =
+    turn === undefined || !inv.engine.continueTurn
+      ? inv.engine.generate(request, inv.signal)
+      : inv.engine.continueTurn(request, turn, inv.signal);
+  const stream = deltas[Symbol.asyncIterator]();
   try {
     for (;;) {
       const next = await raceAbort(stream.next(), inv.signal);
@@ -77,7 +90,7 @@ export async function callModel(inv: Invocation, agentName: string, request: Mod
 
   let response: ModelResponse = { text, toolCalls };
   let answeredBy: StepResponse['answeredBy'];
-  if (inv.hooks.has.afterModel) {
+  if (inv.hooks.has.afterModel && turn === undefined) {
     const replaced = await runCallback(inv, () => inv.hooks.afterModel(response, agentName), 'afterModel');
     if (replaced !== undefined) {
       response = asResponse(replaced, 'afterModel');

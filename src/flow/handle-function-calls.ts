@@ -2,11 +2,12 @@
  * The function calls of one model turn, after ADK's handleFunctionCalls: an
  * ordered list of call processors, each a file of call-processors/.
  *
- *   validate → approval gate → before-tool → run → after-tool → merge
+ *   validate → grounded values → repeat guard → approval gate → before-tool → run → after-tool → merge
  *
- * The first two see the whole turn: every call is checked against its
- * tool's JSON Schema before anyone is asked, and the calls that may need a
- * person go to the page in one hop. The next three are taken for each call
+ * The first four see the whole turn: every call is checked against its
+ * tool's JSON Schema (and its addresses against the conversation) before
+ * anyone is asked, and the calls that may need a person go to the page in
+ * one hop. The next three are taken for each call
  * in the model's order (all at once when every call is read-only). The turn
  * ends in one merged event. A step that answers a call (a refusal, a
  * person's no, a callback's result) sets its response; the steps after it
@@ -25,11 +26,12 @@ import { recordTurn, timingOf } from './call-processors/merge-responses';
 import { refusal } from './call-processors/refusal';
 import { runTool } from './call-processors/run-tool';
 import { validateCalls } from './call-processors/validate-call';
+import { groundValues } from './decisions/grounded-values';
 import { record } from './record';
 import { repeatGuard } from './call-processors/repeat-guard';
 import type { CallProcessor, CallsOutcome, Decision, Invocation, Turn, TurnCall, TurnProcessor } from './types';
 
-export const turnProcessors: readonly TurnProcessor[] = [validateCalls, repeatGuard, approvalGate];
+export const turnProcessors: readonly TurnProcessor[] = [validateCalls, groundValues, repeatGuard, approvalGate];
 export const callProcessors: readonly CallProcessor[] = [beforeTool, runTool, afterTool];
 
 export async function handleFunctionCalls(

@@ -8,6 +8,8 @@ import { newId, type EndReason, type Part } from '../session/event';
 import { isStorageFailure } from '../session/storage-failure';
 import { currentAgent } from './agents';
 import { callModel } from './call-model';
+import { holdToClaims } from './decisions/hold-to-claims';
+import { withMoreCalls } from './decisions/more-calls';
 import { handleFunctionCalls } from './handle-function-calls';
 import { record, recordAll } from './record';
 import { buildRequest } from './request-processors/build-request';
@@ -66,18 +68,23 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
     response = { ...response, notices: [...(response.notices ?? []), recounted] };
   }
   const { request, trimmed, estimatedTokens } = built;
+  response = await withMoreCalls(inv, agentName, request, response);
   // An engine's estimate of what it read (the scripted engine's) is no measure of the guard's estimate.
   if (estimatedTokens !== undefined && !response.answeredBy && !response.usage?.estimated)
     learnTokenScale(inv.engine, estimatedTokens, response.usage?.promptTokens);
 
   const { calls, refused } = processResponse(inv, request, response, inv.responseProcessors);
 
+  const answer = calls.length === 0;
+  const claims = answer ? holdToClaims(inv, request, response) : undefined;
+  // Nothing of a reply that claimed in vain is recorded: the step is decided again, held to a call.
+  if (claims?.kind === 'redo') return { kind: 'continue' };
   const parts: Part[] = [];
   if (response.reasoning) parts.push({ reasoning: response.reasoning });
   if (response.text) parts.push({ text: response.text });
   for (const call of calls) parts.push({ functionCall: call });
-  const answer = calls.length === 0;
-  const missing = answer ? missingAnswer(request.toolChoice, response.text) : undefined;
+  // A step the decision layer held to a call owes none: its engine may have had no grammar to hold it.
+  const missing = answer ? missingAnswer(built.decision ? undefined : request.toolChoice, response.text) : undefined;
   await record(inv, {
     author: agentName,
     content: { role: 'model', parts },
@@ -88,6 +95,8 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
     // What the step allowed; the prompt may describe more (the run's tools).
     offeredTools: request.allowedTools ?? request.tools.map((tool) => tool.name),
     contextTrimmed: trimmed || undefined,
+    ...(built.decision && { decision: built.decision }),
+    ...(claims?.kind === 'replaced' && { unperformedClaims: claims.claims }),
     endReason: answer && !missing ? 'answer' : undefined,
   });
   if (!answer) return handleFunctionCalls(inv, agentName, calls, { refused });

@@ -8,8 +8,19 @@
 import type { AgentErrorData } from '../errors';
 import type { AgentSpec, CallInfo, PreparedCall, ToolCallRequest } from '../contract/protocol';
 import type { Limits } from '../contract/limits';
+import type { Decisions } from '../contract/decisions';
 import type { ChatMessage, FinishReason, ModelEngine, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
-import type { AgentEvent, EndReason, FunctionCall, FunctionResponse, NewEvent, Usage } from '../session/event';
+import type {
+  AgentEvent,
+  EndReason,
+  FunctionCall,
+  FunctionResponse,
+  NewEvent,
+  StepDecision,
+  Usage,
+} from '../session/event';
+
+export type { StepDecision };
 import type { SessionStore } from '../session/store';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { ToolOutcome } from '../tools/invoke-tool';
@@ -80,6 +91,8 @@ export interface AgentContext {
   requestProcessors?: readonly RequestProcessor[];
   responseProcessors?: readonly ResponseProcessor[];
   limits: FlowLimits;
+  /** The decision layer's parts this agent's runs take (contract/decisions.ts); absent: none. */
+  decisions?: Decisions;
   /** The agent's tool choice (AgentOptions.toolChoice); a run may override it. */
   toolChoice?: ToolChoice;
 }
@@ -134,6 +147,10 @@ export interface RunState {
   descriptions: Map<string, RunDescription>;
   /** The history as messages so far (history-to-messages.ts). */
   converted: ConvertedHistory;
+  /** A step to decide again, held to a call of these tools: its reply claimed their action (decisions/hold-to-claims.ts). */
+  redo?: { tools: string[]; claimed: string };
+  /** The run has decided a step again once; a second claim is answered plainly. */
+  redecided?: boolean;
   /** Calls the run refused as repeats so far (call-processors/repeat-guard.ts). */
   repeatedCalls?: number;
   /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */
@@ -184,6 +201,8 @@ export interface StepRequest {
   /** The prompt's tokens as the context-window guard counted them (to learn how far it was off). */
   estimatedTokens?: number;
   toolChoice?: ToolChoice;
+  /** What the decision layer decided for this step, recorded on its model event. */
+  decision?: StepDecision;
 }
 
 /** Adds one thing to a step's request (after ADK's request processors). */

@@ -159,6 +159,33 @@ export interface WarmupResult {
   reason?: string;
 }
 
+/**
+ * A few-token answer held to a list (ModelEngine.choose): the decision layer's "which tool, or none" before a
+ * step writes anything. The request's messages end with the question, as a user message.
+ */
+export interface ChoiceRequest extends ModelRequest {
+  /** What the answer may be, exactly; at least two. */
+  options: readonly string[];
+}
+
+/** How likely the model is to open a step with a call (ModelEngine.callChance), and what reading its prompt cost. */
+export interface CallChance {
+  /**
+   * The probability that the model's first token opens a call (one of its format's call openers), among the
+   * first tokens the step's grammar allows: a call's opening, or words. 0..1.
+   */
+  chance: number;
+  usage?: Usage;
+  ms: number;
+}
+
+/** What the model chose, and what choosing cost. */
+export interface Choice {
+  option: string;
+  usage?: Usage;
+  ms: number;
+}
+
 export interface ModelEngine {
   readonly info: ModelInfo;
   load(onProgress?: (progress: ModelProgress) => void, signal?: AbortSignal): Promise<void>;
@@ -174,6 +201,33 @@ export interface ModelEngine {
     signal?: AbortSignal,
     onRead?: (progress: PromptRead) => void,
   ): Promise<WarmupResult>;
+  /**
+   * Answers the request's last message with exactly one of its options, the most likely under the model
+   * (greedy, held by a grammar), in the prompt a generate() of the same messages would read, so that the
+   * cache the answer leaves is the step's. Takes the engine's turn as a step does. Absent: the engine cannot
+   * hold an answer to a list, and the loop decides nothing ahead of a step (decisions are skipped).
+   * Rejects with an 'aborted' AgentError on `signal`.
+   */
+  choose?(request: ChoiceRequest, signal?: AbortSignal, onRead?: (progress: PromptRead) => void): Promise<Choice>;
+  /**
+   * How likely the model is to answer `request` with a call rather than words, read from its first token's
+   * probabilities (nothing is written): the decision layer's "call or answer" before a step. Reads the
+   * prompt a generate() of the same request would (that step then reuses it from the cache). Absent: the
+   * engine cannot see token probabilities, and the loop lets the model decide as it writes.
+   */
+  callChance?(
+    request: ModelRequest,
+    signal?: AbortSignal,
+    onRead?: (progress: PromptRead) => void,
+  ): Promise<CallChance>;
+  /**
+   * Goes on with the model's turn `turn` (its own output for `request`, as generate() wrote it) with another
+   * call, held to the request's tool choice ('required' when it has none): the decision layer's "as many calls
+   * as asked", in the same turn, so the calls run together and the cache holds everything before. The finish's
+   * `raw` is the whole turn, `turn` included; the other deltas are the new part's. Absent: the engine cannot
+   * continue a turn of its model (web-llm's chat API starts a new one), and a run makes one round at a time.
+   */
+  continueTurn?(request: ModelRequest, turn: string, signal?: AbortSignal): AsyncIterable<ModelDelta>;
   /** Tokens in a text, with the model's tokenizer when loaded; an estimate otherwise. */
   countTokens(text: string): number;
   /**

@@ -69,6 +69,7 @@ function hostConfig(options: AgentOptions): AgentSettings {
     instructions: options.instructions ?? '',
     model: modelConfig as HostConfig['model'],
     ...limitsOf(options),
+    ...(options.decisions !== undefined && { decisions: options.decisions }),
     callbacks: {
       beforeModel: Boolean(callbacks.beforeModel),
       afterModel: Boolean(callbacks.afterModel),

@@ -9,6 +9,7 @@ import { findUncloneable } from '../tools/find-uncloneable';
 import { formatPath } from '../tools/format-issues';
 import { z } from '../tools/zod';
 import { limitsShape, wholeAtLeast } from '../contract/limits';
+import { decisionsShape } from '../contract/decisions';
 
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
   error: 'must be a function',
@@ -116,6 +117,8 @@ const schema = z.strictObject(
     storage: z.enum(['indexeddb', 'memory', 'auto'], { error: "must be 'indexeddb', 'memory' or 'auto'" }).optional(),
     // The run's limits: one shape for the page's check and the worker's defaults (contract/limits.ts).
     ...limitsShape,
+    // The decision layer around each step (contract/decisions.ts).
+    ...decisionsShape,
     onApproval: fn.optional(),
     callbacks: callbacks.optional(),
     agents: z

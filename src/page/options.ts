@@ -4,6 +4,7 @@ import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { Tool } from '../tools/define-tool';
 import type { AgentSpec } from '../contract/protocol';
 import type { LimitOptions } from '../contract/limits';
+import type { DecisionOptions } from '../contract/decisions';
 
 type OneOrMany<F> = F | F[];
 
@@ -23,7 +24,7 @@ export interface AgentCallbacks {
 }
 
 /** The run's limits (maxSteps and the others) are their schema's, with its docs and defaults: contract/limits.ts. */
-export interface AgentOptions extends LimitOptions {
+export interface AgentOptions extends LimitOptions, DecisionOptions {
   model: ModelOptions;
   instructions?: string;
   tools?: Tool[];

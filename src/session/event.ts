@@ -69,6 +69,24 @@ export type EndReason =
   /** The model called a tool again with the same arguments after it was told not to (createAgent({ maxRepeatedCalls })). */
   | 'repeated-call';
 
+/**
+ * What the decision layer decided for a step before it wrote anything, as its model
+ * event records it: held to a call because the request named a tool's action ('asked'), or by the model's own
+ * odds of opening with a call ('chance'), or held to words.
+ */
+export interface StepDecision {
+  /** 'call': the step was held to a call (of `tools` when named); 'answer': to words. */
+  held: 'call' | 'answer';
+  by: 'asked' | 'chance' | 'claim';
+  /** The tools the request named by their action ('asked'). */
+  tools?: string[];
+  /** What the reply the step replaces claimed ('claim'): the model said so without a call. */
+  claimed?: string;
+  /** The model's probability of opening with a call (0..1), and how long reading it took. */
+  chance?: number;
+  ms?: number;
+}
+
 export interface AgentEvent {
   id: string;
   sessionId: string;
@@ -112,6 +130,13 @@ export interface AgentEvent {
    * can tell (llama.cpp).
    */
   promptRead?: { read: number; of: number };
+  /** What the decision layer decided before this step wrote anything (model events). */
+  decision?: StepDecision;
+  /**
+   * What the model's reply claimed was done that no call of the run did (model events that answer): the
+   * reply the person sees then says plainly that nothing was done (flow/decisions/hold-to-claims.ts).
+   */
+  unperformedClaims?: { sentence: string; tools: string[] }[];
   /** Set on the event that ends an invocation. */
   endReason?: EndReason;
   /** A late answer from a tool whose call had already ended (abort, timeout); recorded, never used. */

@@ -11,6 +11,7 @@ import { DEFAULT_AGENT_NAME } from '../flow/agents';
 import type { AgentContext, AgentSpec, FlowHooks, ToolRunner, ToolSelector } from '../flow/types';
 import type { HostConfig, PageApi } from '../contract/protocol';
 import { limitsOf } from '../contract/limit-defaults';
+import { decisionsOf } from '../contract/decision-defaults';
 
 export function agentContext(parts: {
   config: HostConfig;
@@ -37,6 +38,7 @@ export function agentContext(parts: {
     hooks: pageHooks(config, page),
     selector: parts.selector,
     limits: limitsOf(config),
+    decisions: decisionsOf(config, config.model.engine),
     toolChoice: config.toolChoice,
   };
 }

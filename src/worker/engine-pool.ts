@@ -3,7 +3,7 @@
  * SharedWorker that means every tab of the origin: the weights load once,
  * and generations take turns (one engine decodes one request at a time).
  */
-import type { ModelDelta, ModelEngine, ModelProgress, ModelRequest, PromptRead } from '../model/engine';
+import type { ChoiceRequest, ModelDelta, ModelEngine, ModelProgress, ModelRequest, PromptRead } from '../model/engine';
 import { createEngine } from '../model/engines/create-engine';
 import type { HostConfig } from '../contract/protocol';
 import { AgentError } from '../errors';
@@ -90,6 +90,18 @@ export class EnginePool {
       dispose: async () => undefined,
       generate: (request: ModelRequest, signal?: AbortSignal) =>
         queued(entry, () => engine.generate(request, signal), signal),
+      continueTurn: engine.continueTurn
+        ? (request: ModelRequest, turn: string, signal?: AbortSignal) =>
+            queued(entry, () => engine.continueTurn!(request, turn, signal), signal)
+        : undefined,
+      callChance: engine.callChance
+        ? (request: ModelRequest, signal?: AbortSignal, onRead?: (progress: PromptRead) => void) =>
+            inTurn(entry, () => engine.callChance!(request, signal, onRead), signal)
+        : undefined,
+      choose: engine.choose
+        ? (request: ChoiceRequest, signal?: AbortSignal, onRead?: (progress: PromptRead) => void) =>
+            inTurn(entry, () => engine.choose!(request, signal, onRead), signal)
+        : undefined,
       readAhead: engine.readAhead
         ? (request: ModelRequest, signal?: AbortSignal, onRead?: (progress: PromptRead) => void) =>
             inTurn(entry, () => engine.readAhead!(request, signal, onRead), signal)

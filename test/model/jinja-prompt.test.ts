@@ -67,7 +67,7 @@ describe("Qwen2.5's own template (Qwen2.5-Coder's GGUFs carry the same)", () => 
     );
   });
 
-  it('a step that must answer in words is told so after the results, in a system turn, and keeps it in every later step', () => {
+  it('a step that must answer in words is told so after the results, in a system turn, which later requests do not read', () => {
     const answering = prompt.write({ ...second, answers: true });
     expect(
       answering.endsWith(
@@ -83,7 +83,9 @@ describe("Qwen2.5's own template (Qwen2.5-Coder's GGUFs carry the same)", () => 
         { role: 'user', content: 'Thanks' },
       ],
     });
-    expect(later.startsWith(answering + reply)).toBe(true);
+    // The reply follows the results directly: a small model that read the nudge in its history copied it.
+    expect(later).not.toContain(ANSWER_NOW);
+    expect(later).toContain(`</tool_response><|im_end|>\n<|im_start|>assistant\n${reply}<|im_end|>`);
     // A step that may still call is not told to answer.
     expect(prompt.write(second)).not.toContain(ANSWER_NOW);
   });

@@ -8,20 +8,26 @@
  * per-step narrowing goes into `allowedTools`, which only the grammar sees),
  * history is replayed as generated, and trimming drops large blocks rarely.
  */
-import type { ChatMessage, ModelRequest } from '../../model/engine';
-import type { AgentSpec, Invocation, RequestProcessor, StepRequest } from '../types';
+import type { ModelRequest } from '../../model/engine';
+import type { AgentSpec, Invocation, RequestProcessor, StepDecision, StepRequest } from '../types';
+import { decideCallProcessor } from '../decisions/decide-call';
+import { retryValuesProcessor } from '../decisions/retry-values';
 import { contextWindowProcessor } from './context-window';
 import { historyProcessor } from './history';
 import { instructionsProcessor } from './instructions';
 import { toolChoiceProcessor } from './tool-choice';
 import { toolsProcessor } from './tools';
+import { requestOf } from './step-request';
 
 export const defaultRequestProcessors: readonly RequestProcessor[] = [
   instructionsProcessor,
   historyProcessor,
   toolsProcessor,
   toolChoiceProcessor,
+  retryValuesProcessor,
   contextWindowProcessor,
+  // Last: it reads the step as the model will (the window fitted).
+  decideCallProcessor,
 ];
 
 /** The step's parts as the processors leave them. */
@@ -39,19 +45,12 @@ export async function buildRequest(
   inv: Invocation,
   agent: AgentSpec,
   processors: readonly RequestProcessor[] = defaultRequestProcessors,
-): Promise<{ request: ModelRequest; trimmed: number; estimatedTokens?: number }> {
+): Promise<{ request: ModelRequest; trimmed: number; estimatedTokens?: number; decision?: StepDecision }> {
   const step = await buildStep(inv, agent, processors);
-  const messages: ChatMessage[] = step.system.length
-    ? [{ role: 'system', content: step.system.join('\n\n') }, ...step.messages]
-    : step.messages;
   return {
-    request: {
-      messages,
-      tools: step.tools,
-      ...(step.allowedTools && { allowedTools: step.allowedTools }),
-      ...(step.toolChoice && { toolChoice: step.toolChoice }),
-    },
+    request: requestOf(step),
     trimmed: step.trimmed,
     estimatedTokens: step.estimatedTokens,
+    ...(step.decision && { decision: step.decision }),
   };
 }

@@ -5,13 +5,13 @@
  * run's last round of calls (maxToolRounds, or what the model handles well:
  * ModelInfo.toolRounds), a step may call nothing: it answers in words.
  */
-import type { AgentEvent } from '../../session/event';
+import { countedRounds } from '../decisions/retry-values';
 import type { RequestProcessor } from '../types';
 
 export const toolChoiceProcessor: RequestProcessor = (inv, request) => {
   const rounds = inv.limits.maxToolRounds ?? inv.engine.info.toolRounds ?? Infinity;
   const run = inv.history.filter((event) => event.invocationId === inv.invocationId);
-  if (run.filter(madeCalls).length >= rounds) {
+  if (countedRounds(inv).length >= rounds) {
     request.toolChoice = 'none';
     return;
   }
@@ -24,7 +24,3 @@ export const toolChoiceProcessor: RequestProcessor = (inv, request) => {
   const steppedBefore = run.some((event) => event.content?.role === 'model');
   if (!steppedBefore) request.toolChoice = choice;
 };
-
-function madeCalls(event: AgentEvent): boolean {
-  return event.content?.role === 'model' && event.content.parts.some((part) => 'functionCall' in part);
-}

@@ -3,6 +3,7 @@ import { callProcessors, handleFunctionCalls, turnProcessors } from '../../../sr
 import { validateCalls } from '../../../src/flow/call-processors/validate-call';
 import { approvalGate } from '../../../src/flow/call-processors/approval-gate';
 import { repeatGuard } from '../../../src/flow/call-processors/repeat-guard';
+import { groundValues } from '../../../src/flow/decisions/grounded-values';
 import { beforeTool } from '../../../src/flow/call-processors/before-tool';
 import { runTool } from '../../../src/flow/call-processors/run-tool';
 import { afterTool } from '../../../src/flow/call-processors/after-tool';
@@ -12,8 +13,8 @@ const wipe = declaration('wipe', { needsApproval: true, annotations: { destructi
 const look = declaration('look', { annotations: { readOnly: true } });
 
 describe('the pipeline of a turn’s calls', () => {
-  test('its steps, in order: validate → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
-    expect(turnProcessors).toEqual([validateCalls, repeatGuard, approvalGate]);
+  test('its steps, in order: validate → grounded values → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
+    expect(turnProcessors).toEqual([validateCalls, groundValues, repeatGuard, approvalGate]);
     expect(callProcessors).toEqual([beforeTool, runTool, afterTool]);
   });
 

@@ -10,7 +10,16 @@
  */
 import { AgentError, messageOf } from '../../../errors';
 import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
-import type { EngineModuleEngine, ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest } from '../../engine';
+import type {
+  Choice,
+  ChoiceRequest,
+  EngineModuleEngine,
+  ModelDelta,
+  ModelEngine,
+  ModelInfo,
+  ModelProgress,
+  ModelRequest,
+} from '../../engine';
 import { estimateTokens } from '../../token-estimate';
 
 const SHAPE = 'export default (options) => ({ generate(request, signal) { … } })';
@@ -29,6 +38,10 @@ const OWN_SCHEMES = new Set(['http:', 'https:', 'chrome-extension:', 'moz-extens
 
 export class ModuleEngine implements ModelEngine {
   private engine?: EngineModuleEngine;
+  /** Present once loaded, when the module's engine can (ModelEngine's optional abilities). */
+  choose?: ModelEngine['choose'];
+  callChance?: ModelEngine['callChance'];
+  continueTurn?: ModelEngine['continueTurn'];
   private readonly url: string;
   private readonly preliminary: ModelInfo;
 
@@ -69,6 +82,24 @@ export class ModuleEngine implements ModelEngine {
       );
     }
     this.engine = checkedEngine(engine, this.url);
+    const own = this.engine.choose;
+    const continued = this.engine.continueTurn;
+    if (typeof continued === 'function')
+      this.continueTurn = (request, turn, signal) =>
+        this.checkedDeltas(continued.call(engine, request, turn, signal), 'continueTurn');
+    const chance = this.engine.callChance;
+    if (typeof chance === 'function')
+      this.callChance = async (...args) => {
+        const { chance: value, ms, usage } = await chance.apply(engine, args);
+        if (typeof value !== 'number' || !(value >= 0 && value <= 1))
+          throw new AgentError(
+            'model-failed',
+            `The engine module ${this.url}'s callChance() returned a chance of ${preview(value)}; return { chance } between 0 and 1.`,
+          );
+        return { chance: value, ms: typeof ms === 'number' ? ms : 0, ...(usage && { usage }) };
+      };
+    if (typeof own === 'function')
+      this.choose = (request, ...rest) => checkedChoice(own.call(engine, request, ...rest), request, this.url);
     await this.engine.load?.(onProgress, signal);
     onProgress?.({ progress: 1, text: `${this.info.label} is ready.` });
   }
@@ -90,12 +121,15 @@ export class ModuleEngine implements ModelEngine {
     return module.default as (options: unknown) => unknown;
   }
 
-  async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
-    const stream = this.loaded().generate(request, signal) as unknown;
+  generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    return this.checkedDeltas(this.loaded().generate(request, signal), 'generate');
+  }
+
+  private async *checkedDeltas(stream: unknown, method: string): AsyncIterable<ModelDelta> {
     if (!stream || typeof (stream as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') {
       throw new AgentError(
         'model-failed',
-        `The engine module ${this.url}'s generate() returned ${preview(stream)}, not an async iterable. Write it as an async generator: async *generate(request, signal) { yield { type: 'text', text: 'Hi' }; }.`,
+        `The engine module ${this.url}'s ${method}() returned ${preview(stream)}, not an async iterable. Write it as an async generator: async *${method}(request, signal) { yield { type: 'text', text: 'Hi' }; }.`,
       );
     }
     for await (const delta of stream as AsyncIterable<unknown>) yield checkedDelta(delta, this.url);
@@ -178,6 +212,20 @@ function sameOriginUrl(url: unknown, origin: string): string {
     );
   }
   return parsed.href;
+}
+
+async function checkedChoice(choosing: Promise<Choice>, request: ChoiceRequest, url: string): Promise<Choice> {
+  const choice = (await choosing) as Partial<Choice> | undefined;
+  if (!choice || typeof choice.option !== 'string' || !request.options.includes(choice.option))
+    throw new AgentError(
+      'model-failed',
+      `The engine module ${url}'s choose() returned ${preview(choice)}; return { option, ms } with option one of ${request.options.join(', ')}.`,
+    );
+  return {
+    option: choice.option,
+    ms: typeof choice.ms === 'number' ? choice.ms : 0,
+    ...(choice.usage && { usage: choice.usage }),
+  };
 }
 
 function checkedEngine(engine: unknown, url: string): EngineModuleEngine {

@@ -20,7 +20,11 @@ import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { AgentError, messageOf } from '../../../errors';
 import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
 import type { Usage } from '../../usage';
+import { callChanceOf, type TokenChance } from '../../call-chance';
 import type {
+  CallChance,
+  Choice,
+  ChoiceRequest,
   FinishReason,
   ModelDelta,
   ModelEngine,
@@ -33,6 +37,7 @@ import type {
 } from '../../engine';
 import { toolFormatNamed } from '../../formats/registry';
 import type { ToolFormat } from '../../formats/tool-format';
+import { choiceGbnf, readChoice } from '../../gbnf/choice-gbnf';
 import { ANY_TEXT_GBNF, structuralTagToGbnf } from '../../gbnf/structural-tag-gbnf';
 import { ToolCallStream } from '../../readers/stream-tool-calls';
 import { estimateTokens, tokenizerFamily } from '../../token-estimate';
@@ -41,7 +46,13 @@ import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, DOWNLOAD_SHARE, mb, sha256List, withModelFiles } from './wllama-files';
 import { watchWorkerStartedBy, type LlamaWorkerWatch } from './wllama-inner-worker';
 import { WllamaLog } from './wllama-log';
-import { grammarParams, toWllamaRequest, type CompletionParams, type WllamaRequestPlan } from './wllama-request';
+import {
+  grammarParams,
+  systemOf,
+  toWllamaRequest,
+  type CompletionParams,
+  type WllamaRequestPlan,
+} from './wllama-request';
 import { jinjaPrompt } from './jinja-prompt';
 import { markupPrompt, type PromptWriter } from './wllama-prompt';
 import { nextPieceEnd, readAheadText } from './wllama-read-ahead';
@@ -65,7 +76,12 @@ const DEFAULT_STALL_MS = 90_000;
 
 /** A chunk of llama.cpp's streamed completion, as wllama hands it on. */
 interface CompletionChunk {
-  choices?: { text?: string; finish_reason?: string | null }[];
+  choices?: {
+    text?: string;
+    finish_reason?: string | null;
+    /** With n_probs: each token's most likely alternatives (OpenAI's shape). */
+    logprobs?: { content?: { top_logprobs?: TokenChance[] }[] } | null;
+  }[];
   timings?: Timings;
   /** With return_progress, after each batch of the prompt: `processed` counts from the prompt's start, cache included. */
   prompt_progress?: { total: number; cache: number; processed: number };
@@ -258,6 +274,19 @@ export class WllamaEngine implements ModelEngine {
   }
 
   async *generate(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    yield* this.step(request, '', signal);
+  }
+
+  /**
+   * The model's turn `turn` (its own output, as the last step wrote it) goes on with another call: the prompt
+   * is the step's plus the turn and a line break, which llama.cpp's cache holds, and the grammar holds the rest
+   * to a call from its first token. The finish's `raw` is the whole turn.
+   */
+  async *continueTurn(request: ModelRequest, turn: string, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    yield* this.step({ ...request, toolChoice: request.toolChoice ?? 'required' }, `${turn}${CALL_SEPARATOR}`, signal);
+  }
+
+  private async *step(request: ModelRequest, turn: string, signal?: AbortSignal): AsyncIterable<ModelDelta> {
     const started = performance.now();
     this.lastFirstTokenMs = undefined;
     // Loaded once: after a crash, the step waits for the load again (begun when the worker died, or here).
@@ -269,19 +298,12 @@ export class WllamaEngine implements ModelEngine {
       yield { type: 'finish', reason: 'abort' };
       return;
     }
-    const plan = toWllamaRequest(request, {
-      format: this.format,
-      prompt,
-      contextWindow: this.state.contextWindow,
-      temperature: this.options.temperature ?? 0,
-      seed: this.options.seed,
-      oneCall: this.oneCall,
-      grammar: this.options.grammar ?? true,
-    });
+    const plan = this.plan(request, prompt);
     if (plan.notice) yield plan.notice;
     this.busy = true;
     try {
-      yield* this.decode(wllama, plan, started, signal, gone);
+      for await (const delta of this.decode(wllama, { ...plan, prompt: plan.prompt + turn }, started, signal, gone))
+        yield delta.type === 'finish' && turn && delta.raw !== undefined ? { ...delta, raw: turn + delta.raw } : delta;
     } finally {
       this.busy = false;
     }
@@ -351,6 +373,127 @@ export class WllamaEngine implements ModelEngine {
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * A few tokens held to one of the request's options (choiceGbnf), greedily, after the prompt a step of
+   * the same messages would read: what llama.cpp's cache keeps of it is that prompt up to the question.
+   */
+  async choose(request: ChoiceRequest, signal?: AbortSignal, onRead?: (progress: PromptRead) => void): Promise<Choice> {
+    const t0 = performance.now();
+    const { wllama, prompt, gone } = await this.ready(signal);
+    const text = prompt.write({ system: systemOf(request), tools: request.tools, messages: request.messages });
+    const longest = Math.max(...request.options.map((option) => this.countTokens(option)));
+    let answer = '';
+    const timings = await this.shortCompletion(
+      wllama,
+      { prompt: text, n_predict: 2 * longest + 4, grammar: choiceGbnf(request.options), stop: prompt.stops },
+      { what: 'choose', signal, gone, onRead, onChunk: (chunk) => (answer += chunk.choices?.[0]?.text ?? '') },
+    );
+    this.held = text + answer;
+    const option = readChoice(answer, request.options);
+    if (option === undefined)
+      throw new AgentError(
+        'model-failed',
+        `${this.state.modelId} answered ${JSON.stringify(answer)}, none of ${request.options.join(', ')}, under a grammar that allows only those.`,
+      );
+    return { option, ...(timings && { usage: addUsage(undefined, timings) }), ms: performance.now() - t0 };
+  }
+
+  /**
+   * The chance the step opens with a call, from llama.cpp's probabilities of its first token (n_probs) with no
+   * grammar applied: the model's own inclination. Writes nothing; the step that follows reads the same prompt.
+   */
+  async callChance(
+    request: ModelRequest,
+    signal?: AbortSignal,
+    onRead?: (progress: PromptRead) => void,
+  ): Promise<CallChance> {
+    const t0 = performance.now();
+    const { wllama, prompt, gone } = await this.ready(signal);
+    const plan = this.plan(request, prompt);
+    let first: TokenChance[] = [];
+    const timings = await this.shortCompletion(
+      wllama,
+      { prompt: plan.prompt, n_predict: 1, n_probs: FIRST_TOKEN_PROBS },
+      {
+        what: 'weigh a call',
+        signal,
+        gone,
+        onRead,
+        onChunk: (chunk) => (first = chunk.choices?.[0]?.logprobs?.content?.[0]?.top_logprobs ?? first),
+      },
+    );
+    this.held = plan.prompt;
+    const chance = plan.openers.length ? (callChanceOf(first, plan.openers) ?? 0.5) : 0;
+    return { chance, ...(timings && { usage: addUsage(undefined, timings) }), ms: performance.now() - t0 };
+  }
+
+  /** llama.cpp, loaded (again, after a crash) and idle, for one of the engine's short requests. */
+  private async ready(signal?: AbortSignal) {
+    if (this.prompt) await this.load(this.onProgress);
+    const gone = this.gone;
+    const idle = this.idle();
+    if (signal?.aborted) throw new AgentError('aborted', 'Aborted before the model read the prompt.');
+    this.reloadedUnused = false;
+    return { ...idle, gone };
+  }
+
+  private plan(request: ModelRequest, prompt: PromptWriter): WllamaRequestPlan {
+    return toWllamaRequest(request, {
+      format: this.format,
+      prompt,
+      contextWindow: this.state.contextWindow,
+      temperature: this.options.temperature ?? 0,
+      seed: this.options.seed,
+      oneCall: this.oneCall,
+      grammar: this.options.grammar ?? true,
+    });
+  }
+
+  /** One completion of a few tokens, greedy, its chunks handed to `onChunk`: llama.cpp's timings of it. */
+  private async shortCompletion(
+    wllama: Wllama,
+    params: Record<string, unknown>,
+    how: {
+      what: string;
+      signal?: AbortSignal;
+      gone?: Promise<never>;
+      onRead?: (progress: PromptRead) => void;
+      onChunk(chunk: CompletionChunk): void;
+    },
+  ): Promise<Timings | undefined> {
+    const { signal, gone } = how;
+    const mark = this.log.mark;
+    let timings: Timings | undefined;
+    this.busy = true;
+    try {
+      const completion = wllama.createCompletion({
+        ...params,
+        temperature: 0,
+        cache_prompt: true,
+        stream: true,
+        timings_per_token: true,
+        return_progress: true,
+        ...(signal && { abortSignal: signal }),
+      } as never) as unknown as Promise<AsyncIterable<CompletionChunk>>;
+      const chunks = await orGone(completion, gone);
+      for await (const chunk of readOnWhenStopped(chunks, () => undefined, gone)) {
+        if (chunk.timings) timings = this.lastTimings = chunk.timings;
+        if (chunk.prompt_progress) {
+          const { total, cache, processed } = chunk.prompt_progress;
+          if (total > cache) how.onRead?.({ read: processed - cache, of: total - cache });
+        } else how.onChunk(chunk);
+      }
+    } catch (error) {
+      if (error instanceof AgentError && error.code === 'model-crashed') throw error;
+      if (signal?.aborted || (error instanceof Error && error.name === 'AbortError'))
+        throw new AgentError('aborted', `Aborted while the model read the prompt to ${how.what}.`);
+      throw this.log.failure(error, mark, `${this.state.modelId} could not ${how.what}`);
+    } finally {
+      this.busy = false;
+    }
+    return timings;
   }
 
   /** One completion that reads `prompt` and writes nothing: llama.cpp's timings of it. */
@@ -630,6 +773,12 @@ function commonLength(a: string, b: string): number {
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
+
+/** Between two calls of one turn: what the formats' grammars allow there (white space), and what the models write. */
+const CALL_SEPARATOR = '\n';
+
+/** Tokens of the first position whose probabilities llama.cpp reports (callChance): enough to hold almost all the mass. */
+const FIRST_TOKEN_PROBS = 20;
 
 /** U+FFFD, the replacement character: what a piece of output that is not UTF-8 becomes. */
 const REPLACEMENT = '\ufffd';

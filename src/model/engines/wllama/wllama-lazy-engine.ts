@@ -6,7 +6,16 @@
  */
 import { AgentError } from '../../../errors';
 import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
-import type { ModelOptions, ModelRequest, PromptRead, WarmupResult } from '../../engine';
+import type {
+  CallChance,
+  Choice,
+  ChoiceRequest,
+  ModelDelta,
+  ModelOptions,
+  ModelRequest,
+  PromptRead,
+  WarmupResult,
+} from '../../engine';
 import { toolFormatNamed } from '../../formats/registry';
 import { LazyEngine } from '../lazy-engine';
 import { formatOf, modelNameOf } from './wllama-family';
@@ -53,6 +62,22 @@ export class LazyWllamaEngine extends LazyEngine<WllamaEngine> {
     onRead?: (progress: PromptRead) => void,
   ): Promise<WarmupResult> {
     return (await this.real()).readAhead(request, signal, onRead);
+  }
+
+  async *continueTurn(request: ModelRequest, turn: string, signal?: AbortSignal): AsyncIterable<ModelDelta> {
+    yield* (await this.real()).continueTurn(request, turn, signal);
+  }
+
+  async callChance(
+    request: ModelRequest,
+    signal?: AbortSignal,
+    onRead?: (progress: PromptRead) => void,
+  ): Promise<CallChance> {
+    return (await this.real()).callChance(request, signal, onRead);
+  }
+
+  async choose(request: ChoiceRequest, signal?: AbortSignal, onRead?: (progress: PromptRead) => void): Promise<Choice> {
+    return (await this.real()).choose(request, signal, onRead);
   }
 
   // The files' cache needs no llama.cpp: asking about it imports nothing.

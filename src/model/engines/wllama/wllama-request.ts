@@ -43,6 +43,8 @@ export interface WllamaRequestPlan {
   tools: ToolDeclaration[];
   /** Names a call may use in this step. */
   toolNames: string[];
+  /** How a call opens in this step (the grammar's triggers); none when the step may not call. */
+  openers: string[];
   format: ToolFormat;
   /** The step's structural tag, to build a stricter grammar from if llama.cpp refuses a lazy trigger. */
   structuralTag?: StructuralTagFormat;
@@ -86,6 +88,7 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
     params,
     tools: [...tools],
     toolNames,
+    openers: [],
     format,
   };
   if (answers && style.grammar !== false) Object.assign(params, { grammar: WORDS_GBNF });
@@ -98,6 +101,7 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
   });
   const planned = toolPlan.responseFormat?.structural_tag.format;
   if (!planned) return plan;
+  if (planned.type === 'triggered_tags') plan.openers = planned.triggers;
   if (style.grammar === false) {
     if (planned.type === 'triggered_tags') plan.firstCallEnd = firstCallEnd(planned.triggers, planned.tags);
     return plan;

@@ -1,0 +1,47 @@
+/**
+ * The decision layer's parts with their measured defaults applied, without
+ * zod (createAgent checked the values with decisions.ts's schema before they
+ * crossed). Why each default is what it is: docs/evals.md, "The decision
+ * layer". A part whose engine lacks what it asks for (ModelEngine.callChance,
+ * continueTurn) does nothing there.
+ */
+import type { DecisionOptions, Decisions } from './decisions';
+
+/** Tools a request describes at most when fitTools is on and the page gives no number. */
+const FIT_TOOLS = 8;
+
+const DECISION_DEFAULTS: Decisions = {
+  callOrAnswer: true,
+  toolFirst: false,
+  moreCalls: true,
+  fitTools: FIT_TOOLS,
+  retry: true,
+  claims: true,
+};
+
+const OFF: Decisions = {
+  callOrAnswer: false,
+  toolFirst: false,
+  moreCalls: false,
+  fitTools: false,
+  retry: false,
+  claims: false,
+};
+
+/**
+ * The parts a run takes. Left unset, the layer is on for the engines whose model decides (llama.cpp and
+ * web-llm) and off for a script or a page's own engine, which decide for themselves.
+ */
+export function decisionsOf(options: DecisionOptions, engine: string): Decisions {
+  const given = options.decisions ?? (engine === 'wllama' || engine === 'webllm');
+  if (given === false) return OFF;
+  if (given === true) return DECISION_DEFAULTS;
+  const parts = { ...DECISION_DEFAULTS };
+  for (const key of Object.keys(parts) as (keyof Decisions)[]) {
+    const value = given[key];
+    if (value === undefined) continue;
+    if (key === 'fitTools') parts.fitTools = value === true ? FIT_TOOLS : (value as number | false);
+    else parts[key] = value as boolean;
+  }
+  return parts;
+}

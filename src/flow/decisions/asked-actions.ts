@@ -1,0 +1,40 @@
+/**
+ * The tools a request asks for by naming their action: "sort the products
+ * by price", "please clear my list", "can you put milk on it", "tick it off"
+ * (action-verbs.ts reads each tool's verbs). A request in the form of a
+ * question about the past ("did you sort it?") or an offer to refuse ("don't
+ * add it") asks for nothing. English only; a request in another language
+ * asks for nothing here, and the model decides alone.
+ *
+ * Why: a small model, once its history holds replies in words, answers a
+ * plain request in words too ("Sure, I can help you sort the products"), or
+ * says it did the thing. A request that names a tool's action is held to a call.
+ */
+import type { ToolDeclaration } from '../../tools/declaration';
+import { actionVerbsOf, formsOf } from './action-verbs';
+
+/** What may stand before an imperative verb: nothing, a greeting or assent, "please", or a polite frame. */
+const ASKING =
+  /(^|[.!,;:]\s*|\b(please|pls|plz|now|then|also|and|just|can you|could you|would you|will you|you can|i want you to|i need you to|i'd like you to|let's|go ahead and|help me|i want to|i need to|i'd like to)\s+)$/;
+/** Words that make what follows a question about the past, a negation or a wish not to: no request. */
+const NOT_ASKING = /\b(did|didn't|have you|has it|don't|do not|never|not|no need to|stop)\b/;
+
+export function askedActions(request: string, tools: readonly ToolDeclaration[]): string[] {
+  const text = request.toLowerCase().replace(/[’‘]/g, "'");
+  const asked = new Set<string>();
+  for (const tool of tools) {
+    const verbs = new Set(actionVerbsOf(tool).map((verb) => formsOf(verb).base));
+    for (const match of text.matchAll(/[a-z]+/g)) {
+      if (!verbs.has(match[0])) continue;
+      const before = text
+        .slice(0, match.index)
+        .replace(/^\W*(hi|hey|hello|ok|okay|sure|great|thanks|thank you)\W*/, '');
+      const clause = before.slice(
+        Math.max(before.lastIndexOf(','), before.lastIndexOf('.'), before.lastIndexOf(' and ')) + 1,
+      );
+      if (NOT_ASKING.test(clause)) continue;
+      if (ASKING.test(before) || ASKING.test(clause)) asked.add(tool.name);
+    }
+  }
+  return [...asked];
+}

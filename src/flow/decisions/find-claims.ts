@@ -1,0 +1,90 @@
+/**
+ * The sentences of a reply that say an action was done, is being done or
+ * will be ("I added milk", "The table is now sorted by price", "Sure, I'll
+ * add it", "Done!"), each with the tools whose action it names. A question,
+ * an offer ("I can add it if you like") or a negation ("I couldn't add it")
+ * claims nothing. What a reply claims is held against what the run did
+ * (unperformed-claims.ts): a small model that answers in words where it
+ * should have called says it did the thing anyway.
+ */
+import type { ToolDeclaration } from '../../tools/declaration';
+import { actionVerbsOf, formsOf } from './action-verbs';
+
+export interface Claim {
+  /** The sentence, as the reply wrote it. */
+  sentence: string;
+  /** The tools whose action it names; empty for a claim that names none ("Done."): any action does. */
+  tools: string[];
+}
+
+type Tense = 'not-yet' | 'done' | 'under-way';
+
+/** The words before a verb that make its sentence an offer, a wish or a condition rather than a claim. */
+const NOT_A_CLAIM =
+  /\b(not|n't|never|cannot|unable|can|could|would|should|might|may|if|whether|want|wants|like|need|needs|please|don't|didn't|doesn't|won't|wasn't|weren't|haven't|hasn't|couldn't|shall)\b/;
+/** How a sentence promises an action in its base form. */
+const PROMISE = /\b(i'll|i will|i am going to|i'm going to|going to|let me|i'll now|i shall)\s+(?:\w+\s+){0,2}$/;
+/** What goes before an -ing form that says the action is under way: nothing ("Adding it now."), or "I'm". */
+const UNDER_WAY = /(^\W*|\b(i'm|i am|now|am|is|are)\s+)$/;
+/** A reply's opening word of assent, which changes nothing of what follows it ("Sure, adding it."). */
+const OPENER = /^\W*(sure|ok|okay|alright|right|of course|certainly|got it)\W*/;
+/** A claim that names no action: the run did something, whatever it was. */
+const DONE =
+  /\b(done|all set|taken care of|completed|successfully|finished|updated|is now|are now|now (?:has|have|contains|shows|includes|lists))\b/;
+
+export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Claim[] {
+  const verbs = new Map<string, { tools: Set<string>; tense: Tense }>();
+  const add = (form: string, tense: Tense, tool: string) => {
+    const entry = verbs.get(form) ?? { tools: new Set<string>(), tense };
+    entry.tools.add(tool);
+    verbs.set(form, entry);
+  };
+  for (const tool of tools)
+    for (const verb of actionVerbsOf(tool)) {
+      const forms = formsOf(verb);
+      add(forms.base, 'not-yet', tool.name);
+      add(forms.third, 'not-yet', tool.name);
+      add(forms.ing, 'under-way', tool.name);
+      for (const form of forms.done) add(form, 'done', tool.name);
+    }
+  const claims: Claim[] = [];
+  for (const sentence of sentencesOf(reply)) {
+    const lower = sentence.toLowerCase().replace(/[’‘]/g, "'");
+    if (lower.trimEnd().endsWith('?')) continue;
+    const named = new Set<string>();
+    let claimed = false;
+    for (const match of lower.matchAll(/[a-z]+(?:'[a-z]+)?/g)) {
+      const verb = verbs.get(match[0]);
+      if (!verb) continue;
+      const before = lower.slice(0, match.index);
+      if (NOT_A_CLAIM.test(lastClause(before))) continue;
+      const claim =
+        verb.tense === 'done' ||
+        (verb.tense === 'under-way' && UNDER_WAY.test(before.replace(OPENER, ''))) ||
+        (verb.tense === 'not-yet' && PROMISE.test(before));
+      if (!claim) continue;
+      claimed = true;
+      for (const tool of verb.tools) named.add(tool);
+    }
+    if (claimed) claims.push({ sentence: sentence.trim(), tools: [...named] });
+    else if (DONE.test(lower) && !NOT_A_CLAIM.test(lastClause(lower.slice(0, lower.search(DONE)))))
+      claims.push({ sentence: sentence.trim(), tools: [] });
+  }
+  return claims;
+}
+
+/** A reply's sentences: split after . ! ? and at line breaks, never inside a number (2.5). */
+function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => /[a-z]/i.test(sentence));
+}
+
+/** The words since the last comma, semicolon or conjunction: what governs the next verb. */
+function lastClause(text: string): string {
+  const cut = Math.max(
+    text.lastIndexOf(','),
+    text.lastIndexOf(';'),
+    text.lastIndexOf(' and '),
+    text.lastIndexOf(' but '),
+  );
+  return cut < 0 ? text : text.slice(cut + 1);
+}

@@ -1,0 +1,48 @@
+/**
+ * No claimed action without its call. A reply in words that says something
+ * was done, is being done or will be (find-claims.ts), where no call of its
+ * run did it, is not the run's answer:
+ *
+ * - where the step could call the claimed tool, the step is decided again,
+ *   held to a call of it (once a run): the model said what the request needs;
+ * - otherwise the reply is replaced by one that says plainly that nothing
+ *   was done, and the model event keeps what it claimed (unperformedClaims).
+ *
+ * Qwen2.5-Coder 0.5B, asked in a conversation to tick an item off, answered
+ * "You've marked the milk as done." with no call; on TodoMVC, "The tool
+ * deleted the dog one.", and each run ended as if it had.
+ */
+import type { ModelRequest } from '../../model/engine';
+import type { Claim } from './find-claims';
+import type { Invocation, StepResponse } from '../types';
+import { unperformedClaims } from './unperformed-claims';
+
+/** What a reply that claimed in vain is replaced by when the step cannot be decided again. */
+const NOTHING_DONE = 'Nothing was done: no tool ran for this request. Ask again if you want me to try.';
+
+export type ClaimsOutcome =
+  /** The reply claims nothing it did not do. */
+  | { kind: 'kept' }
+  /** Decide the step again, held to these tools. */
+  | { kind: 'redo'; tools: string[]; claims: Claim[] }
+  /** The reply was replaced: it claimed these. */
+  | { kind: 'replaced'; claims: Claim[] };
+
+export function holdToClaims(inv: Invocation, request: ModelRequest, response: StepResponse): ClaimsOutcome {
+  if (!inv.decisions?.claims || response.answeredBy || !response.text.trim()) return { kind: 'kept' };
+  const run = inv.history.filter((event) => event.invocationId === inv.invocationId);
+  const claims = unperformedClaims(response.text, request.tools, run);
+  if (!claims.length) return { kind: 'kept' };
+  const offered = new Set(request.allowedTools ?? request.tools.map((tool) => tool.name));
+  const mayCall = request.toolChoice !== 'none' || request.messages.at(-1)?.role === 'user';
+  const tools = [...new Set(claims.flatMap((claim) => claim.tools))].filter((tool) => offered.has(tool));
+  if (mayCall && tools.length && !inv.run.redecided) {
+    inv.run.redecided = true;
+    inv.run.redo = { tools, claimed: claims.map((claim) => claim.sentence).join(' ') };
+    return { kind: 'redo', tools, claims };
+  }
+  response.text = NOTHING_DONE;
+  // Its own words must not come back in later prompts: a small model imitates its replies.
+  response.raw = undefined;
+  return { kind: 'replaced', claims };
+}

@@ -1,0 +1,73 @@
+/**
+ * As many calls as asked: after a request's first step called, while the
+ * request holds values no call of the turn has taken ("milk, eggs and
+ * bread": eggs and bread, once milk is added; "base 10 height 5, and base
+ * 15 height 7": 15 and 7), the model's turn goes on with another call
+ * (ModelEngine.continueTurn), held to a call from its first token. A call
+ * that takes none of the values left (the same call again, one made up)
+ * ends it and is not kept.
+ *
+ * Why in the turn: Qwen2.5-Coder 0.5B writes one call and ends its turn
+ * where several are asked (BFCL parallel 3.3%), and its probability of going
+ * on after the first call was 0.93 to 1.00 for the end on every such case;
+ * asked for another call in a new step after the results, it repeated the
+ * first one (6 of 6); made to go on in the same turn, it wrote the next
+ * item's call (llama.cpp, BFCL's parallel cases: see docs/evals.md).
+ */
+import { callModel } from '../call-model';
+import type { ModelRequest } from '../../model/engine';
+import type { Invocation, StepResponse } from '../types';
+import { argumentWords, toolWords, valueWords } from './value-words';
+
+export async function withMoreCalls(
+  inv: Invocation,
+  agentName: string,
+  request: ModelRequest,
+  response: StepResponse,
+): Promise<StepResponse> {
+  if (!inv.decisions?.moreCalls || !inv.engine.continueTurn || response.answeredBy) return response;
+  const last = request.messages.at(-1);
+  if (last?.role !== 'user' || !response.toolCalls.length || response.raw === undefined) return response;
+  if (response.finishReason === 'length' || response.callErrors.length) return response;
+  const offered = new Set(request.allowedTools ?? request.tools.map((tool) => tool.name));
+  const asked = valueWords(last.content, toolWords(request.tools.filter((tool) => offered.has(tool.name))));
+  const taken = new Set<string>();
+  const take = (args: unknown) => argumentWords(args).forEach((word) => taken.add(word));
+  response.toolCalls.forEach((call) => take(call.args));
+  let turn = response;
+  while (turn.toolCalls.length < inv.limits.maxToolCallsPerStep && [...asked].some((word) => !taken.has(word))) {
+    const more = await callModel(inv, agentName, { ...request, toolChoice: holdToCall(request) }, turn.raw);
+    const fresh = more.toolCalls.filter((call) =>
+      [...argumentWords(call.args)].some((w) => asked.has(w) && !taken.has(w)),
+    );
+    // All or nothing: a continuation with a call that takes nothing new is not kept (its raw would replay it).
+    if (!fresh.length || fresh.length < more.toolCalls.length || more.callErrors.length || more.raw === undefined)
+      break;
+    fresh.forEach((call) => take(call.args));
+    turn = joined(turn, more);
+  }
+  return turn;
+}
+
+/** The continuation's tool choice: the step's named tool stays named; otherwise any offered tool, but a call. */
+function holdToCall(request: ModelRequest): ModelRequest['toolChoice'] {
+  return typeof request.toolChoice === 'object' ? request.toolChoice : 'required';
+}
+
+/** One turn of two parts: the continuation's raw is the whole turn already (continueTurn). */
+function joined(first: StepResponse, more: StepResponse): StepResponse {
+  return {
+    ...first,
+    text: [first.text, more.text].filter(Boolean).join(' '),
+    toolCalls: [...first.toolCalls, ...more.toolCalls],
+    raw: more.raw,
+    ...((first.notices || more.notices) && { notices: [...(first.notices ?? []), ...(more.notices ?? [])] }),
+    usage: first.usage &&
+      more.usage && {
+        ...first.usage,
+        completionTokens: first.usage.completionTokens + more.usage.completionTokens,
+      },
+    finishReason: more.finishReason,
+    ms: first.ms + more.ms,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * A call whose values were wrong is written again once, with the reason: a
+ * round of calls that were all refused for their arguments (they failed the
+ * tool's schema, named no tool, or named an address the visitor never gave:
+ * grounded-values.ts) does not count as one of the run's rounds, and the step
+ * after it is held to a call of the same tools. Once a run: a model that
+ * gets it wrong twice answers in words. The run's log keeps both tries.
+ *
+ * Without it, a small model's one round (ModelInfo.toolRounds) was spent on
+ * the bad call, and the step after it could only answer in words.
+ */
+import type { AgentEvent } from '../../session/event';
+import { functionCalls, functionResponses } from '../../session/parts';
+import type { Invocation, RequestProcessor } from '../types';
+import { UNGROUNDED_VALUE } from './grounded-values';
+
+/** The refusals a call's values earn, and no other (a person's no, a repeat, a timeout stay a round). */
+const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE]);
+
+/** The run's model steps that made calls, the one retried round left out (it is tried again). */
+export function countedRounds(inv: Invocation): AgentEvent[] {
+  const run = inv.history.filter((event) => event.invocationId === inv.invocationId);
+  const rounds = run.filter((event) => event.content?.role === 'model' && functionCalls(event).length);
+  const retried = inv.decisions?.retry ? rounds.find((round) => badValuesOnly(round, run)) : undefined;
+  return rounds.filter((round) => round !== retried);
+}
+
+/** Holds the step after the run's first round of bad values to a call of the same tools. */
+export const retryValuesProcessor: RequestProcessor = (inv, step) => {
+  if (!inv.decisions?.retry || step.messages.at(-1)?.role !== 'tool') return;
+  const run = inv.history.filter((event) => event.invocationId === inv.invocationId);
+  const rounds = run.filter((event) => event.content?.role === 'model' && functionCalls(event).length);
+  const last = rounds.at(-1);
+  if (!last || rounds.findIndex((round) => badValuesOnly(round, run)) !== rounds.length - 1) return;
+  const tools = [...new Set(functionCalls(last).map((call) => call.name))].filter((name) =>
+    step.tools.some((tool) => tool.name === name),
+  );
+  if (!tools.length) return;
+  step.toolChoice = tools.length === 1 ? { name: tools[0]! } : 'required';
+  if (tools.length > 1) step.allowedTools = tools;
+};
+
+function badValuesOnly(round: AgentEvent, run: readonly AgentEvent[]): boolean {
+  const ids = new Set(functionCalls(round).map((call) => call.id));
+  const answers = run.flatMap(functionResponses).filter((response) => ids.has(response.id));
+  return answers.length === ids.size && answers.every((answer) => answer.error && BAD_VALUES.has(answer.code ?? ''));
+}

@@ -1,0 +1,185 @@
+// The decision layer's mechanics through a real worker, with an engine module that plays a small model by a script
+// and can weigh a call (callChance) and go on with its turn (continueTurn). What a real model then does is measured
+// on the real 0.5B in test/real-model/ and the evals; this holds each part to its rule.
+import { describe, expect, test } from 'vitest';
+import { defineTool, z, type AgentEvent } from '../../../src/index';
+import { agentsClosedAfterEach, calls, responses, uniqueDb } from '../../page/helpers';
+
+const start = agentsClosedAfterEach();
+const here = import.meta.url;
+const engineUrl = new URL('fixtures/deciding-engine.js', here).href;
+
+function page() {
+  const todos: string[] = [];
+  const sent: unknown[] = [];
+  const addTodo = defineTool({
+    name: 'add_todo',
+    description: 'Add an item to the to-do list on this page.',
+    parameters: z.object({ text: z.string().min(1) }),
+    execute: ({ text }) => (todos.push(text), { id: `t${todos.length}` }),
+  });
+  const sortTable = defineTool({
+    name: 'sort_table',
+    description: 'Sort the products table by a column.',
+    parameters: z.object({ column: z.enum(['name', 'price']) }),
+    execute: ({ column }) => ({ sortedBy: column }),
+  });
+  const fillForm = defineTool({
+    name: 'fill_form',
+    description: 'Fill the contact form on this page.',
+    parameters: z.object({ name: z.string(), email: z.email() }),
+    execute: (args) => (sent.push(args), { filled: true }),
+  });
+  return { todos, sent, tools: [addTodo, sortTable, fillForm] };
+}
+
+async function agentFor(requests: Record<string, unknown>, decisions: unknown = true) {
+  const { todos, sent, tools } = page();
+  const agent = await start({
+    model: { engine: 'module', url: engineUrl, options: { requests } },
+    tools,
+    decisions: decisions as boolean,
+    // One round of calls, then words: what a small model gets (ModelInfo.toolRounds).
+    maxToolRounds: 1,
+    storage: 'memory',
+    dbName: uniqueDb('decisions'),
+  });
+  return { agent, todos, sent };
+}
+
+const modelEvents = (events: AgentEvent[]) => events.filter((event) => event.content?.role === 'model');
+
+describe('the decision layer, step by step', () => {
+  test('a request no tool fits is answered in words when the model is unlikely to call; with the layer off it calls', async () => {
+    const requests = {
+      'thanks!': { chance: 0.2, call: { name: 'add_todo', args: { text: 'thanks' } }, words: "You're welcome!" },
+    };
+    const on = await agentFor(requests);
+    const answered = await on.agent.send('thanks!');
+    expect(answered.text).toBe("You're welcome!");
+    expect(calls(answered.events)).toEqual([]);
+    expect(modelEvents(answered.events)[0]!.decision).toMatchObject({ held: 'answer', by: 'chance', chance: 0.2 });
+    expect(on.todos).toEqual([]);
+
+    const off = await agentFor(requests, false);
+    await off.agent.send('thanks!');
+    expect(off.todos).toEqual(['thanks']);
+  });
+
+  test("a request that names a tool's action is held to a call of that tool, though the model would answer in words", async () => {
+    const { agent } = await agentFor({
+      'sort the products by price': {
+        chance: 0.1,
+        words: 'Sure, I can help you sort the products.',
+        heldCall: { name: 'sort_table', args: { column: 'price' } },
+        after: 'Sorted by price.',
+      },
+    });
+    const { events, text } = await agent.send('sort the products by price');
+    expect(calls(events).map((call) => [call.name, call.args])).toEqual([['sort_table', { column: 'price' }]]);
+    expect(modelEvents(events)[0]!.decision).toEqual({ held: 'call', by: 'asked', tools: ['sort_table'] });
+    expect(text).toBe('Sorted by price.');
+  });
+
+  test('"milk, eggs and bread": the turn goes on while the request holds items no call took, all in one turn', async () => {
+    const { agent, todos } = await agentFor({
+      'put milk, eggs and bread on my list': {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'milk' } },
+        // The fourth would take nothing new: it is not kept, and nothing more is asked.
+        more: [
+          { name: 'add_todo', args: { text: 'eggs' } },
+          { name: 'add_todo', args: { text: 'bread' } },
+        ],
+      },
+    });
+    const { events } = await agent.send('put milk, eggs and bread on my list');
+    expect(todos).toEqual(['milk', 'eggs', 'bread']);
+    const [turn] = modelEvents(events);
+    expect(calls([turn!]).map((call) => call.args)).toEqual([{ text: 'milk' }, { text: 'eggs' }, { text: 'bread' }]);
+    expect(turn!.raw!.split('\n')).toHaveLength(3);
+  });
+
+  test('a continuation that takes nothing new (the same call again) is not kept, and the turn ends', async () => {
+    const { agent, todos } = await agentFor({
+      'remember the milk and the soap': {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'milk' } },
+        more: [{ name: 'add_todo', args: { text: 'milk' } }],
+      },
+    });
+    await agent.send('remember the milk and the soap');
+    expect(todos).toEqual(['milk']);
+  });
+
+  test('a reply that claims an action no call did is decided again, held to a call of that tool', async () => {
+    const { agent, todos } = await agentFor({
+      'oh and eggs too': {
+        chance: 0.2,
+        words: "I've added eggs to your list.",
+        heldCall: { name: 'add_todo', args: { text: 'eggs' } },
+        after: 'Added eggs.',
+      },
+    });
+    const { events, text } = await agent.send('oh and eggs too');
+    expect(todos).toEqual(['eggs']);
+    expect(text).toBe('Added eggs.');
+    // The claim was never recorded as a reply; the step that replaced it says why it was held.
+    const replies = modelEvents(events).flatMap((event) =>
+      event.content!.parts.flatMap((part) => ('text' in part ? [part.text] : [])),
+    );
+    expect(replies).toEqual(['Added eggs.']);
+    expect(modelEvents(events)[0]!.decision).toMatchObject({ held: 'call', by: 'claim', tools: ['add_todo'] });
+    expect(modelEvents(events)[0]!.decision!.claimed).toBe("I've added eggs to your list.");
+  });
+
+  test('a claim the run cannot make good is replaced by a plain "nothing was done", and kept on the event', async () => {
+    const { agent, todos } = await agentFor({
+      // After its one round the model may only answer, and it claims what it never did.
+      'remember to tidy the shelf': {
+        call: { name: 'add_todo', args: { text: 'tidy the shelf' } },
+        after: 'The products table is sorted by price.',
+      },
+    });
+    const { events, text } = await agent.send('remember to tidy the shelf');
+    expect(todos).toEqual(['tidy the shelf']);
+    expect(text).toMatch(/^Nothing was done/);
+    expect(modelEvents(events).at(-1)!.unperformedClaims).toEqual([
+      { sentence: 'The products table is sorted by price.', tools: ['sort_table'] },
+    ]);
+  });
+
+  test('an address the visitor never gave is refused, the call is written again once, and the log keeps both', async () => {
+    const { agent, sent } = await agentFor({
+      'fill the contact form for Ana': {
+        chance: 0.9,
+        call: { name: 'fill_form', args: { name: 'Ana', email: 'john.doe@example.com' } },
+        after: 'Please give me her email address.',
+      },
+    });
+    const { events, text } = await agent.send('fill the contact form for Ana');
+    expect(sent).toEqual([]);
+    const refused = responses(events);
+    expect(refused).toHaveLength(2);
+    expect(refused.every((response) => response.code === 'ungrounded-value')).toBe(true);
+    expect(refused[0]!.error).toContain('"john.doe@example.com"');
+    // The retry was held to the same tool; after it the step could only answer.
+    expect(modelEvents(events).map((event) => calls([event]).map((call) => call.name))).toEqual([
+      ['fill_form'],
+      ['fill_form'],
+      [],
+    ]);
+    expect(text).toBe('Please give me her email address.');
+  });
+
+  test('an address the visitor gave runs at once', async () => {
+    const { agent, sent } = await agentFor({
+      'fill the contact form for Ana, ana@mail.example': {
+        chance: 0.9,
+        call: { name: 'fill_form', args: { name: 'Ana', email: 'ana@mail.example' } },
+      },
+    });
+    await agent.send('fill the contact form for Ana, ana@mail.example');
+    expect(sent).toEqual([{ name: 'Ana', email: 'ana@mail.example' }]);
+  });
+});
