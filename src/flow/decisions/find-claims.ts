@@ -22,6 +22,12 @@ type Tense = 'not-yet' | 'done' | 'under-way';
 /** The words before a verb that make its sentence an offer, a wish or a condition rather than a claim. */
 const NOT_A_CLAIM =
   /\b(not|n't|never|cannot|unable|can|could|would|should|might|may|if|whether|want|wants|like|need|needs|please|don't|didn't|doesn't|won't|wasn't|weren't|haven't|hasn't|couldn't|shall)\b/;
+/**
+ * A verb whose subject is the person or someone else tells of what they did ("the items you added"), not of
+ * what the reply claims the run did.
+ */
+const SOMEONE_ELSE =
+  /\b(you|you've|you have|they|they've|he|she|the user|user|users|the visitor|someone|people)\s+(\w+\s+)?$/;
 /** How a sentence promises an action in its base form. */
 const PROMISE = /\b(i'll|i will|i am going to|i'm going to|going to|let me|i'll now|i shall)\s+(?:\w+\s+){0,2}$/;
 /** What goes before an -ing form that says the action is under way: nothing ("Adding it now."), or "I'm". */
@@ -29,8 +35,7 @@ const UNDER_WAY = /(^\W*|\b(i'm|i am|now|am|is|are)\s+)$/;
 /** A reply's opening word of assent, which changes nothing of what follows it ("Sure, adding it."). */
 const OPENER = /^\W*(sure|ok|okay|alright|right|of course|certainly|got it)\W*/;
 /** A claim that names no action: the run did something, whatever it was. */
-const DONE =
-  /\b(done|all set|taken care of|completed|successfully|finished|updated|is now|are now|now (?:has|have|contains|shows|includes|lists))\b/;
+const DONE = /\b(done|all set|taken care of|completed|successfully|finished|updated)\b/;
 
 export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Claim[] {
   const verbs = new Map<string, { tools: Set<string>; tense: Tense }>();
@@ -57,7 +62,7 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
       const verb = verbs.get(match[0]);
       if (!verb) continue;
       const before = lower.slice(0, match.index);
-      if (NOT_A_CLAIM.test(lastClause(before))) continue;
+      if (NOT_A_CLAIM.test(lastClause(before)) || SOMEONE_ELSE.test(before)) continue;
       const claim =
         verb.tense === 'done' ||
         (verb.tense === 'under-way' && UNDER_WAY.test(before.replace(OPENER, ''))) ||

@@ -44,7 +44,7 @@ describe('what a reply claims was done', () => {
     ['Your list has been cleared.', [['clear_todos', 'deleteTodo']]],
     ['I filled in the contact form for Ana.', [['fill_form']]],
     ['Done!', [[]]],
-    ['All set, your list now has three items.', [[]]],
+    ['All set, your list has three items.', [[]]],
   ])('%s', (reply, tools) => {
     expect(claimed(reply)).toEqual(tools);
   });
@@ -59,6 +59,8 @@ describe('what a reply claims was done', () => {
     'I help with the to-dos, notes, products table and contact form on this page.',
     '2 + 2 is 4.',
     'To add an item, tell me what to add.',
+    "The user's to-do list now has the items they added.",
+    'You added milk yesterday.',
   ])('claims nothing: %s', (reply) => {
     expect(claimed(reply)).toEqual([]);
   });
