@@ -70,14 +70,15 @@ export type EndReason =
   | 'repeated-call';
 
 /**
- * What the decision layer decided for a step before it wrote anything, as its model
- * event records it: held to a call because the request named a tool's action ('asked'), or by the model's own
- * odds of opening with a call ('chance'), or held to words.
+ * What the decision layer decided for a step before it wrote anything, as its model event records it: held to
+ * a call because the request named a tool's action ('asked') or because its reply claimed one ('claim'); held
+ * to words because the request shares no word with any tool ('words'); or either way by the model's own odds
+ * of opening with a call ('chance').
  */
 export interface StepDecision {
   /** 'call': the step was held to a call (of `tools` when named); 'answer': to words. */
   held: 'call' | 'answer';
-  by: 'asked' | 'chance' | 'claim';
+  by: 'asked' | 'words' | 'chance' | 'claim';
   /** The tools the request named by their action ('asked'). */
   tools?: string[];
   /** What the reply the step replaces claimed ('claim'): the model said so without a call. */

@@ -4,6 +4,8 @@
  *
  * - a request that names a tool's action ("sort the products", asked-actions.ts)
  *   is held to a call of that tool (or of those tools);
+ * - a request that shares no word with any tool, in a session that has not
+ *   called one, is held to words (outside-tools.ts);
  * - else the model's own odds of opening with a call (ModelEngine.callChance)
  *   decide: at least CALL_AT_LEAST, a call; below, words. Greedy decoding
  *   takes the likelier opening anyway; held to it, a step that opens in words
@@ -19,6 +21,7 @@ import { emitPartial } from '../record';
 import { requestOf } from '../request-processors/step-request';
 import type { RequestProcessor, StepRequest } from '../types';
 import { askedActions } from './asked-actions';
+import { outsideTools } from './outside-tools';
 
 /** The model's chance of opening with a call at which the step is held to one. */
 const CALL_AT_LEAST = 0.5;
@@ -39,6 +42,11 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   if (!tools.length) return;
   const asked = askedActions(last.content, tools);
   if (asked.length) return holdToCall(step, asked, 'asked');
+  if (outsideTools(last.content, tools, inv.history)) {
+    step.toolChoice = 'none';
+    step.decision = { held: 'answer', by: 'words' };
+    return;
+  }
   if (!inv.engine.callChance) return;
   const { chance, ms } = await inv.engine.callChance(requestOf(step), inv.signal, (read) =>
     emitPartial(inv, { author: step.agent.name, promptRead: read }),

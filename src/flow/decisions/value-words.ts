@@ -53,12 +53,23 @@ export function toolWords(tools: readonly ToolDeclaration[]): Set<string> {
       tool.name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._-]+/g, ' '),
       tool.description,
       tool.whenToUse ?? '',
-      JSON.stringify(Object.keys((tool.parameters.properties as object | undefined) ?? {})).replace(/[_"]/g, ' '),
+      parameterText(tool.parameters),
       actionVerbsOf(tool).join(' '),
     ].join(' ');
     for (const word of wordsOf(text)) words.add(word);
   }
   return words;
+}
+
+/** A schema's property names, descriptions and enum values, nested ones too: how a tool says what it takes. */
+function parameterText(schema: unknown): string {
+  if (!schema || typeof schema !== 'object') return '';
+  const { properties, items, description, enum: choices } = schema as Record<string, unknown>;
+  const own = [typeof description === 'string' ? description : '', Array.isArray(choices) ? choices.join(' ') : ''];
+  const nested = Object.entries((properties as Record<string, unknown> | undefined) ?? {}).map(
+    ([name, property]) => `${name.replace(/[_-]+/g, ' ')} ${parameterText(property)}`,
+  );
+  return [...own, ...nested, parameterText(items)].join(' ');
 }
 
 /** The words of `text` a call could take as values: not common, not the tools' own. */

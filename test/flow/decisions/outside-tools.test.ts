@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest';
+import { outsideTools } from '../../../src/flow/decisions/outside-tools';
+import type { AgentEvent } from '../../../src/session/event';
+import type { ToolDeclaration } from '../../../src/tools/declaration';
+import { pageTools } from './page-tools';
+
+const bmi: ToolDeclaration = {
+  ...pageTools[0]!,
+  name: 'determine_body_mass_index',
+  description: 'Calculate body mass index given weight and height.',
+  parameters: { type: 'object', properties: { weight: { type: 'number', description: 'Weight in kilograms' } } },
+};
+const called: AgentEvent = {
+  id: 'e1',
+  sessionId: 's',
+  invocationId: 'i',
+  seq: 1,
+  author: 'assistant',
+  timestamp: 1,
+  content: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'add_todo', args: { text: 'milk' } } }] },
+};
+
+describe('a request no tool speaks of', () => {
+  test('three words or more, none in any tool: no tool’s job', () => {
+    expect(outsideTools('Who won the world series in 2018?', [bmi], [])).toBe(true);
+    expect(outsideTools('Tell me some horror movies to watch tonight', pageTools, [])).toBe(true);
+  });
+
+  test('one word in a tool’s name, description or parameters is enough to leave it to the model', () => {
+    expect(outsideTools('What is the body mass index of a 70 kg man?', [bmi], [])).toBe(false);
+    expect(outsideTools('Find my weight class for boxing', [bmi], [])).toBe(false);
+    expect(outsideTools('sort the products by price', pageTools, [])).toBe(false);
+  });
+
+  test('a terse request, or one in a conversation that has called tools, is left to the model', () => {
+    expect(outsideTools('hi there', pageTools, [])).toBe(false);
+    expect(outsideTools('oh and eggs and bread too', pageTools, [])).toBe(false);
+    expect(outsideTools('also pick up the dry cleaning', pageTools, [called])).toBe(false);
+    expect(outsideTools('also pick up the dry cleaning', pageTools, [])).toBe(true);
+  });
+});
