@@ -2,9 +2,11 @@
  * A call whose values were wrong is written again once, with the reason: a
  * round of calls that were all refused for their arguments (they failed the
  * tool's schema, named no tool, or named an address the visitor never gave:
- * grounded-values.ts) does not count as one of the run's rounds, and the step
- * after it is held to a call of the same tools. Once a run: a model that
- * gets it wrong twice answers in words. The run's log keeps both tries.
+ * grounded-values.ts), or that the tool itself failed (its error says what
+ * it has: "No to-do matches "Tick it off". Existing: Buy milk."), does not
+ * count as one of the run's rounds, and the step after it is held to a call
+ * of the same tools. Once a run: a model that gets it wrong twice answers in
+ * words. The run's log keeps both tries.
  *
  * Without it, a small model's one round (ModelInfo.toolRounds) was spent on
  * the bad call, and the step after it could only answer in words.
@@ -14,8 +16,8 @@ import { functionCalls, functionResponses } from '../../session/parts';
 import type { Invocation, RequestProcessor } from '../types';
 import { UNGROUNDED_VALUE } from './grounded-values';
 
-/** The refusals a call's values earn, and no other (a person's no, a repeat, a timeout stay a round). */
-const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE]);
+/** The answers a call's values earn, and no other (a person's no, a repeat, a timeout stay a round). */
+const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE, 'tool-failed']);
 
 /** The run's model steps that made calls, the one retried round left out (it is tried again). */
 export function countedRounds(inv: Invocation): AgentEvent[] {

@@ -30,7 +30,17 @@ function page() {
     parameters: z.object({ name: z.string(), email: z.email() }),
     execute: (args) => (sent.push(args), { filled: true }),
   });
-  return { todos, sent, tools: [addTodo, sortTable, fillForm] };
+  const completeTodo = defineTool({
+    name: 'complete_todo',
+    description: 'Mark the to-do whose text matches as done.',
+    parameters: z.object({ text: z.string() }),
+    execute: ({ text }) => {
+      const found = todos.find((todo) => todo.toLowerCase().includes(text.toLowerCase()));
+      if (!found) throw new Error(`No to-do matches "${text}". Existing: ${todos.join(', ')}.`);
+      return { done: found };
+    },
+  });
+  return { todos, sent, tools: [addTodo, sortTable, fillForm, completeTodo] };
 }
 
 async function agentFor(requests: Record<string, unknown>, decisions: unknown = true) {
@@ -170,6 +180,24 @@ describe('the decision layer, step by step', () => {
       [],
     ]);
     expect(text).toBe('Please give me her email address.');
+  });
+
+  test("a call its tool failed is written again once, with the tool's error to go by", async () => {
+    const { agent } = await agentFor({
+      'add milk': { chance: 0.9, call: { name: 'add_todo', args: { text: 'Buy milk' } } },
+      'I got the milk, tick it off': {
+        call: { name: 'complete_todo', args: { text: 'Tick it off' } },
+        retryCall: { name: 'complete_todo', args: { text: 'milk' } },
+        after: 'Marked "Buy milk" as done.',
+      },
+    });
+    await agent.send('add milk');
+    const { events, text } = await agent.send('I got the milk, tick it off');
+    expect(responses(events).map((response) => response.error ?? response.response)).toEqual([
+      'Tool "complete_todo" failed: No to-do matches "Tick it off". Existing: Buy milk.',
+      { done: 'Buy milk' },
+    ]);
+    expect(text).toBe('Marked "Buy milk" as done.');
   });
 
   test('an address the visitor gave runs at once', async () => {
