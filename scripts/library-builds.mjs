@@ -20,6 +20,7 @@
 // Only the workers' web-llm chunk contains web-llm, only their wllama chunk wllama.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { minifySync } from 'rolldown/utils';
 
 const root = resolve(import.meta.dirname, '..');
 /** What the library entries import instead of inlining (package.json "dependencies"). */
@@ -63,6 +64,30 @@ function keepWorkerUrls() {
 
 /** The npm packages whose code the builds inlined (for dist/THIRD-PARTY-LICENSES.txt). */
 export const bundledPackages = new Set();
+
+/**
+ * Vite keeps the whitespace of minified ES modules in lib mode, for the pure annotations an app's bundler
+ * reads; the self-contained bundles and the workers go to no bundler, so their whitespace goes too.
+ */
+function withoutWhitespace() {
+  return {
+    name: 'inpage-agent:without-whitespace',
+    // After Vite's own minifier, which prints whitespace back in.
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const { code, errors } = minifySync(chunk.fileName, chunk.code, {
+          compress: false,
+          mangle: false,
+          codegen: { removeWhitespace: true },
+        });
+        // The worker URLs as an app's bundler recognizes them (keepWorkerUrls), not as the printer quotes them.
+        if (!errors.length)
+          chunk.code = code.replace(/new URL\(`(\.\/[\w.-]+)`,import\.meta\.url\)/g, 'new URL("$1", import.meta.url)');
+      }
+    },
+  };
+}
 
 function recordBundledPackages() {
   return {
@@ -109,7 +134,7 @@ function libraryBuild({
     // public/ holds the demo's files (its service worker); none belongs in dist/.
     publicDir: false,
     resolve: { alias },
-    plugins: [...plugins, keepWorkerUrls(), recordBundledPackages()],
+    plugins: [...plugins, keepWorkerUrls(), recordBundledPackages(), ...(minify ? [withoutWhitespace()] : [])],
     build: {
       outDir: resolve(root, outDir),
       emptyOutDir: false,

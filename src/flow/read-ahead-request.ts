@@ -29,6 +29,8 @@ export async function readAheadRequest(ctx: AgentContext, history: readonly Agen
   };
   const inv: Invocation = {
     ...ctx,
+    // Decided when the words come: a decision asks the model, whose turn the read-ahead holds (it would wait for itself).
+    decisions: undefined,
     invocationId,
     history: [...history, message],
     state: {},

@@ -16,6 +16,7 @@ import { buildRequest } from './request-processors/build-request';
 import { processResponse } from './response-processors/process-response';
 import { learnFromOverflow, learnTokenScale } from './token-scale';
 import type { ToolChoice } from '../model/engine';
+import type { Usage } from '../model/usage';
 import type { CallsOutcome, Invocation, RunStart, StepResponse } from './types';
 
 export async function runInvocation(inv: Invocation, start: RunStart): Promise<EndReason | undefined> {
@@ -90,7 +91,7 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
     content: { role: 'model', parts },
     ...(response.raw !== undefined && { raw: response.raw }),
     ...(response.notices && { notices: response.notices }),
-    usage: response.usage,
+    usage: withDecisionRead(response.usage, built.decisionUsage),
     timing: { startedAt: response.startedAt, ms: response.ms },
     // What the step allowed; the prompt may describe more (the run's tools).
     offeredTools: request.allowedTools ?? request.tools.map((tool) => tool.name),
@@ -101,6 +102,15 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
   });
   if (!answer) return handleFunctionCalls(inv, agentName, calls, { refused });
   return { kind: 'end', reason: missing ? await end(inv, 'error', missing) : 'answer' };
+}
+
+/**
+ * A step's usage with what its decision read first (the same prompt, callChance): the step then finds it
+ * all in the cache, but the person waited for it, so the cached count is the one before the decision.
+ */
+function withDecisionRead(usage: Usage | undefined, decision: Usage | undefined): Usage | undefined {
+  if (usage?.cachedPromptTokens === undefined || decision?.cachedPromptTokens === undefined) return usage;
+  return { ...usage, cachedPromptTokens: Math.min(usage.cachedPromptTokens, decision.cachedPromptTokens) };
 }
 
 /**

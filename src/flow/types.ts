@@ -203,6 +203,8 @@ export interface StepRequest {
   toolChoice?: ToolChoice;
   /** What the decision layer decided for this step, recorded on its model event. */
   decision?: StepDecision;
+  /** What the decision's own look at the prompt read (callChance): part of the step's usage. */
+  decisionUsage?: Usage;
 }
 
 /** Adds one thing to a step's request (after ADK's request processors). */

@@ -24,7 +24,7 @@ import { askedActions } from './asked-actions';
 import { outsideTools } from './outside-tools';
 
 /** The model's chance of opening with a call at which the step is held to one. */
-const CALL_AT_LEAST = 0.5;
+const CALL_AT_LEAST = 0.65;
 
 export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   const { redo } = inv.run;
@@ -48,12 +48,13 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
     return;
   }
   if (!inv.engine.callChance) return;
-  const { chance, ms } = await inv.engine.callChance(requestOf(step), inv.signal, (read) =>
+  const { chance, ms, usage } = await inv.engine.callChance(requestOf(step), inv.signal, (read) =>
     emitPartial(inv, { author: step.agent.name, promptRead: read }),
   );
   const held = chance >= CALL_AT_LEAST ? 'call' : 'answer';
   step.toolChoice = held === 'call' ? 'required' : 'none';
   step.decision = { held, by: 'chance', chance, ms };
+  if (usage) step.decisionUsage = usage;
 };
 
 function holdToCall(step: StepRequest, asked: string[], by: 'asked' | 'claim'): void {

@@ -10,6 +10,7 @@
  */
 import type { ModelRequest } from '../../model/engine';
 import type { AgentSpec, Invocation, RequestProcessor, StepDecision, StepRequest } from '../types';
+import type { Usage } from '../../model/usage';
 import { decideCallProcessor } from '../decisions/decide-call';
 import { retryValuesProcessor } from '../decisions/retry-values';
 import { contextWindowProcessor } from './context-window';
@@ -45,12 +46,19 @@ export async function buildRequest(
   inv: Invocation,
   agent: AgentSpec,
   processors: readonly RequestProcessor[] = defaultRequestProcessors,
-): Promise<{ request: ModelRequest; trimmed: number; estimatedTokens?: number; decision?: StepDecision }> {
+): Promise<{
+  request: ModelRequest;
+  trimmed: number;
+  estimatedTokens?: number;
+  decision?: StepDecision;
+  decisionUsage?: Usage;
+}> {
   const step = await buildStep(inv, agent, processors);
   return {
     request: requestOf(step),
     trimmed: step.trimmed,
     estimatedTokens: step.estimatedTokens,
     ...(step.decision && { decision: step.decision }),
+    ...(step.decisionUsage && { decisionUsage: step.decisionUsage }),
   };
 }

@@ -56,7 +56,8 @@ const LONG = [
   ...Array.from({ length: 300 }, (_, i) => `Rule ${i + 1}: keep item ${i + 1} of the list as the visitor wrote it.`),
 ].join('\n');
 
-const modelSteps = (events: AgentEvent[]) => events.filter((event) => event.content?.role === 'model');
+const modelSteps = (events: AgentEvent[]) =>
+  events.filter((event) => event.content?.role === 'model' && !event.partial);
 /** The first model step's prompt tokens: found in llama.cpp's cache, and prefilled. */
 function firstStep(events: AgentEvent[]) {
   const usage = modelSteps(events)[0]!.usage!;
