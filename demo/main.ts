@@ -371,6 +371,7 @@ async function stream(run: AsyncGenerator<AgentEvent>, pending?: HTMLLIElement):
 
 function showFailure(target: Agent, failed: AgentError): void {
   showEvent({
+    type: 'notice',
     id: `local-${Date.now()}`,
     sessionId: target.sessionId,
     invocationId: '',
@@ -654,6 +655,7 @@ if (agent && currentModel.engine !== 'module' && !loading) showModelPanel();
 await first.catch((error: AgentError) => {
   setStatus('crashed');
   showEvent({
+    type: 'notice',
     id: 'start',
     sessionId: '',
     invocationId: 'start',

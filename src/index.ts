@@ -16,7 +16,24 @@ export { buildReferences, formatReferences } from './tools/references';
 export { z } from './tools/zod';
 export { AgentError, isAgentError } from './errors';
 export type { AgentErrorCode } from './errors';
-export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason, ApprovalRequest } from './session/event';
+export type {
+  AgentEvent,
+  EventType,
+  UserEvent,
+  ModelEvent,
+  ToolEvent,
+  PartialEvent,
+  ApprovalRequestEvent,
+  ApprovalEvent,
+  EndEvent,
+  NoticeEvent,
+  Part,
+  FunctionCall,
+  FunctionResponse,
+  EndReason,
+  ApprovalRequest,
+} from './session/event';
+export type { RunCall, CallOutcome } from './session/run-calls';
 export type { Session, SessionSummary } from './session/store';
 export type {
   ModelProgress,
