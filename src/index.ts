@@ -13,6 +13,8 @@ export type { ModelContextLike, WebMCPTool } from './page/webmcp';
 export type { ToolResult } from './tools/tool-result';
 export type { ToolDeclaration, ToolAnnotations } from './tools/declaration';
 export { buildReferences, formatReferences } from './tools/references';
+export { findItem } from './tools/find-item';
+export type { FindItemOptions, FoundItem } from './tools/find-item';
 export { z } from './tools/zod';
 export { AgentError, isAgentError } from './errors';
 export type { AgentErrorCode } from './errors';
