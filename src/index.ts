@@ -10,6 +10,8 @@ export type { Tool, ToolSpec, ToolContext } from './tools/define-tool';
 export { fromMCPTool, toMCPTool } from './tools/mcp';
 export { exposeToWebMCP, importWebMCPTools, findModelContext } from './page/webmcp';
 export type { ModelContextLike, WebMCPTool } from './page/webmcp';
+export { importFormTools } from './page/form-tools';
+export type { FormToolsOptions } from './page/form-tools';
 export type { ToolResult } from './tools/tool-result';
 export type { ToolDeclaration, ToolAnnotations } from './tools/declaration';
 export { buildReferences, formatReferences } from './tools/references';

@@ -10,6 +10,7 @@ import type { ModelDelta, ModelHandle, ModelRequest, WarmupResult } from '../mod
 import { newId, type AgentEvent, type ApprovalRequest } from '../session/event';
 import type { AgentStats } from '../session/stats';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
+import type { ToolDeclaration } from '../tools/declaration';
 import type { Tool } from '../tools/define-tool';
 import type { AgentStatus, ContextUsage, HostInfo, ModelApi, SessionsApi } from '../contract/protocol';
 import { agentSessions, openSession, type AgentSessions } from './agent-sessions';
@@ -186,6 +187,11 @@ export class Agent extends EventTarget {
 
   unregisterTool(name: string): Promise<void> {
     return this.tools.unregister(name);
+  }
+
+  /** The page tools this agent has now, as the worker and the model know them (a UI shows their displayName). */
+  declaredTools(): ToolDeclaration[] {
+    return this.tools.declared();
   }
 
   /** Offers this agent's page tools to the browser's WebMCP registry, where it has one. */
