@@ -19,6 +19,7 @@ const ENTRIES = [
   'index.ts',
   'embed.ts',
   'ai-sdk/index.ts',
+  'chat/index.ts',
   'extension/index.ts',
   'extension/content-entry.ts',
   'worker/worker-entry.ts',

@@ -4,6 +4,8 @@
 //   import zod, comlink and idb (the app's bundler dedupes them) and start the
 //   worker with the literal `new Worker(new URL('./inpage-agent.worker.js',
 //   import.meta.url))` that Vite, webpack and Parcel follow.
+// - chat.js (inpage-agent/chat): defines <inpage-agent-chat>. Like ai-sdk.js it
+//   imports the runtime as the package 'inpage-agent', so an app holds one copy.
 // - ai-sdk.js (inpage-agent/ai-sdk): the AI SDK's provider and chat transport.
 //   It imports the runtime as the package 'inpage-agent' (so an app holds one
 //   copy, and its AgentError is the app's) and imports 'ai'; nothing of the AI
@@ -75,16 +77,17 @@ function recordBundledPackages() {
 }
 
 /**
- * src/ai-sdk reaches the runtime only through src/index.ts (check-deps.mjs);
- * in ai-sdk.js that import is the package itself, resolved by the app.
+ * src/ai-sdk and src/chat reach the runtime only through src/index.ts
+ * (check-deps.mjs); in ai-sdk.js and chat.js that import is the package
+ * itself, resolved by the app.
  */
-function runtimeAsPackage() {
+function runtimeAsPackage(folder) {
   const runtime = resolve(root, 'src/index.ts');
   return {
     name: 'inpage-agent:runtime-as-package',
     enforce: 'pre',
     async resolveId(source, importer) {
-      if (!importer?.includes('/src/ai-sdk/') || !source.startsWith('.')) return null;
+      if (!importer?.includes(`/src/${folder}/`) || !source.startsWith('.')) return null;
       const resolved = await this.resolve(source, importer, { skipSelf: true });
       return resolved?.id === runtime ? { id: 'inpage-agent', external: true } : null;
     },
@@ -136,8 +139,9 @@ export function libraryEntryBuilds(outDir = 'dist') {
       entry: 'src/ai-sdk/index.ts',
       fileName: 'ai-sdk.js',
       external: [...DEPENDENCIES, ...AI_SDK_PACKAGES],
-      plugins: [runtimeAsPackage()],
+      plugins: [runtimeAsPackage('ai-sdk')],
     }),
+    libraryBuild({ ...common, entry: 'src/chat/index.ts', fileName: 'chat.js', plugins: [runtimeAsPackage('chat')] }),
   ];
 }
 

@@ -158,11 +158,19 @@ export class Agent extends EventTarget {
    * createAgent({ warmup: true }) calls this after the model loads and after openSession().
    */
   warmup(options: { signal?: AbortSignal } = {}): Promise<WarmupResult> {
+    this.warmups++;
     return warmupIn(this.supervisor, options.signal, {
       result: (result) => this.dispatchEvent(new CustomEvent('warmup', { detail: result })),
       read: (progress) => this.dispatchEvent(new CustomEvent('warmup-progress', { detail: progress })),
-    });
+    }).finally(() => this.warmups--);
   }
+
+  /** Whether the agent is reading its prompt's constant part ahead now (warmup()): a message sent meanwhile waits for it. */
+  get readingAhead(): boolean {
+    return this.warmups > 0;
+  }
+
+  private warmups = 0;
 
   /**
    * Opens the session `sessionId` (a new one when absent, or when the store has none by that id) in
