@@ -326,13 +326,13 @@ export class InpageAgentChat extends ElementBase {
   #onEvent(agent: Agent, event: AgentEvent): void {
     // A run stopped by a switch to another session still ends: its last events are not this session's.
     if (agent !== this.#agent || event.sessionId !== agent.sessionId) return;
-    if (event.type === 'user' && this.#pending) {
+    const pending = event.type === 'user' ? this.#pending : undefined;
+    if (pending) {
       // Recorded: from here on a reload goes on with it (showSession).
-      this.#pending.remove();
       this.#pending = undefined;
       sessionStorage.removeItem(this.#key('pending'));
     }
-    this.#view.showEvent(event, { live: true });
+    this.#view.showEvent(event, { live: true, replacing: pending });
     if (this.#running) this.#working.after(event, this.#strings.working.readingResults);
   }
 

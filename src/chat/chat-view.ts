@@ -90,7 +90,12 @@ export class ChatView {
     return askInCard(this.strings, card, focus);
   }
 
-  showEvent(event: AgentEvent, { live = false } = {}): void {
+  /**
+   * Draws an event. `live`: it happens now (a screen reader hears replies and questions). `replacing`: the
+   * bubble shown at once for the message this event records, which it takes the place of, so that what an
+   * approval asked meanwhile stays below the message.
+   */
+  showEvent(event: AgentEvent, { live = false, replacing }: { live?: boolean; replacing?: HTMLLIElement } = {}): void {
     const parts = event.content?.parts ?? [];
     if (event.partial) {
       if (event.toolCallStart) this.showCallStart(event.invocationId, event.toolCallStart.name);
@@ -108,7 +113,8 @@ export class ChatView {
       item.className = 'msg user';
       item.dataset.eventId = event.id;
       item.textContent = text;
-      this.add(item);
+      if (replacing?.isConnected) replacing.replaceWith(item);
+      else this.add(item);
     }
     if (event.type === 'model') this.showModelEvent(event, live);
     if (event.type === 'tool') this.showToolEvent(event);
