@@ -50,6 +50,10 @@ export async function buildPackage(outDir = resolve(root, 'dist'), { quiet = fal
     resolve(outDir, 'types/worker.d.ts'),
     '/** A worker script (inpage-agent/worker, inpage-agent/shared-worker): start it with new Worker(url), never import it. */\nexport {};\n',
   );
+  writeFileSync(
+    resolve(outDir, 'types/isolation.d.ts'),
+    '/** A classic script (inpage-agent/isolation): copy it to your site and load it with <script src>, never import it. */\nexport {};\n',
+  );
   return outDir;
 }
 

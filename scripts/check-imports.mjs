@@ -20,6 +20,7 @@ const ENTRIES = [
   'embed.ts',
   'ai-sdk/index.ts',
   'chat/index.ts',
+  'isolation/isolation.ts',
   'extension/index.ts',
   'extension/content-entry.ts',
   'worker/worker-entry.ts',

@@ -13,6 +13,9 @@
 // - inpage-agent.js (ESM for a CDN or a plain <script type="module">),
 //   inpage-agent.iife.js (script tag), inpage-agent-extension.js and
 //   inpage-agent-content.js (an extension's copy-in files): self-contained.
+// - inpage-agent-isolation.js (inpage-agent/isolation): a classic script that,
+//   copied to a site's root, isolates its pages on a static host without
+//   headers (it registers itself as the service worker that adds them).
 // - inpage-agent.worker.js, inpage-agent.shared-worker.js: the workers. Their
 //   shared code is in chunks/; web-llm is in the chunk the engine's `import()`
 //   loads only when a web-llm model starts.
@@ -28,6 +31,7 @@ const root = resolve(import.meta.dirname, '..');
 const DEPENDENCIES = ['zod', 'comlink', 'idb'];
 export const WORKER_FILE = 'inpage-agent.worker.js';
 export const SHARED_WORKER_FILE = 'inpage-agent.shared-worker.js';
+export const ISOLATION_FILE = 'inpage-agent-isolation.js';
 
 const workerLocator = (variant) => ({
   find: /^\.\/worker-url$/,
@@ -155,9 +159,19 @@ export function aiSdkMarkersIn(code) {
   return AI_SDK_MARKERS.filter((marker) => code.includes(marker));
 }
 
-/** The self-contained page files: ESM for a CDN or a plain module script, and the script-tag build. */
+/**
+ * The self-contained page files: ESM for a CDN or a plain module script, the script-tag build, and the
+ * script that isolates a page on a static host without headers (a page script and its own service worker).
+ */
 export function pageBuilds(outDir = 'dist') {
   return [
+    libraryBuild({
+      entry: 'src/isolation/isolation.ts',
+      fileName: ISOLATION_FILE,
+      format: 'iife',
+      name: 'InpageAgentIsolation',
+      outDir,
+    }),
     libraryBuild({
       entry: 'src/index.ts',
       fileName: 'inpage-agent.js',
