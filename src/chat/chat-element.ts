@@ -239,13 +239,19 @@ export class InpageAgentChat extends ElementBase {
       this.#connectedOnce = true;
       this.#restoreCutOff();
     }
+    // Back in the page after it left it: the agent's runs are drawn again.
+    if (this.#agent && !this.#attached) this.#listen(this.#agent);
     if (this.hasAttribute('model-url') && !this.#agent && !this.#own) this.#makeOwn();
   }
 
   disconnectedCallback(): void {
-    // Moved within the page: kept. Gone: the agent it made goes with it.
+    // Moved within the page: kept. Gone: it stops listening to the agent, and the agent it made goes with it.
     queueMicrotask(() => {
-      if (!this.isConnected) this.#dropOwn();
+      if (this.isConnected) return;
+      this.#attached?.abort();
+      this.#attached = undefined;
+      // Its own agent closes: back in the page, it makes a new one (on the same session).
+      if (this.#dropOwn()) this.#attach(undefined);
     });
   }
 
@@ -371,12 +377,14 @@ export class InpageAgentChat extends ElementBase {
     this.#attach(making);
   }
 
-  #dropOwn(): void {
+  /** Closes the agent the attributes made, if any; says whether there was one. */
+  #dropOwn(): boolean {
     const own = this.#own;
-    if (!own) return;
+    if (!own) return false;
     this.#own = undefined;
     own.controller.abort();
     void own.agent.then((agent) => agent?.close());
+    return true;
   }
 
   // ── runs ──

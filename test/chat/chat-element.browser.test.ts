@@ -275,6 +275,31 @@ describe('<inpage-agent-chat> with an agent', () => {
   });
 });
 
+describe('<inpage-agent-chat> in a page that changes', () => {
+  test('moved within the page it keeps drawing the agent’s runs; taken out it stops, and put back it draws them again', async () => {
+    const chat = mount();
+    const agent = await agentFor({
+      model: { engine: 'scripted', turns: [{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }] },
+    });
+    chat.agent = agent;
+    await expect.poll(() => chat.agent).toBe(agent);
+    // Runs the page starts itself are drawn too.
+    const holder = document.createElement('section');
+    document.body.append(holder);
+    holder.append(chat);
+    await agent.send('first');
+    await expect.poll(() => replies(chat)).toEqual(['One.']);
+    chat.remove();
+    await new Promise((resolve) => setTimeout(resolve));
+    await agent.send('second');
+    expect(replies(chat)).toEqual(['One.']);
+    document.body.append(chat);
+    await agent.send('third');
+    await expect.poll(() => replies(chat)).toEqual(['One.', 'Three.']);
+    holder.remove();
+  });
+});
+
 describe('<inpage-agent-chat> from its attributes', () => {
   test('model-url and instructions make an agent (a GGUF on llama.cpp); form-tools gives it the page’s marked forms as tools, and forms added later', async () => {
     const form = document.createElement('form');
