@@ -510,11 +510,13 @@ export class InpageAgentChat extends ElementBase {
     requestAnimationFrame(() => (region.textContent = text));
   }
 
-  #tool(name: string): { displayName: string; asksFirst: boolean } {
+  #tool(name: string): { displayName: string; asksFirst: boolean; destructive: boolean } {
     const declaration = this.#agent?.declaredTools().find((tool) => tool.name === name);
     return {
       displayName: declaration?.displayName ?? name,
       asksFirst: declaration !== undefined && declaration.needsApproval !== false,
+      // A tool the page does not describe (any more) is taken at its worst.
+      destructive: declaration ? declaration.annotations.destructive === true : true,
     };
   }
 

@@ -11,8 +11,8 @@ import { askInCard, createCard, formatMs, offerAgain, setCardResult, setCardStat
 
 export interface ChatViewHooks {
   strings(): ChatStrings;
-  /** How a tool is shown, and whether it asks the person before it runs. */
-  tool(name: string): { displayName: string; asksFirst: boolean };
+  /** How a tool is shown, whether it asks the person before it runs, and whether what it does cannot be undone. */
+  tool(name: string): { displayName: string; asksFirst: boolean; destructive: boolean };
   /** Asks the agent again, as if the visitor had typed it. */
   ask(text: string): void;
   /** A call that waits for the person in a paused run: their choice decides it (agent.approve / agent.reject). */
@@ -87,7 +87,7 @@ export class ChatView {
     const card = this.callCard({ id: call.callId, name: call.name, args: call.args });
     this.hooks.follow();
     this.hooks.announce(this.strings.approvalAnnouncement(this.hooks.tool(call.name).displayName));
-    return askInCard(this.strings, card, focus);
+    return askInCard(this.strings, card, { focus, destructive: this.hooks.tool(call.name).destructive });
   }
 
   /**
@@ -260,7 +260,10 @@ export class ChatView {
   private askPaused(call: ApprovalRequest, focus: boolean): void {
     const card = this.callCard({ id: call.callId, name: call.name, args: call.args });
     if (focus) this.hooks.announce(this.strings.approvalAnnouncement(this.nameOf(call.name)));
-    void askInCard(this.strings, card, focus).then((granted) => this.hooks.decide(call.callId, granted));
+    const { destructive } = this.hooks.tool(call.name);
+    void askInCard(this.strings, card, { focus, destructive }).then((granted) =>
+      this.hooks.decide(call.callId, granted),
+    );
   }
 
   /** The model has written a tool's name: its card shows now, while it writes the arguments. */

@@ -40,8 +40,9 @@ export interface ChatStrings {
     done: string;
     interrupted: string;
   };
-  /** On a card that waits for the person. */
+  /** On a card that waits for the person: a destructive tool's, and another's that asks (a form's). */
   approvalNote: string;
+  approvalQuestion: string;
   allowed: string;
   notAllowed: string;
   notAllowedNotRun: string;
@@ -106,6 +107,7 @@ export const defaultStrings: ChatStrings = {
     interrupted: 'Not run',
   },
   approvalNote: 'This cannot be undone. Allow it?',
+  approvalQuestion: 'Allow it?',
   allowed: 'Allowed.',
   notAllowed: 'You did not allow it.',
   notAllowedNotRun: 'You did not allow it, so it did not run.',

@@ -63,9 +63,17 @@ export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Allow / Don't allow in the card; resolves with the choice. Focus goes to the safe choice when asked to. */
-export function askInCard(strings: ChatStrings, card: HTMLElement, focus: boolean): Promise<boolean> {
-  setCardState(strings, card, 'approval', strings.approvalNote);
+/**
+ * Allow / Don't allow in the card, with what the call would be given in view; resolves with the choice. Focus
+ * goes to the safe choice when asked to.
+ */
+export function askInCard(
+  strings: ChatStrings,
+  card: HTMLElement,
+  { focus, destructive }: { focus: boolean; destructive: boolean },
+): Promise<boolean> {
+  setCardState(strings, card, 'approval', destructive ? strings.approvalNote : strings.approvalQuestion);
+  card.querySelector<HTMLDetailsElement>('.card-details')!.open = true;
   const actions = card.querySelector('.card-actions')!;
   const allow = element('button', 'primary', strings.allow);
   const deny = element('button', undefined, strings.deny);

@@ -154,6 +154,33 @@ describe('<inpage-agent-chat> with an agent', () => {
     expect(list).toEqual([]);
   });
 
+  test('a card that asks shows what the call would be given; a tool that asks without being destructive is not said to be final', async () => {
+    const sendMail = defineTool({
+      name: 'send_mail',
+      displayName: 'Send a mail',
+      description: 'Send a mail.',
+      parameters: z.object({ to: z.string() }),
+      needsApproval: true,
+      execute: () => ({ sent: true }),
+    });
+    const chat = mount();
+    chat.agent = await agentFor({
+      model: {
+        engine: 'scripted',
+        turns: [{ toolCalls: [{ name: 'send_mail', args: { to: 'ana@example.com' } }] }, { text: 'Sent.' }],
+      },
+      tools: [sendMail],
+      onApproval: (call) => chat.approve(call),
+    });
+    type(chat, 'mail Ana');
+    await expect.poll(() => cards(chat)).toEqual(['send_mail approval']);
+    expect($(chat, 'li.card .card-note').textContent).toBe('Allow it?');
+    expect($<HTMLDetailsElement>(chat, 'li.card details').open).toBe(true);
+    expect(JSON.parse($(chat, 'li.card .card-args').textContent!)).toEqual({ to: 'ana@example.com' });
+    $(chat, 'li.card button[data-choice="allow"]').click();
+    await expect.poll(() => replies(chat)).toEqual(['Sent.']);
+  });
+
   test('Stop keeps what arrived and says it stopped; the next message works', async () => {
     let release!: () => void;
     const wait = defineTool({
