@@ -22,6 +22,7 @@ export { AgentError, isAgentError } from './errors';
 export type { AgentErrorCode } from './errors';
 export type {
   AgentEvent,
+  EventFields,
   EventType,
   UserEvent,
   ModelEvent,
