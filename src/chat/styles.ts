@@ -7,7 +7,7 @@
  * preference decides). `::part()` reaches the main pieces: status, scroller,
  * empty, log, after-log, composer, prompt, send, stop.
  */
-export const CHAT_CSS = `
+export const CHAT_CSS: string = `
 :host {
   /* Each colour in light and in dark: light-dark() follows the scheme below. */
   --_bg: var(--inpage-chat-bg, light-dark(#f6f7fb, #0f1218));
