@@ -13,8 +13,9 @@ import { functionCalls, functionResponses } from './parts';
 /**
  * - 'ran': the tool ran and answered (`result`);
  * - 'failed': it ran, or began to, and failed (`error`: a throw, a timeout, a result that cannot cross);
- * - 'refused': it never ran: its arguments did not fit its schema (`refusedBy: 'validation'`), or a rule said
- *   no (`refusedBy: 'rule'`: a repeat, too many calls in a step, a tool the step does not allow);
+ * - 'refused': it never ran: its arguments did not fit its schema, or held an address the visitor never gave
+ *   (`refusedBy: 'validation'`), or a rule said no (`refusedBy: 'rule'`: a repeat, too many calls in a step, a
+ *   tool the step does not allow);
  * - 'not-approved': a person said no;
  * - 'awaiting-approval': the run ended waiting for a person's decision (agent.approve / agent.reject);
  * - 'long-running': the tool answers later (agent.resolveTool);
@@ -40,10 +41,10 @@ export interface RunCall {
 
 /** Refusals by the call's arguments: the model may correct them. */
 const BY_VALIDATION: readonly string[] = [
-  'invalid-arguments',
-  'unknown-tool',
-  'unreadable-call',
-] satisfies AgentErrorCode[];
+  ...(['invalid-arguments', 'unknown-tool', 'unreadable-call'] satisfies AgentErrorCode[]),
+  // The decision layer's (flow/decisions/grounded-values.ts): an address the visitor never gave.
+  'ungrounded-value',
+];
 /** Refusals by a rule of the page or the runtime, whatever the arguments. */
 const BY_RULE: readonly string[] = ['repeated-call', 'max-tool-calls', 'tool-not-allowed'] satisfies AgentErrorCode[];
 
