@@ -1,4 +1,4 @@
-// The demo: a chat with an agent that acts on the sample page beside it. A local model runs on
+// The demo: a chat (<inpage-agent-chat>, the package's own) with an agent that acts on the sample page beside it. A local model runs on
 // WebGPU, or on the CPU (a GGUF through llama.cpp); until one is loaded, an engine module of rules
 // stands in (demo mode, labelled as such), through the same worker, tools, approval, sessions and
 // toolkit. Insight (timeline, toolkit graph, tool stats, sessions, model) is in a drawer. The session
@@ -14,35 +14,21 @@ import {
   type PromptRead,
   type WarmupResult,
 } from '../src/index';
+import '../src/chat/index';
+import type { InpageAgentChat } from '../src/chat/index';
 import { displayNameOf, pageSummary, pageTools, replayCall } from './app/page-tools';
 import { nextSuggestions, suggestions } from './suggestions';
-import {
-  askInline,
-  clearChat,
-  isChatEmpty,
-  keepPendingLast,
-  revealEvent,
-  setChatHooks,
-  showEvent,
-  showPending,
-  showUnsent,
-} from './ui/chat';
 import { closeDrawer, currentView, isDrawerOpen, openDrawer, startDrawer, type View } from './ui/drawer';
-import { friendlyError } from './ui/friendly-error';
-import { pin, startFollowing } from './ui/follow';
+import { DEMO_ERRORS, friendlyError } from './ui/friendly-error';
 import { showGraph, startZoom } from './ui/graph-view';
 import { fillPicker, isBaseModel, modelFor, probeDevice, progressReporter } from './ui/model-picker';
 import { drawSessions, startSessions } from './ui/sessions-view';
-import { drawTimeline } from './ui/timeline';
-import { formatMs } from './ui/tool-card';
-import { hideWorking, showRead, showWorking, workingAfter, workingOn } from './ui/working-line';
+import { drawTimeline, formatMs } from './ui/timeline';
 
 const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const SESSION_KEY = 'inpage-agent-demo:session';
 /** The model picker's value of the model last loaded (e.g. `gguf:<id>`); absent: demo mode. */
 const MODEL_KEY = 'inpage-agent-demo:model';
-/** A message shown but not yet taken by the agent (it was still starting): a reload then says it was not sent. */
-const PENDING_KEY = 'inpage-agent-demo:pending';
 /** Set for the one reload that makes the page cross-origin isolated (threads) once the service worker controls it. */
 const ISOLATION_RELOAD_KEY = 'inpage-agent-demo:isolation-reload';
 const params = new URLSearchParams(location.search);
@@ -58,40 +44,30 @@ const standIn = (): ModelOptions => ({
   options: { tokenDelayMs: Number(params.get('tokenDelay') ?? 30), readDelayMs: Number(params.get('readDelay') ?? 0) },
 });
 
+/** The conversation: the package's chat element, with the demo's suggestions in its slots. */
+const chat = $<InpageAgentChat>('#chat');
 let agent: Agent | undefined;
-/** The agent being started; a message sent meanwhile waits for it. */
+/** The agent being started (or a session being opened); the chat's messages wait for it too. */
 let starting: Promise<void> = Promise.resolve();
+/** The session's stored events, for the timeline. */
 let events: AgentEvent[] = [];
-let running: AbortController | undefined;
 let currentModel: ModelOptions = standIn();
 /** What the model read ahead last (the instructions and the tools), shown in the model panel. */
 let readAhead: WarmupResult | undefined;
-/**
- * Whether the model is reading the instructions and tools ahead (after its load, and for each new session): a
- * message sent meanwhile waits for that, and the working line says so rather than that it reads the message.
- */
+/** Whether the model is reading the instructions and tools ahead (after its load, and for each new session). */
 let readingAhead = false;
-/** How far the model has read them ahead: the working line shows it while a message waits for that. */
+/** How far the model has read them ahead: the model panel shows it. */
 let readAheadProgress: PromptRead | undefined;
-const READING_AHEAD = 'Reading the instructions and tools first';
 let timelineTool: string | undefined;
 /** Whether the visitor last used the keyboard: then approval also opens the dialog, which takes focus. */
 let keyboardUser = false;
 addEventListener('keydown', (event) => (keyboardUser = event.key === 'Tab' || event.key === 'Enter' || keyboardUser));
 addEventListener('pointerdown', () => (keyboardUser = false));
 
-// ── approval: in the call's card; for keyboard users also in an accessible dialog ──
+// ── approval: in the call's card (the chat's); for keyboard users also in an accessible dialog ──
 function approve(call: ApprovalRequest): Promise<boolean> {
-  // A decision is like a message: the visitor wants to see what it leads to, wherever the view was.
-  return decide(call).then((granted) => {
-    pin();
-    return granted;
-  });
-}
-
-function decide(call: ApprovalRequest): Promise<boolean> {
   const dialog = $<HTMLDialogElement>('#approval');
-  const inline = askInline(call, !keyboardUser);
+  const inline = chat.approve(call, { focus: !keyboardUser });
   if (!keyboardUser) return inline;
   $('#approval-text').textContent =
     `The agent wants to “${displayNameOf(call.name)}” (${call.name}). This cannot be undone.`;
@@ -109,18 +85,12 @@ function decide(call: ApprovalRequest): Promise<boolean> {
 }
 
 // ── the agent ──
+/** Starts an agent on `model`; the chat takes it once it is ready (a message typed meanwhile waits for it). */
 function start(model: ModelOptions, signal?: AbortSignal): Promise<void> {
-  starting = startAgent(model, signal);
+  const made = startAgent(model, signal);
+  chat.agent = made;
+  starting = made.then(() => undefined);
   return starting;
-}
-
-/** The agent once every start under way has ended (a message waits for the one that replaces the agent), if any. */
-async function readyAgent(): Promise<Agent | undefined> {
-  for (;;) {
-    const current = starting;
-    await current.catch(() => undefined);
-    if (current === starting) return agent;
-  }
 }
 
 /** A base model continues the pattern it is shown: requests, each answered with one call in Gemma's syntax. */
@@ -134,11 +104,11 @@ const BASE_MODEL_INSTRUCTIONS = [
   .map((entry) => (typeof entry === 'string' ? entry : `Request: ${entry[0]}\n\`\`\`tool_code\n${entry[1]}\n\`\`\``))
   .join('\n\n');
 
-async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<void> {
+async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<Agent> {
   // No message may reach the agent being replaced: it is closing (its run() would reject with 'closed').
   const previous = agent;
   agent = undefined;
-  running?.abort();
+  chat.stop();
   await previous?.close();
   setStatus('starting');
   const demoMode = model.engine === 'module';
@@ -169,13 +139,16 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
   next.addEventListener('status', (event) => setStatus((event as CustomEvent<{ status: string }>).detail.status));
   next.addEventListener('warmup-progress', (event) => {
     readAheadProgress = (event as CustomEvent<PromptRead>).detail;
-    if (workingOn() === READING_AHEAD) showRead(readAheadProgress);
     showReadingAhead(readAheadProgress);
   });
   next.addEventListener('warmup', (event) => {
     readingAhead = false;
-    if (workingOn() === READING_AHEAD) showWorking('Reading your request');
     showReadAhead((event as CustomEvent<WarmupResult>).detail);
+  });
+  // What the timeline shows: the session's events as they are stored.
+  next.addEventListener('event', (event) => {
+    const stored = (event as CustomEvent<AgentEvent>).detail;
+    if (!stored.partial && stored.sessionId === next.sessionId) events.push(stored);
   });
   setStatus(next.status);
   localStorage.setItem(SESSION_KEY, next.sessionId);
@@ -187,7 +160,7 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
   $('#model-button').setAttribute('aria-label', `Model: ${next.info?.model.label ?? ''}. Change it`);
   $('#mode-banner').hidden = !demoMode;
   await ensureToolkit(next);
-  await openSession(next);
+  return next;
 }
 
 function setStatus(status: string): void {
@@ -228,11 +201,12 @@ async function ensureToolkit(target: Agent): Promise<void> {
 
 /**
  * Opens another session (a new one without an id) in the agent that runs: the model stays loaded, and what it
- * read ahead stays read (a new session reads only what differs). A message sent meanwhile waits for it.
+ * read ahead stays read (a new session reads only what differs). The chat takes the agent again once the
+ * session is open, and shows it; a message sent meanwhile waits for it.
  */
 function switchSession(sessionId: string | undefined): Promise<void> {
   const before = starting;
-  starting = (async () => {
+  const opened = (async () => {
     await before.catch(() => undefined);
     const target = agent;
     if (!target) {
@@ -240,20 +214,24 @@ function switchSession(sessionId: string | undefined): Promise<void> {
       else localStorage.removeItem(SESSION_KEY);
       return startAgent(currentModel);
     }
-    running?.abort();
+    chat.stop();
     readingAhead = true;
     readAheadProgress = undefined;
     localStorage.setItem(SESSION_KEY, await target.openSession(sessionId));
-    await openSession(target);
+    return target;
   })();
+  chat.agent = opened;
+  starting = opened.then(() => undefined);
   return starting;
 }
 
-/** Shows a session from its events, and puts the page back as its calls left it. */
-async function openSession(target: Agent): Promise<void> {
-  clearChat();
+/**
+ * The chat shows a session (the agent's first, or another): the page is put back as its calls left it, before
+ * a run a reload cut off goes on.
+ */
+chat.onSession = async (shown) => {
   resetPage();
-  events = (await target.sessions.get(target.sessionId))?.events ?? [];
+  events = [...shown];
   const succeeded = new Set(
     events.flatMap((event) =>
       (event.content?.parts ?? []).flatMap((part) =>
@@ -261,20 +239,13 @@ async function openSession(target: Agent): Promise<void> {
       ),
     ),
   );
-  for (const event of events) {
-    showEvent(event);
+  for (const event of events)
     for (const part of event.content?.parts ?? [])
       if ('functionCall' in part && succeeded.has(part.functionCall.id))
         await replayCall(part.functionCall.name, part.functionCall.args);
-  }
-  keepPendingLast();
   showSuggestions();
   await refreshInsight();
-  // A run the last reload cut off (its last event has no ending) goes on, with the model loaded now; events
-  // recorded outside any run (the answers a reload gives the calls it cut off, notices) are not its end.
-  const last = events.findLast((event) => !event.late && !['repair', 'storage'].includes(event.invocationId));
-  if (last && !last.endReason) void goOn(target, (signal) => target.resume({ signal }));
-}
+};
 
 const initialProducts = $('#products tbody').innerHTML;
 function resetPage(): void {
@@ -289,112 +260,10 @@ function updatePageSummary(): void {
   $('#page-summary').textContent = pageSummary();
 }
 
-/**
- * Sends a message. It shows at once, also while the agent is still starting
- * (the visitor may type before it is up), and runs as soon as it is; if it
- * cannot run, it stays in the chat with the reason and a way to try again.
- */
-async function ask(text: string): Promise<void> {
-  if (running || !text.trim()) return;
-  const controller = (running = new AbortController());
-  pin();
-  const pending = showPending(text);
-  sessionStorage.setItem(PENDING_KEY, text);
-  $('#empty').hidden = true;
-  setRunning(true);
-  const status = agent?.status;
-  if (!agent || status === 'starting' || status === 'loading-model') showWorking('Getting the model ready');
-  else showReadingWhat();
-  const target = await readyAgent();
-  const unsent = (reason: string) => {
-    hideWorking();
-    showUnsent(pending, reason, () => void ask(text));
-  };
-  try {
-    if (!target) {
-      unsent('Not sent: the agent could not start. Reload the page, or try again.');
-      return;
-    }
-    if (controller.signal.aborted) {
-      unsent('Not sent: you stopped it before the agent was ready.');
-      return;
-    }
-    showReadingWhat();
-    await stream(target.run(text, { signal: controller.signal }), pending);
-  } catch (error) {
-    const failed = error as AgentError;
-    if (pending.isConnected) unsent(`Not sent: ${friendlyError(failed).text}`);
-    else showFailure(target!, failed);
-  } finally {
-    sessionStorage.removeItem(PENDING_KEY);
-    done();
-  }
-}
-
-/** What the model reads before its first word: the instructions and tools ahead (how far, once it tells), or the request. */
-function showReadingWhat(): void {
-  if (!readingAhead) return showWorking('Reading your request');
-  showWorking(READING_AHEAD);
-  if (readAheadProgress) showRead(readAheadProgress);
-}
-
-/** Goes on with a run a reload cut off: the chat shows it as it shows a run the visitor started. */
-async function goOn(target: Agent, run: (signal: AbortSignal) => AsyncGenerator<AgentEvent>): Promise<void> {
-  if (running) return;
-  const controller = (running = new AbortController());
-  setRunning(true);
-  showWorking('Going on where the reload stopped');
-  try {
-    await stream(run(controller.signal));
-  } catch (error) {
-    showFailure(target, error as AgentError);
-  } finally {
-    done();
-  }
-}
-
-/** Shows a run's events as they come; the run's own record of the message takes the place of the one shown at once. */
-async function stream(run: AsyncGenerator<AgentEvent>, pending?: HTMLLIElement): Promise<void> {
-  for await (const event of run) {
-    // A run stopped by a switch to another session still ends: its last events are not this session's.
-    if (event.sessionId !== agent?.sessionId) continue;
-    if (event.content?.role === 'user') {
-      // Recorded: from here on a reload goes on with it (openSession).
-      pending?.remove();
-      sessionStorage.removeItem(PENDING_KEY);
-    }
-    showEvent(event);
-    workingAfter(event);
-    if (!event.partial) events.push(event);
-  }
-}
-
-function showFailure(target: Agent, failed: AgentError): void {
-  showEvent({
-    id: `local-${Date.now()}`,
-    sessionId: target.sessionId,
-    invocationId: '',
-    seq: 0,
-    author: 'system',
-    timestamp: Date.now(),
-    error: { code: failed.code ?? 'error', message: failed.message },
-  });
-}
-
+/** After each run the chat drove: new suggestions, and Insight brought up to date. */
 function done(): void {
-  hideWorking();
-  running = undefined;
-  setRunning(false);
   showSuggestions();
   void refreshInsight();
-}
-
-function setRunning(on: boolean): void {
-  $<HTMLButtonElement>('#send').hidden = on;
-  $<HTMLButtonElement>('#stop').hidden = !on;
-  if (on) $<HTMLButtonElement>('#stop').focus({ preventScroll: true });
-  else if (document.activeElement === document.body || document.activeElement?.id === 'stop')
-    $<HTMLTextAreaElement>('#prompt').focus({ preventScroll: true });
 }
 
 function chip(text: string): HTMLButtonElement {
@@ -402,18 +271,18 @@ function chip(text: string): HTMLButtonElement {
   button.type = 'button';
   button.className = 'suggestion';
   button.textContent = text;
-  button.addEventListener('click', () => void ask(text));
+  button.addEventListener('click', () => void chat.send(text));
   return button;
 }
 
 function showSuggestions(): void {
-  const empty = isChatEmpty();
+  const empty = chat.isEmpty;
   $('#empty').hidden = !empty;
   $('#empty-suggestions').replaceChildren(...suggestions.map(chip));
   const asked = events.flatMap((event) =>
     event.content?.role === 'user' ? event.content.parts.map((part) => ('text' in part ? part.text : '')) : [],
   );
-  const next = empty || running ? [] : nextSuggestions(asked);
+  const next = empty || chat.running ? [] : nextSuggestions(asked);
   const box = $('#next-suggestions');
   box.hidden = next.length === 0;
   const label = document.createElement('span');
@@ -439,7 +308,7 @@ async function refreshInsight(view: View = currentView()): Promise<void> {
       });
       $('#timeline-filter').append(all);
     }
-    drawTimeline($('#timeline'), events, { reveal: revealEvent }, timelineTool);
+    drawTimeline($('#timeline'), events, { reveal: (eventId) => chat.reveal(eventId) }, timelineTool);
   }
   if (view === 'graph') {
     const svg = await agent.toolkit.render({ highlight: ['organize'], hops: 1, title: 'Toolkit graph' });
@@ -573,7 +442,7 @@ function readAheadLine(): HTMLElement | undefined {
  * that will not isolate the page still gets its model, on one thread, with the reason in the model panel.
  */
 function reloadForThreads(choice: string): boolean {
-  if (!choice.startsWith('gguf:') || globalThis.crossOriginIsolated || running) return false;
+  if (!choice.startsWith('gguf:') || globalThis.crossOriginIsolated || chat.running) return false;
   if (!navigator.serviceWorker?.controller || sessionStorage.getItem(ISOLATION_RELOAD_KEY)) return false;
   sessionStorage.setItem(ISOLATION_RELOAD_KEY, '1');
   localStorage.setItem(MODEL_KEY, choice);
@@ -582,32 +451,14 @@ function reloadForThreads(choice: string): boolean {
 }
 
 // ── wiring ──
-setChatHooks({ ask: (text) => void ask(text) });
-startFollowing();
+// The chat in the demo's words: its errors speak of demo mode and of the model picker.
+chat.strings = { errors: DEMO_ERRORS };
+chat.addEventListener('chat-send', () => ($('#empty').hidden = true));
+chat.addEventListener('chat-idle', done);
 startZoom($('#graph'));
 startSessions(sessionHooks);
 startDrawer((view) => void refreshInsight(view));
 document.addEventListener('page-changed', updatePageSummary);
-const prompt = $<HTMLTextAreaElement>('#prompt');
-$<HTMLFormElement>('#ask').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const text = prompt.value;
-  if (!text.trim() || running) return;
-  prompt.value = '';
-  prompt.style.height = '';
-  void ask(text);
-});
-prompt.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-    event.preventDefault();
-    $<HTMLFormElement>('#ask').requestSubmit();
-  }
-});
-prompt.addEventListener('input', () => {
-  prompt.style.height = '';
-  prompt.style.height = `${Math.min(prompt.scrollHeight, 160)}px`;
-});
-$('#stop').addEventListener('click', () => running?.abort());
 $('#model-button').addEventListener('click', () => openDrawer('model'));
 $('#mode-more').addEventListener('click', () => openDrawer('model'));
 $('#use-demo-mode').addEventListener('click', () => {
@@ -636,30 +487,11 @@ if (!import.meta.hot && 'serviceWorker' in navigator) void navigator.serviceWork
 // The model loaded before the last reload loads again (from the browser's cache); a message waits for it.
 const remembered = localStorage.getItem(MODEL_KEY);
 const first = remembered ? loadModel(remembered) : start(currentModel);
-// A message the last reload cut off before the agent took it stays in sight, with the reason and a way to send it.
-const cutOff = sessionStorage.getItem(PENDING_KEY);
-if (cutOff) {
-  sessionStorage.removeItem(PENDING_KEY);
-  $('#empty').hidden = true;
-  showUnsent(
-    showPending(cutOff),
-    'Not sent: the page was reloaded before the agent could take it.',
-    () => void ask(cutOff),
-  );
-}
 showSuggestions();
 await fillPicker(await probeDevice(), remembered ?? undefined);
 // The device's verdict replaced the panel: a model loaded meanwhile is said again.
 if (agent && currentModel.engine !== 'module' && !loading) showModelPanel();
 await first.catch((error: AgentError) => {
   setStatus('crashed');
-  showEvent({
-    id: 'start',
-    sessionId: '',
-    invocationId: 'start',
-    seq: 0,
-    author: 'system',
-    timestamp: Date.now(),
-    error: { code: error.code ?? 'error', message: error.message },
-  });
+  chat.showError(error);
 });

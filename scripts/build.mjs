@@ -50,6 +50,10 @@ export async function buildPackage(outDir = resolve(root, 'dist'), { quiet = fal
     resolve(outDir, 'types/worker.d.ts'),
     '/** A worker script (inpage-agent/worker, inpage-agent/shared-worker): start it with new Worker(url), never import it. */\nexport {};\n',
   );
+  writeFileSync(
+    resolve(outDir, 'types/isolation.d.ts'),
+    '/** A classic script (inpage-agent/isolation): copy it to your site and load it with <script src>, never import it. */\nexport {};\n',
+  );
   return outDir;
 }
 
@@ -136,6 +140,7 @@ function checkOutput(dist) {
   const pageFiles = [
     'index.js',
     'extension.js',
+    'chat.js',
     'inpage-agent.js',
     'inpage-agent.iife.js',
     'inpage-agent-extension.js',
@@ -217,6 +222,15 @@ function checkOutput(dist) {
     );
   if (!/from\s*"ai"/.test(aiSdk) || aiSdk.includes('function readUIMessageStream'))
     fail('dist/ai-sdk.js must import the AI SDK ("ai"), not inline it (AI_SDK_PACKAGES in library-builds.mjs).');
+  // chat.js likewise: the element talks to the app's own runtime.
+  const chat = read('chat.js');
+  if (!chat.includes('from "inpage-agent"') || /class AgentError|new Worker\(|Comlink/.test(chat))
+    fail(
+      'dist/chat.js must import the runtime from "inpage-agent" and hold none of it (see runtimeAsPackage in library-builds.mjs; src/chat imports only ../index at run time).',
+    );
+  // The script-tag build defines the element too.
+  if (!read('inpage-agent.iife.js').includes('inpage-agent-chat'))
+    fail('dist/inpage-agent.iife.js must define <inpage-agent-chat> (src/embed.ts exports src/chat/index.ts).');
   // The library entries import their dependencies (the app's bundler dedupes them): no zod or comlink inside.
   for (const file of ['index.js', 'extension.js']) {
     const code = read(file);

@@ -14,6 +14,11 @@
 // - only ai-sdk imports ai and @ai-sdk/*, and ai-sdk reaches the rest of src at run time only through
 //   index.ts (its build imports that as the package 'inpage-agent', so an app holds one runtime);
 //   nothing else in src imports ai-sdk;
+// - chat (the <inpage-agent-chat> element, page-side UI) imports nothing of src but index.ts, the public
+//   page API, not even a type (its build imports that as the package 'inpage-agent'): never the worker, the
+//   flow or the engines; nothing in src imports chat but embed.ts (the script-tag build defines it too);
+// - isolation (a classic script the browser runs alone, as a page script and as a service worker) imports
+//   nothing, and nothing imports it;
 // - nothing in src imports demo, test, bench or eval;
 // - eval (npm run eval, eval.html's engine) imports src, never demo or test.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -64,6 +69,14 @@ for (const file of files) {
       const target = relative(src, resolve(dirname(file), spec));
       if (from !== 'ai-sdk' && target.split('/')[0] === 'ai-sdk')
         problems.push(`${name} imports ${spec}: nothing in src imports ai-sdk (it is an entry of its own)`);
+      if (from === 'isolation' || target.split('/')[0] === 'isolation')
+        problems.push(
+          `${name} imports ${spec}: isolation imports nothing and nothing imports it (a script of its own)`,
+        );
+      if (from === 'chat' && target !== 'index' && !target.startsWith('chat/'))
+        problems.push(`${name} imports ${spec}: chat reaches the runtime only through ../index, the public page API`);
+      if (from !== 'chat' && name !== 'embed.ts' && target.split('/')[0] === 'chat')
+        problems.push(`${name} imports ${spec}: nothing in src imports chat but embed.ts (it is an entry of its own)`);
       if (from === 'ai-sdk' && values.has(spec) && target !== 'index' && !target.startsWith('ai-sdk/'))
         problems.push(
           `${name} imports ${spec}: ai-sdk reaches the runtime only through ../index (type-only imports may come from anywhere)`,

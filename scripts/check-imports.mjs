@@ -19,6 +19,8 @@ const ENTRIES = [
   'index.ts',
   'embed.ts',
   'ai-sdk/index.ts',
+  'chat/index.ts',
+  'isolation/isolation.ts',
   'extension/index.ts',
   'extension/content-entry.ts',
   'worker/worker-entry.ts',

@@ -4,6 +4,8 @@
 //   import zod, comlink and idb (the app's bundler dedupes them) and start the
 //   worker with the literal `new Worker(new URL('./inpage-agent.worker.js',
 //   import.meta.url))` that Vite, webpack and Parcel follow.
+// - chat.js (inpage-agent/chat): defines <inpage-agent-chat>. Like ai-sdk.js it
+//   imports the runtime as the package 'inpage-agent', so an app holds one copy.
 // - ai-sdk.js (inpage-agent/ai-sdk): the AI SDK's provider and chat transport.
 //   It imports the runtime as the package 'inpage-agent' (so an app holds one
 //   copy, and its AgentError is the app's) and imports 'ai'; nothing of the AI
@@ -11,6 +13,9 @@
 // - inpage-agent.js (ESM for a CDN or a plain <script type="module">),
 //   inpage-agent.iife.js (script tag), inpage-agent-extension.js and
 //   inpage-agent-content.js (an extension's copy-in files): self-contained.
+// - inpage-agent-isolation.js (inpage-agent/isolation): a classic script that,
+//   copied to a site's root, isolates its pages on a static host without
+//   headers (it registers itself as the service worker that adds them).
 // - inpage-agent.worker.js, inpage-agent.shared-worker.js: the workers. Their
 //   shared code is in chunks/; web-llm is in the chunk the engine's `import()`
 //   loads only when a web-llm model starts.
@@ -27,6 +32,7 @@ const root = resolve(import.meta.dirname, '..');
 const DEPENDENCIES = ['zod', 'comlink', 'idb'];
 export const WORKER_FILE = 'inpage-agent.worker.js';
 export const SHARED_WORKER_FILE = 'inpage-agent.shared-worker.js';
+export const ISOLATION_FILE = 'inpage-agent-isolation.js';
 
 const workerLocator = (variant) => ({
   find: /^\.\/worker-url$/,
@@ -100,16 +106,17 @@ function recordBundledPackages() {
 }
 
 /**
- * src/ai-sdk reaches the runtime only through src/index.ts (check-deps.mjs);
- * in ai-sdk.js that import is the package itself, resolved by the app.
+ * src/ai-sdk and src/chat reach the runtime only through src/index.ts
+ * (check-deps.mjs); in ai-sdk.js and chat.js that import is the package
+ * itself, resolved by the app.
  */
-function runtimeAsPackage() {
+function runtimeAsPackage(folder) {
   const runtime = resolve(root, 'src/index.ts');
   return {
     name: 'inpage-agent:runtime-as-package',
     enforce: 'pre',
     async resolveId(source, importer) {
-      if (!importer?.includes('/src/ai-sdk/') || !source.startsWith('.')) return null;
+      if (!importer?.includes(`/src/${folder}/`) || !source.startsWith('.')) return null;
       const resolved = await this.resolve(source, importer, { skipSelf: true });
       return resolved?.id === runtime ? { id: 'inpage-agent', external: true } : null;
     },
@@ -161,8 +168,9 @@ export function libraryEntryBuilds(outDir = 'dist') {
       entry: 'src/ai-sdk/index.ts',
       fileName: 'ai-sdk.js',
       external: [...DEPENDENCIES, ...AI_SDK_PACKAGES],
-      plugins: [runtimeAsPackage()],
+      plugins: [runtimeAsPackage('ai-sdk')],
     }),
+    libraryBuild({ ...common, entry: 'src/chat/index.ts', fileName: 'chat.js', plugins: [runtimeAsPackage('chat')] }),
   ];
 }
 
@@ -176,9 +184,19 @@ export function aiSdkMarkersIn(code) {
   return AI_SDK_MARKERS.filter((marker) => code.includes(marker));
 }
 
-/** The self-contained page files: ESM for a CDN or a plain module script, and the script-tag build. */
+/**
+ * The self-contained page files: ESM for a CDN or a plain module script, the script-tag build, and the
+ * script that isolates a page on a static host without headers (a page script and its own service worker).
+ */
 export function pageBuilds(outDir = 'dist') {
   return [
+    libraryBuild({
+      entry: 'src/isolation/isolation.ts',
+      fileName: ISOLATION_FILE,
+      format: 'iife',
+      name: 'InpageAgentIsolation',
+      outDir,
+    }),
     libraryBuild({
       entry: 'src/index.ts',
       fileName: 'inpage-agent.js',

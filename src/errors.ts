@@ -30,6 +30,10 @@ export type AgentErrorCode =
   | 'tool-result-too-large'
   | 'tool-result-not-json'
   | 'tool-rejected'
+  /** A call the model wrote that could not be read as a call of a tool. */
+  | 'unreadable-call'
+  /** A call of a tool the step does not allow (the toolkit's recommendation, the run's tool choice). */
+  | 'tool-not-allowed'
   | 'callback-failed'
   // runs
   | 'aborted'

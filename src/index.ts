@@ -10,13 +10,35 @@ export type { Tool, ToolSpec, ToolContext } from './tools/define-tool';
 export { fromMCPTool, toMCPTool } from './tools/mcp';
 export { exposeToWebMCP, importWebMCPTools, findModelContext } from './page/webmcp';
 export type { ModelContextLike, WebMCPTool } from './page/webmcp';
+export { importFormTools } from './page/form-tools';
+export type { FormToolsOptions } from './page/form-tools';
 export type { ToolResult } from './tools/tool-result';
 export type { ToolDeclaration, ToolAnnotations } from './tools/declaration';
 export { buildReferences, formatReferences } from './tools/references';
+export { findItem } from './tools/find-item';
+export type { FindItemOptions, FoundItem } from './tools/find-item';
 export { z } from './tools/zod';
 export { AgentError, isAgentError } from './errors';
 export type { AgentErrorCode } from './errors';
-export type { AgentEvent, Part, FunctionCall, FunctionResponse, EndReason, ApprovalRequest } from './session/event';
+export type {
+  AgentEvent,
+  EventFields,
+  EventType,
+  UserEvent,
+  ModelEvent,
+  ToolEvent,
+  PartialEvent,
+  ApprovalRequestEvent,
+  ApprovalEvent,
+  EndEvent,
+  NoticeEvent,
+  Part,
+  FunctionCall,
+  FunctionResponse,
+  EndReason,
+  ApprovalRequest,
+} from './session/event';
+export type { RunCall, CallOutcome } from './session/run-calls';
 export type { Session, SessionSummary } from './session/store';
 export type {
   ModelProgress,

@@ -163,11 +163,6 @@ export function displayNameOf(name: string): string {
   return pageTools.find((tool) => tool.name === name)?.displayName ?? name;
 }
 
-/** Whether the page asks before this tool runs (destructive tools do). */
-export function asksFirst(name: string): boolean {
-  return Boolean(pageTools.find((tool) => tool.name === name)?.annotations?.destructive);
-}
-
 /** One line about the page, for its collapsed header on a phone. */
 export function pageSummary(): string {
   const todos = todoItems();

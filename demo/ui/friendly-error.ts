@@ -1,5 +1,6 @@
-// Errors as a person reads them: what happened and what to do, in plain words. The code and the
-// library's own message stay one click away, under "Details".
+// Errors as a person reads them: what happened and what to do, in plain words, in the demo's terms (demo
+// mode, the model picker's Load). The chat shows them (its strings.errors); the model panel too. The code and
+// the library's own message stay one click away, under "Details".
 const WORDS: Record<string, string> = {
   aborted: 'Stopped.',
   'webgpu-unavailable': 'This browser has no WebGPU, so no local model can run here. Demo mode still works.',
@@ -22,6 +23,9 @@ const WORDS: Record<string, string> = {
   'import-invalid': 'That file is not a session this page can open.',
   'callback-failed': 'Something on this page failed while the agent worked.',
 };
+
+/** The chat's error words in the demo. */
+export const DEMO_ERRORS = { ...WORDS, unknown: 'Something went wrong.' };
 
 export interface FriendlyError {
   text: string;

@@ -2,7 +2,10 @@
 // took, coloured by kind, with a label in full-size text. Selecting a row shows the event and
 // points at the message or card it made in the chat.
 import type { AgentEvent } from '../../src/index';
-import { formatMs } from './tool-card';
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
 
 export interface TimelineHooks {
   /** Points at the event in the chat; false when the chat does not show it. */

@@ -29,7 +29,16 @@ import { validateCalls } from './call-processors/validate-call';
 import { groundValues } from './decisions/grounded-values';
 import { record } from './record';
 import { repeatGuard } from './call-processors/repeat-guard';
-import type { CallProcessor, CallsOutcome, Decision, Invocation, Turn, TurnCall, TurnProcessor } from './types';
+import type {
+  CallProcessor,
+  CallsOutcome,
+  Decision,
+  Invocation,
+  Refused,
+  Turn,
+  TurnCall,
+  TurnProcessor,
+} from './types';
 
 export const turnProcessors: readonly TurnProcessor[] = [validateCalls, groundValues, repeatGuard, approvalGate];
 export const callProcessors: readonly CallProcessor[] = [beforeTool, runTool, afterTool];
@@ -38,7 +47,7 @@ export async function handleFunctionCalls(
   inv: Invocation,
   agentName: string,
   calls: readonly FunctionCall[],
-  known: { refused?: ReadonlyMap<string, string>; decided?: ReadonlyMap<string, Decision> } = {},
+  known: { refused?: ReadonlyMap<string, Refused>; decided?: ReadonlyMap<string, Decision> } = {},
 ): Promise<CallsOutcome> {
   const turn = newTurn(inv, agentName, calls, known);
   if (calls.length > inv.limits.maxToolCallsPerStep) return refuseTooMany(inv, turn);
@@ -72,7 +81,7 @@ export function newTurn(
   inv: Invocation,
   agentName: string,
   calls: readonly FunctionCall[],
-  known: { refused?: ReadonlyMap<string, string>; decided?: ReadonlyMap<string, Decision> },
+  known: { refused?: ReadonlyMap<string, Refused>; decided?: ReadonlyMap<string, Decision> },
 ): Turn {
   const turn: Turn = {
     agentName,
@@ -88,7 +97,7 @@ export function newTurn(
   };
   for (const call of turn.calls) {
     const refused = known.refused?.get(call.call.id);
-    if (refused !== undefined) call.response = refusal(turn, call, refused);
+    if (refused !== undefined) call.response = refusal(turn, call, refused.message, refused.code);
   }
   return turn;
 }
@@ -101,7 +110,7 @@ async function refuseTooMany(inv: Invocation, turn: Turn): Promise<CallsOutcome>
     content: {
       role: 'tool',
       parts: turn.calls.map(({ call }) => ({
-        functionResponse: { id: call.id, name: call.name, response: null, error: message },
+        functionResponse: { id: call.id, name: call.name, response: null, error: message, code: 'max-tool-calls' },
       })),
     },
     error: { code: 'max-tool-calls', message },
@@ -117,7 +126,7 @@ async function recordAborted(inv: Invocation, turn: Turn, settled: ReadonlySet<T
     author: turn.agentName,
     content: {
       role: 'tool',
-      parts: answered(turn, settled, 'aborted: the run was stopped before this call finished.'),
+      parts: answered(turn, settled, 'aborted: the run was stopped before this call finished.', 'aborted'),
     },
     error: { code: 'aborted', message: runAbortedError().message },
     endReason: 'aborted',

@@ -19,6 +19,7 @@ export async function readAheadRequest(ctx: AgentContext, history: readonly Agen
   const invocationId = newId('inv');
   // The message as the run records it first; its text stands for words to come (the engine does not read it).
   const message: AgentEvent = {
+    type: 'user',
     id: newId('msg'),
     sessionId: ctx.sessionId,
     invocationId,

@@ -49,7 +49,7 @@ export async function recordAll(target: RecordTarget, drafts: readonly EventDraf
 }
 
 export function emitPartial(target: RecordTarget, draft: EventDraft): void {
-  target.emit({ ...complete(target, draft), seq: 0, partial: true });
+  target.emit({ ...complete(target, draft), type: 'partial', seq: 0, partial: true });
 }
 
 /** A target for one event outside a run (a late tool answer, a notice): nothing reads its history. */

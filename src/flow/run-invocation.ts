@@ -152,6 +152,7 @@ async function end(inv: Invocation, reason: EndReason, error: unknown): Promise<
     const shown = isStorageFailure(agentError) || !(storeError instanceof AgentError) ? agentError : storeError;
     inv.emit({
       ...draft,
+      type: 'end',
       id: newId('ev'),
       seq: 0,
       sessionId: inv.sessionId,

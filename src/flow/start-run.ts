@@ -68,6 +68,7 @@ export function startRun(
     // Before the loop (the lock, the first read): the run ends with an error event all the same.
     const agentError = error instanceof AgentError ? error : new AgentError('model-failed', messageOf(error));
     options.emit({
+      type: 'end',
       id: newId('ev'),
       seq: 0,
       sessionId: ctx.sessionId,

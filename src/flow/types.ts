@@ -5,7 +5,7 @@
  * theirs. The worker provides the outside world; the loop never knows about
  * comlink or pages.
  */
-import type { AgentErrorData } from '../errors';
+import type { AgentErrorCode, AgentErrorData } from '../errors';
 import type { AgentSpec, CallInfo, PreparedCall, ToolCallRequest } from '../contract/protocol';
 import type { Limits } from '../contract/limits';
 import type { Decisions } from '../contract/decisions';
@@ -240,7 +240,13 @@ export interface ProcessedResponse {
   response: StepResponse;
   calls: FunctionCall[];
   /** Calls answered with a message instead of running (unreadable, not allowed this step), by id. */
-  refused: Map<string, string>;
+  refused: Map<string, Refused>;
+}
+
+/** Why a call was answered without running: what the model reads, and its stable code. */
+export interface Refused {
+  message: string;
+  code: AgentErrorCode;
 }
 
 /** Sees the calls as the loop will record and run them, and may change them (after ADK's response processors). */

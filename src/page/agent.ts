@@ -10,6 +10,7 @@ import type { ModelDelta, ModelHandle, ModelRequest, WarmupResult } from '../mod
 import { newId, type AgentEvent, type ApprovalRequest } from '../session/event';
 import type { AgentStats } from '../session/stats';
 import type { ToolkitApi } from '../toolkit/toolkit-api';
+import type { ToolDeclaration } from '../tools/declaration';
 import type { Tool } from '../tools/define-tool';
 import type { AgentStatus, ContextUsage, HostInfo, ModelApi, SessionsApi } from '../contract/protocol';
 import { agentSessions, openSession, type AgentSessions } from './agent-sessions';
@@ -157,11 +158,19 @@ export class Agent extends EventTarget {
    * createAgent({ warmup: true }) calls this after the model loads and after openSession().
    */
   warmup(options: { signal?: AbortSignal } = {}): Promise<WarmupResult> {
+    this.warmups++;
     return warmupIn(this.supervisor, options.signal, {
       result: (result) => this.dispatchEvent(new CustomEvent('warmup', { detail: result })),
       read: (progress) => this.dispatchEvent(new CustomEvent('warmup-progress', { detail: progress })),
-    });
+    }).finally(() => this.warmups--);
   }
+
+  /** Whether the agent is reading its prompt's constant part ahead now (warmup()): a message sent meanwhile waits for it. */
+  get readingAhead(): boolean {
+    return this.warmups > 0;
+  }
+
+  private warmups = 0;
 
   /**
    * Opens the session `sessionId` (a new one when absent, or when the store has none by that id) in
@@ -186,6 +195,11 @@ export class Agent extends EventTarget {
 
   unregisterTool(name: string): Promise<void> {
     return this.tools.unregister(name);
+  }
+
+  /** The page tools this agent has now, as the worker and the model know them (a UI shows their displayName). */
+  declaredTools(): ToolDeclaration[] {
+    return this.tools.declared();
   }
 
   /** Offers this agent's page tools to the browser's WebMCP registry, where it has one. */

@@ -1,9 +1,16 @@
-/** A run's events to the end: the answer is the last model text, or a return-direct tool's output. */
-import type { AgentEvent } from '../session/event';
+/**
+ * A run's events to the end: the answer is the last model text, or a return-direct tool's output; the
+ * calls are what the events say of each (`earlier`: the calls of an earlier run that this one answers).
+ */
+import type { AgentEvent, ApprovalRequest } from '../session/event';
 import { functionResponses, textOf } from '../session/parts';
+import { runCalls } from '../session/run-calls';
 import type { RunResult } from './options';
 
-export async function collectRun(events: AsyncIterable<AgentEvent>): Promise<RunResult> {
+export async function collectRun(
+  events: AsyncIterable<AgentEvent>,
+  earlier: readonly ApprovalRequest[] = [],
+): Promise<RunResult> {
   const stored: AgentEvent[] = [];
   let text = '';
   let last: AgentEvent | undefined;
@@ -21,5 +28,5 @@ export async function collectRun(events: AsyncIterable<AgentEvent>): Promise<Run
       text = typeof output === 'string' ? output : JSON.stringify(output);
     }
   }
-  return { text, events: stored, endReason: last?.endReason, error: last?.error };
+  return { text, events: stored, endReason: last?.endReason, error: last?.error, calls: runCalls(stored, earlier) };
 }

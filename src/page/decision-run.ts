@@ -3,7 +3,9 @@
  * rejection says whether the decision was stored and whether the tool ran
  * (decision-outcome.ts): the page watches for both while it reads the run.
  */
+import type * as Comlink from 'comlink';
 import { AgentError } from '../errors';
+import type { SessionsApi } from '../contract/protocol';
 import { collectRun } from './collect-run';
 import { closedDuringDecision } from './decision-outcome';
 import type { RunOptions, RunResult } from './options';
@@ -22,12 +24,16 @@ export interface DecisionRoute {
   streams: RunStreams;
   toolHost: ToolHost;
   supervisor: Supervisor;
+  /** The session's calls that wait for a person: the run's result names their arguments. */
+  sessions: Comlink.Remote<SessionsApi>;
   dbName: string;
 }
 
 export async function decisionRun(decision: Decision, options: RunOptions, route: DecisionRoute): Promise<RunResult> {
   const { callId, granted, reason } = decision;
   const seen = { sawDecision: false, toolStarted: false };
+  // The calls this decision's run answers were made in an earlier run: their arguments are known here, not in its events.
+  const waiting = await route.sessions.pendingApprovals().catch(() => []);
   route.toolHost.onStart.set(callId, () => (seen.toolStarted = true));
   const command = { kind: 'decision', ...runControl(options), callId, granted, reason } as const;
   const events = route.streams.stream(command, options.signal);
@@ -39,6 +45,7 @@ export async function decisionRun(decision: Decision, options: RunOptions, route
           yield event;
         }
       })(),
+      waiting,
     );
   } catch (error) {
     if (!(error instanceof AgentError) || error.code !== 'closed') throw error;

@@ -1,6 +1,7 @@
 /** createAgent's options: the public contract (DESIGN.md, "Public API"). */
 import type { ModelOptions, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
+import type { RunCall } from '../session/run-calls';
 import type { Tool } from '../tools/define-tool';
 import type { AgentSpec } from '../contract/protocol';
 import type { LimitOptions } from '../contract/limits';
@@ -73,10 +74,20 @@ export interface RunOptions {
   toolChoice?: ToolChoice;
 }
 
+/**
+ * What a run did. Each field is read from the run's stored events, so it says what happened, whatever the
+ * reply says; more such readings of the run may be added beside `calls`.
+ */
 export interface RunResult {
   /** The final answer: the model's last text, or a return-direct tool's output. */
   text: string;
   events: AgentEvent[];
   endReason?: AgentEvent['endReason'];
   error?: AgentEvent['error'];
+  /**
+   * Every call of the run, in its order, with its arguments and what became of it: ran (with its result),
+   * failed (with its error), refused (by validation or a rule), not approved, or still waiting. A reply that
+   * claims an action with no 'ran' call behind it claims what did not happen.
+   */
+  calls: RunCall[];
 }

@@ -4,7 +4,7 @@
  * delta, and name an untitled session after its first user words.
  */
 import { AgentError, messageOf } from '../errors';
-import { newId, type AgentEvent, type NewEvent } from './event';
+import { newId, typed, type AgentEvent, type NewEvent } from './event';
 import { trackOpenCalls } from './open-calls';
 import { textOf } from './parts';
 import { splitDelta, storableDelta } from './state';
@@ -23,7 +23,8 @@ function numberEvent(session: SessionHead, event: NewEvent): AgentEvent {
       'Partial (streamed) events are never stored; append the complete event instead.',
     );
   }
-  const stored: AgentEvent = { ...event, sessionId: session.id, seq: session.lastSeq + 1 };
+  // Its type from its fields, whatever the writer (an import) claimed.
+  const stored = typed({ ...event, sessionId: session.id, seq: session.lastSeq + 1 });
   const delta = storableDelta(event.actions?.stateDelta);
   if (event.actions?.stateDelta) {
     const { stateDelta: _dropped, ...actions } = event.actions;

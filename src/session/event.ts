@@ -88,7 +88,25 @@ export interface StepDecision {
   ms?: number;
 }
 
-export interface AgentEvent {
+/**
+ * What kind of event it is, for TypeScript's narrowing (`if (event.type === 'tool') event.content.parts`):
+ * derived from the event's fields (eventType), never trusted from a stored or imported log.
+ * - 'user': the visitor's message (content.role 'user');
+ * - 'model': a model step, its text and its calls (content.role 'model');
+ * - 'tool': the answers to a turn's calls (content.role 'tool');
+ * - 'partial': a streamed piece (text, reasoning, a call being written, how far the model read), never stored;
+ * - 'approval-request': calls that wait for a person (actions.requestApproval);
+ * - 'approval': a person's decision (actions.approval);
+ * - 'end': a run's ending with nothing else in it (endReason, often error);
+ * - 'notice': anything else (a notice, a state change).
+ * A 'model' or 'tool' event may end the run too: `endReason` says so on any kind.
+ */
+export type EventType = 'user' | 'model' | 'tool' | 'partial' | 'approval-request' | 'approval' | 'end' | 'notice';
+
+/** Every field an event may have; each kind of AgentEvent says which it always has. */
+export interface EventFields {
+  /** What kind of event this is (see EventType). */
+  type: EventType;
   id: string;
   sessionId: string;
   invocationId: string;
@@ -144,8 +162,60 @@ export interface AgentEvent {
   late?: boolean;
 }
 
-/** An event before the store numbers it. */
-export type NewEvent = Omit<AgentEvent, 'seq'> & { seq?: number };
+export interface UserEvent extends EventFields {
+  type: 'user';
+  content: { role: 'user'; parts: Part[] };
+}
+export interface ModelEvent extends EventFields {
+  type: 'model';
+  content: { role: 'model'; parts: Part[] };
+}
+export interface ToolEvent extends EventFields {
+  type: 'tool';
+  content: { role: 'tool'; parts: Part[] };
+}
+export interface PartialEvent extends EventFields {
+  type: 'partial';
+  partial: true;
+}
+export interface ApprovalRequestEvent extends EventFields {
+  type: 'approval-request';
+  actions: EventActions & { requestApproval: ApprovalRequest[] };
+}
+export interface ApprovalEvent extends EventFields {
+  type: 'approval';
+  actions: EventActions & { approval: NonNullable<EventActions['approval']> };
+}
+export interface EndEvent extends EventFields {
+  type: 'end';
+  endReason: EndReason;
+}
+export interface NoticeEvent extends EventFields {
+  type: 'notice';
+}
+
+/** An event of a session, told apart by `type`; every other field is as it always was. */
+export type AgentEvent =
+  UserEvent | ModelEvent | ToolEvent | PartialEvent | ApprovalRequestEvent | ApprovalEvent | EndEvent | NoticeEvent;
+
+/** An event before the store numbers it (and gives it its type). */
+export type NewEvent = Omit<EventFields, 'seq' | 'type'> & { seq?: number; type?: EventType };
+
+/** The kind of an event, from its fields: a streamed piece, then its content's role, then its actions, then its ending. */
+function eventType(event: Omit<NewEvent, 'type'>): EventType {
+  if (event.partial) return 'partial';
+  const role = event.content?.role;
+  if (role === 'user' || role === 'model' || role === 'tool') return role;
+  if (event.actions?.requestApproval) return 'approval-request';
+  if (event.actions?.approval) return 'approval';
+  if (event.endReason) return 'end';
+  return 'notice';
+}
+
+/** The event with the type its fields say (whatever a stored or imported log claimed). */
+export function typed(event: NewEvent & { seq: number }): AgentEvent {
+  return { ...event, type: eventType(event) } as AgentEvent;
+}
 
 let counter = 0;
 /** Ids sortable by creation time, unique within and across tabs. */

@@ -10,7 +10,7 @@
  * fold of a prefix of its events, and a durable step costs one write.
  */
 import { AgentError } from '../errors';
-import type { AgentEvent, NewEvent } from './event';
+import { typed, type AgentEvent, type NewEvent } from './event';
 import {
   closedError,
   openAgentDatabase,
@@ -118,7 +118,7 @@ class IdbSessionStore implements SessionStore {
       this.heads.set(id, { head, checkpointSeq: record.lastSeq });
       return {
         session: { ...head, state: mergedState(app?.state ?? {}, user?.state ?? {}, head.state) },
-        events: latest.slice(-count),
+        events: latest.slice(-count).map(typed),
       };
     } catch (error) {
       throw this.storageError(error, 'reading a session');
@@ -128,7 +128,8 @@ class IdbSessionStore implements SessionStore {
   async events(id: string, options: { afterSeq?: number } = {}): Promise<AgentEvent[]> {
     const range = IDBKeyRange.bound([id, (options.afterSeq ?? 0) + 1], [id, Number.MAX_SAFE_INTEGER]);
     try {
-      return await (await this.connection()).getAll('events', range);
+      // Events written before they had a type get it here.
+      return (await (await this.connection()).getAll('events', range)).map(typed);
     } catch (error) {
       throw this.storageError(error, "reading a session's events");
     }

@@ -35,6 +35,7 @@ export function importedApprovals(
   return {
     ok: true,
     askAgain: {
+      type: 'approval-request',
       id: newId('ev'),
       sessionId,
       invocationId: turn.pausedOn.invocationId,

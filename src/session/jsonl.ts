@@ -10,7 +10,7 @@
  * and those calls are asked again (imported-approvals.ts).
  */
 import { AgentError } from '../errors';
-import { newId, type AgentEvent } from './event';
+import { newId, typed, type AgentEvent } from './event';
 import type { Session, SessionStore } from './store';
 import { applyToLedger, newCallLedger, openCallsIn } from './call-ledger';
 import { foldSessionState } from './state';
@@ -146,7 +146,7 @@ function parseEvent(line: string, lineNo: number, expectedSeq: number, sessionId
   if (isObject(value.actions) && value.actions.stateDelta !== undefined && !isObject(value.actions.stateDelta))
     throw fail('"actions.stateDelta" must be an object');
   if (isObject(value.actions)) checkApprovals(value.actions, fail);
-  return { ...(value as unknown as AgentEvent), sessionId };
+  return typed({ ...(value as unknown as AgentEvent), sessionId });
 }
 
 function checkContent(content: unknown, fail: (reason: string) => AgentError): void {

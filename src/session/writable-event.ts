@@ -6,7 +6,7 @@
  * throws. Such a value is written as null, and the event says what was
  * dropped, so one bad value never costs the whole export.
  */
-import type { AgentEvent, Part } from './event';
+import type { AgentEvent, EventFields, Part } from './event';
 import { describeJsonProblem, jsonProblem } from '../tools/plain-json';
 
 export function writableEvent(event: AgentEvent): AgentEvent {
@@ -19,7 +19,7 @@ export function writableEvent(event: AgentEvent): AgentEvent {
     );
     return null;
   };
-  let out = event;
+  let out: EventFields = event;
   const parts = event.content?.parts.map((part): Part => {
     if (!('functionResponse' in part)) return part;
     const { id, response } = part.functionResponse;
@@ -54,5 +54,5 @@ export function writableEvent(event: AgentEvent): AgentEvent {
     code: 'result-dropped',
     message: `Not exported, as JSON cannot write it: ${why}. It was written as null.`,
   }));
-  return { ...out, notices: [...(event.notices ?? []), ...notices] };
+  return { ...out, notices: [...(event.notices ?? []), ...notices] } as AgentEvent;
 }

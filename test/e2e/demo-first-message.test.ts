@@ -85,11 +85,17 @@ async function settled(page: Page) {
   await page
     .waitForFunction(
       ({ message, answer }) => {
-        const texts = (selector: string) => [...document.querySelectorAll(selector)].map((n) => n.textContent ?? '');
-        const idle = document.querySelector<HTMLElement>('#stop')!.hidden;
+        const chat = document.querySelector('inpage-agent-chat')!.shadowRoot!;
+        const texts = (selector: string) => [...chat.querySelectorAll(selector)].map((n) => n.textContent ?? '');
+        const idle = document
+          .querySelector('inpage-agent-chat')!
+          .shadowRoot!.querySelector<HTMLElement>('#stop')!.hidden;
         const answered = texts('#log li.msg.model .text').includes(answer);
         const refused = texts('#log li.msg.error, #log li.msg.user.unsent').length > 0;
-        const inBox = document.querySelector<HTMLTextAreaElement>('#prompt')!.value.includes(message);
+        const inBox = document
+          .querySelector('inpage-agent-chat')!
+          .shadowRoot!.querySelector<HTMLTextAreaElement>('#prompt')!
+          .value.includes(message);
         return idle && (answered || refused || inBox);
       },
       { message: MESSAGE, answer: ANSWER },
@@ -98,10 +104,19 @@ async function settled(page: Page) {
     .catch(() => undefined);
   return page.evaluate(
     ({ message, answer }) => ({
-      user: [...document.querySelectorAll('#log li.msg.user')].filter((n) => n.textContent?.includes(message)).length,
-      answered: [...document.querySelectorAll('#log li.msg.model .text')].some((n) => n.textContent === answer),
-      reasons: [...document.querySelectorAll('#log li.msg.error, #log li.msg.user.unsent')].map((n) => n.textContent),
-      inBox: document.querySelector<HTMLTextAreaElement>('#prompt')!.value,
+      user: [...document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelectorAll('#log li.msg.user')].filter(
+        (n) => n.textContent?.includes(message),
+      ).length,
+      answered: [
+        ...document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelectorAll('#log li.msg.model .text'),
+      ].some((n) => n.textContent === answer),
+      reasons: [
+        ...document
+          .querySelector('inpage-agent-chat')!
+          .shadowRoot!.querySelectorAll('#log li.msg.error, #log li.msg.user.unsent'),
+      ].map((n) => n.textContent),
+      inBox: document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLTextAreaElement>('#prompt')!
+        .value,
       welcome: !document.querySelector<HTMLElement>('#empty')!.hidden,
       todos: [...document.querySelectorAll('#todos li span')].map((n) => n.textContent),
     }),

@@ -106,7 +106,8 @@ test.skipIf(!realModel)(
     await say(page, 'Remember to buy milk');
     await page.waitForFunction(
       () =>
-        !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+        !document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#send')!.hidden &&
+        document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#stop')!.hidden,
       null,
       { timeout: 300_000 },
     );

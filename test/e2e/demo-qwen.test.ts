@@ -83,11 +83,17 @@ test.skipIf(!present)(
     const t0 = Date.now();
     await say(page, 'Remember to buy milk');
     await page.waitForSelector('#log li.msg.working');
-    await page.waitForFunction(() => /\d+ s/.test(document.querySelector('#log li.msg.working')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /\d+ s/.test(
+        document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector('#log li.msg.working')?.textContent ??
+          '',
+      ),
+    );
     await shot(page, 'demo-qwen-reading-phone');
     await page.waitForFunction(
       () =>
-        !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+        !document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#send')!.hidden &&
+        document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#stop')!.hidden,
       null,
       { timeout: 900_000 },
     );
@@ -127,7 +133,8 @@ test.skipIf(!present)(
     await page.click('#log li.card[data-state="approval"] button[data-choice="allow"]');
     await page.waitForFunction(
       () =>
-        !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+        !document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#send')!.hidden &&
+        document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#stop')!.hidden,
       null,
       { timeout: 900_000 },
     );
@@ -144,7 +151,9 @@ test.skipIf(!present)(
       timeout: 180_000,
     });
     await ready(page);
-    await page.waitForFunction(() => document.querySelectorAll('#log li.msg.user').length === 2);
+    await page.waitForFunction(
+      () => document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelectorAll('#log li.msg.user').length === 2,
+    );
     expect(await page.locator('#log li.msg.error').count()).toBe(errorsBefore);
     await shot(page, 'demo-qwen-reloaded-phone');
     expect(problems).toEqual([]);

@@ -124,10 +124,20 @@ test('Stop during a streamed answer keeps what arrived, says it stopped, and the
   const { page, problems, close } = await visit(browser, `${url}?tokenDelay=250`, { size: 'phone', scheme: 'light' });
   await say(page, 'Hello! What can you do?');
   // Words arrive one by one.
-  await page.waitForFunction(() => (document.querySelector('#log li.msg.model .text')?.textContent ?? '').length > 0);
+  await page.waitForFunction(
+    () =>
+      (
+        document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector('#log li.msg.model .text')
+          ?.textContent ?? ''
+      ).length > 0,
+  );
   const early = await page.locator('#log li.msg.model .text').last().textContent();
   await page.waitForFunction(
-    (n) => (document.querySelector('#log li.msg.model .text')?.textContent ?? '').length > n,
+    (n) =>
+      (
+        document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector('#log li.msg.model .text')
+          ?.textContent ?? ''
+      ).length > n,
     early!.length,
   );
   await page.click('#stop');

@@ -74,15 +74,21 @@ export async function say(page: Page, text: string, { enter = false } = {}): Pro
   await page.fill('#prompt', text);
   if (enter) await page.press('#prompt', 'Enter');
   else await page.click('#send');
-  await page.waitForFunction((n) => document.querySelectorAll('#log li.msg.user').length > n, before, {
-    timeout: 30_000,
-  });
+  await page.waitForFunction(
+    (n) => document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelectorAll('#log li.msg.user').length > n,
+    before,
+    {
+      timeout: 30_000,
+    },
+  );
 }
 
 /** Waits until the agent has finished answering (Send is back). */
 export async function answered(page: Page): Promise<string> {
   await page.waitForFunction(
-    () => !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+    () =>
+      !document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#send')!.hidden &&
+      document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#stop')!.hidden,
     null,
     { timeout: 30_000 },
   );
@@ -92,12 +98,17 @@ export async function answered(page: Page): Promise<string> {
 /** Whether the chat shows its newest message: the last one fully in view, and no "Newest" button offered. */
 export function newestInView(page: Page): Promise<boolean> {
   return page.evaluate(() => {
-    const scroller = document.querySelector<HTMLElement>('#scroller')!;
-    const last = [...document.querySelectorAll<HTMLElement>('#log > li')].at(-1);
+    const scroller = document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#scroller')!;
+    const last = [
+      ...document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelectorAll<HTMLElement>('#log > li'),
+    ].at(-1);
     if (!last) return true;
     const view = scroller.getBoundingClientRect();
     const item = last.getBoundingClientRect();
-    return item.bottom <= view.bottom + 1 && document.querySelector<HTMLElement>('#jump')!.hidden === true;
+    return (
+      item.bottom <= view.bottom + 1 &&
+      document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#jump')!.hidden === true
+    );
   });
 }
 
@@ -130,8 +141,10 @@ export async function cards(page: Page): Promise<string[]> {
 function recordChat(): void {
   const seen: string[] = [];
   (window as unknown as { seen: string[] }).seen = seen;
+  // The conversation is in the chat element's shadow root.
+  const logOf = () => document.querySelector('inpage-agent-chat')?.shadowRoot?.querySelector('#log');
   const snapshot = () => {
-    const log = document.querySelector('#log')!;
+    const log = logOf()!;
     const working = log.querySelector('li.msg.working .working-text')?.textContent;
     const wrote = [...log.querySelectorAll('li.msg.model')].some((item) => item.textContent?.trim())
       ? 'model wrote'
@@ -142,16 +155,20 @@ function recordChat(): void {
     const line = [working ? `working: ${working}` : '', wrote, ...shown].filter(Boolean).join(' | ');
     if (seen.at(-1) !== line) seen.push(line);
   };
-  const observe = () =>
-    new MutationObserver(snapshot).observe(document.querySelector('#log')!, {
+  const observe = () => {
+    const log = logOf();
+    // Not there yet (the element is defined by the page's module): look again next frame.
+    if (!log) return void requestAnimationFrame(observe);
+    new MutationObserver(snapshot).observe(log, {
       subtree: true,
       childList: true,
       characterData: true,
       attributes: true,
       attributeFilter: ['data-state'],
     });
-  if (document.querySelector('#log')) observe();
-  else document.addEventListener('DOMContentLoaded', observe);
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', observe);
+  else observe();
 }
 
 /** Records what the chat shows from now on (`fromNextLoad`: from the page's next load on). */

@@ -41,7 +41,9 @@ async function readAhead(page: Page, timeout: number): Promise<{ prompt: number;
 /** Waits until the run is over (Send is back). */
 async function finished(page: Page): Promise<void> {
   await page.waitForFunction(
-    () => !document.querySelector<HTMLElement>('#send')!.hidden && document.querySelector<HTMLElement>('#stop')!.hidden,
+    () =>
+      !document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#send')!.hidden &&
+      document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector<HTMLElement>('#stop')!.hidden,
     null,
     { timeout: 600_000 },
   );
@@ -101,9 +103,12 @@ test.skipIf(!realModel)(
     // How far it has read them shows beside the seconds (llama.cpp's count, a piece at a time), before the end.
     await page.waitForFunction(
       () =>
-        document.querySelector('#log li.msg.working .working-text')?.textContent ===
-          'Reading the instructions and tools first…' &&
-        /^[1-9]\d?% · \d+ s$/.test(document.querySelector('#log li.msg.working .working-time')?.textContent ?? ''),
+        document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector('#log li.msg.working .working-text')
+          ?.textContent === 'Reading the instructions and tools first…' &&
+        /^[1-9]\d?% · \d+ s$/.test(
+          document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelector('#log li.msg.working .working-time')
+            ?.textContent ?? '',
+        ),
       null,
       { timeout: 120_000 },
     );
@@ -137,7 +142,9 @@ test.skipIf(!realModel)(
     await page.click('#tab-sessions');
     await page.click('#new-session');
     await page.waitForFunction(() => document.querySelectorAll('#sessions li').length === 2);
-    await page.waitForFunction(() => document.querySelectorAll('#log li.msg.user').length === 0);
+    await page.waitForFunction(
+      () => document.querySelector('inpage-agent-chat')!.shadowRoot!.querySelectorAll('#log li.msg.user').length === 0,
+    );
     await ready(page);
     expect(await page.textContent('#model-label')).toBe(label);
     await page.click('#tab-model');

@@ -6,7 +6,7 @@
  * runner that records every response and every failure.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -60,6 +60,24 @@ export function packagedApp(): Promise<PackagedApp> {
     return { dir, tarball, pack, installLog: `${installed.stdout}\n${installed.stderr}` };
   })();
   return app;
+}
+
+/**
+ * Another fresh app, `name`, with the same tarball and `dependencies` (a server's packages, say), installed
+ * once per test process.
+ */
+export async function freshApp(name: string, dependencies: string[]): Promise<string> {
+  const { tarball } = await packagedApp();
+  const dir = join(tarball, '..', name);
+  if (!existsSync(join(dir, 'node_modules/inpage-agent'))) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `fresh-${name}`, private: true, type: 'module' }));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...dependencies], {
+      cwd: dir,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  }
+  return dir;
 }
 
 /** The README's section with the first example, which every bundler's case builds. */

@@ -120,13 +120,14 @@ describe('the docs stand alone', () => {
     );
   }
 
-  test('the API reference names every export of inpage-agent, inpage-agent/extension and inpage-agent/ai-sdk', () => {
+  test('the API reference names every export of inpage-agent, inpage-agent/extension, inpage-agent/ai-sdk and inpage-agent/chat', () => {
     const api = read('docs/api.md');
     const names = [
       ...new Set([
         ...exportsOf('src/index.ts'),
         ...exportsOf('src/extension/index.ts'),
         ...exportsOf('src/ai-sdk/index.ts'),
+        ...exportsOf('src/chat/index.ts'),
       ]),
     ];
     expect(names.length).toBeGreaterThan(30);

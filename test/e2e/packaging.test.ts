@@ -206,6 +206,7 @@ describe('the packed tarball', () => {
       `import { createAgent, defineTool, z, AgentError, type AgentEvent, type AgentOptions } from 'inpage-agent';
 import { acceptContentScriptTools } from 'inpage-agent/extension';
 import { createAgent as fromBundle } from 'inpage-agent/bundle';
+import { InpageAgentChat, defaultStrings } from 'inpage-agent/chat';
 
 const tool = defineTool({ name: 'noop', description: 'Does nothing.', parameters: z.object({ n: z.number() }), execute: ({ n }) => n + 1 });
 const options: AgentOptions = { model: { engine: 'scripted', turns: [{ text: 'hi' }] }, tools: [tool], workerUrl: '/w.js', sharedWorkerUrl: '/s.js' };
@@ -216,7 +217,13 @@ export async function start(): Promise<AgentEvent[]> {
   void acceptContentScriptTools;
   const error: AgentError = new AgentError('invalid-options', 'never thrown');
   void error;
-  const { events } = await agent.send('hello');
+  const { events, calls } = await agent.send('hello');
+  // The chat element is typed, as the DOM knows it too.
+  const chat: InpageAgentChat = document.createElement('inpage-agent-chat');
+  chat.strings = { send: defaultStrings.send, working: { starting: 'Loading' } };
+  chat.agent = agent;
+  for (const call of calls) if (call.outcome === 'refused') void call.refusedBy;
+  for (const event of events) if (event.type === 'tool') void event.content.parts;
   return events;
 }
 // @ts-expect-error: defineTool refuses a tool without parameters

@@ -1,18 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { convertedHistory, historyToMessages } from '../../src/flow/history-to-messages';
-import type { AgentEvent, Part } from '../../src/session/event';
+import { typed, type AgentEvent, type EventFields, type Part } from '../../src/session/event';
 
 let seq = 0;
-const event = (role: 'user' | 'model' | 'tool', parts: Part[], extra: Partial<AgentEvent> = {}): AgentEvent => ({
-  id: `e${++seq}`,
-  sessionId: 's',
-  invocationId: 'i',
-  seq,
-  author: role === 'user' ? 'user' : 'assistant',
-  timestamp: seq,
-  content: { role, parts },
-  ...extra,
-});
+const event = (role: 'user' | 'model' | 'tool', parts: Part[], extra: Partial<EventFields> = {}): AgentEvent =>
+  typed({
+    id: `e${++seq}`,
+    sessionId: 's',
+    invocationId: 'i',
+    seq,
+    author: role === 'user' ? 'user' : 'assistant',
+    timestamp: seq,
+    content: { role, parts },
+    ...extra,
+  });
 const call = (id: string) => ({ functionCall: { id, name: 'look', args: { id } } });
 const answer = (id: string) => ({ functionResponse: { id, name: 'look', response: `seen ${id}` } });
 

@@ -1,6 +1,7 @@
 /** Shared by the browser tests: unique databases, a DOM to-do list, event lookups. */
 import { afterEach } from 'vitest';
 import { createAgent, defineTool, z, type Agent, type AgentEvent } from '../../src/index';
+import type { EventFields } from '../../src/session/event';
 import { openIdbSessionStore } from '../../src/session/idb-store';
 import { openCallsOf } from '../../src/session/open-calls';
 
@@ -99,8 +100,11 @@ export function runtimeId(events: AgentEvent[], modelCallId: string): string {
   return call.id;
 }
 
+/** An event as versions before event types stored it: every field but `type`. */
+export type EarlierEvent = Omit<EventFields, 'type'>;
+
 /** A session log written straight into IndexedDB, as another version (or a forger with the page's storage) would leave it. */
-export async function storeLog(dbName: string, events: AgentEvent[]): Promise<void> {
+export async function storeLog(dbName: string, events: EarlierEvent[]): Promise<void> {
   const last = events.at(-1);
   const store = await openIdbSessionStore({ dbName });
   await store.put(
@@ -112,9 +116,9 @@ export async function storeLog(dbName: string, events: AgentEvent[]): Promise<vo
       updatedAt: last!.timestamp,
       state: {},
       lastSeq: events.length,
-      openCalls: openCallsOf(events),
+      openCalls: openCallsOf(events as AgentEvent[]),
     },
-    events,
+    events as AgentEvent[],
   );
   store.close();
 }

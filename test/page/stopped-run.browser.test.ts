@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { defineTool, z, type AgentEvent, type ScriptedTurn } from '../../src/index';
-import { agentsClosedAfterEach, calls, responses, storeLog, uniqueDb } from './helpers';
+import { agentsClosedAfterEach, calls, responses, storeLog, uniqueDb, type EarlierEvent } from './helpers';
 
 const start = agentsClosedAfterEach();
 
@@ -114,7 +114,7 @@ describe('a stopped run stays stopped', () => {
     const dbName = uniqueDb('stopped-before');
     const sessionId = `stopped-${crypto.randomUUID()}`;
     const base = { sessionId, invocationId: 'inv-1', author: 'assistant' };
-    const events: AgentEvent[] = [
+    const events: EarlierEvent[] = [
       {
         ...base,
         id: 'e1',

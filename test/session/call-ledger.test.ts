@@ -17,7 +17,7 @@ import {
   waitsOnPurpose,
   type CallLedger,
 } from '../../src/session/call-ledger';
-import type { AgentEvent, ApprovalRequest } from '../../src/session/event';
+import { typed, type AgentEvent, type ApprovalRequest } from '../../src/session/event';
 
 type Draft = Partial<AgentEvent>;
 
@@ -40,15 +40,17 @@ const decide = (callId: string, granted: boolean, reason?: string): Draft => ({
 
 /** A log of drafts, numbered from 1 as a session's events are. */
 function eventsOf(...drafts: Draft[]): AgentEvent[] {
-  return drafts.map((draft, i) => ({
-    id: `ev-${i + 1}`,
-    sessionId: 's',
-    invocationId: 'inv-1',
-    author: 'assistant',
-    seq: i + 1,
-    timestamp: 1_000 + i,
-    ...draft,
-  }));
+  return drafts.map((draft, i) =>
+    typed({
+      id: `ev-${i + 1}`,
+      sessionId: 's',
+      invocationId: 'inv-1',
+      author: 'assistant',
+      seq: i + 1,
+      timestamp: 1_000 + i,
+      ...draft,
+    }),
+  );
 }
 
 /** Folds the drafts one by one, with the phase of `id` after each. */

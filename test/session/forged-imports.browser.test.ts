@@ -14,6 +14,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import { AgentError, defineTool, z, type AgentEvent, type FunctionCall, type Part } from '../../src/index';
 import { agentsClosedAfterEach, rejection, storeLog, uniqueDb } from '../page/helpers';
+import { typed } from '../../src/session/event';
 
 const start = agentsClosedAfterEach();
 
@@ -43,14 +44,16 @@ const decide = (callId: string, granted: boolean): Draft => ({
 });
 
 function eventsOf(sessionId: string, drafts: Draft[]): AgentEvent[] {
-  return drafts.map((draft, i) => ({
-    id: `ev-${i + 1}`,
-    sessionId,
-    invocationId: 'inv-1',
-    seq: i + 1,
-    timestamp: 1_000 + i,
-    ...draft,
-  }));
+  return drafts.map((draft, i) =>
+    typed({
+      id: `ev-${i + 1}`,
+      sessionId,
+      invocationId: 'inv-1',
+      seq: i + 1,
+      timestamp: 1_000 + i,
+      ...draft,
+    }),
+  );
 }
 
 function fileOf(drafts: Draft[]): string {

@@ -7,7 +7,8 @@
  * below the hundredfold a quadratic step would take.
  */
 import { expect, test } from 'vitest';
-import { defineTool, z, type AgentEvent } from '../../src/index';
+import { defineTool, z } from '../../src/index';
+import type { EventFields } from '../../src/session/event';
 import { agentsClosedAfterEach, uniqueDb } from '../page/helpers';
 
 const start = agentsClosedAfterEach();
@@ -17,7 +18,7 @@ const start = agentsClosedAfterEach();
  * the second waiting for a person, with half of its calls decided.
  */
 function longTurns(n: number): string {
-  const events: Omit<AgentEvent, 'sessionId' | 'seq' | 'id' | 'timestamp'>[] = [];
+  const events: Omit<EventFields, 'type' | 'sessionId' | 'seq' | 'id' | 'timestamp'>[] = [];
   const ids = (turn: string) => Array.from({ length: n }, (_, i) => `${turn}-${i}`);
   const calls = (turn: string) => ({
     author: 'assistant',

@@ -189,6 +189,7 @@ describe('the step selector the loop uses', () => {
 describe('learning', () => {
   function toolEvent(responses: { name: string; error?: string }[]): AgentEvent {
     return {
+      type: 'tool',
       id: 'e',
       sessionId: 's',
       invocationId: 'i',

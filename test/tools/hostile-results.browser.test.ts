@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { AgentError, defineTool, z, type AgentEvent, type Tool } from '../../src/index';
 import { openIdbSessionStore } from '../../src/session/idb-store';
-import { agentsClosedAfterEach, calls, rejection, responses, uniqueDb } from '../page/helpers';
+import { agentsClosedAfterEach, calls, rejection, responses, uniqueDb, type EarlierEvent } from '../page/helpers';
 
 const start = agentsClosedAfterEach();
 
@@ -215,7 +215,7 @@ describe('results that reach the session another way', () => {
     const rows: number[] = [];
     rows[2 ** 32 - 2] = 1;
     const base = { sessionId, invocationId: 'inv-1', timestamp: 1_000 };
-    const events: AgentEvent[] = [
+    const events: EarlierEvent[] = [
       { ...base, id: 'e1', seq: 1, author: 'user', content: { role: 'user', parts: [{ text: 'fetch' }] } },
       {
         ...base,
@@ -254,7 +254,7 @@ describe('results that reach the session another way', () => {
         lastSeq: 4,
         openCalls: {},
       },
-      events,
+      events as AgentEvent[],
     );
     store.close();
 

@@ -12,11 +12,11 @@ export const holdToAllowedTools: ResponseProcessor = (_inv, processed) => {
   const names = new Set(allowed);
   for (const call of processed.calls) {
     if (processed.refused.has(call.id) || names.has(call.name)) continue;
-    processed.refused.set(
-      call.id,
-      allowed.length
+    processed.refused.set(call.id, {
+      message: allowed.length
         ? `The tool "${call.name}" may not be called in this step. The tools you can call now are: ${allowed.join(', ')}. Call one of them, or answer in plain text.`
         : `No tool may be called in this step: answer in plain text.`,
-    );
+      code: 'tool-not-allowed',
+    });
   }
 };

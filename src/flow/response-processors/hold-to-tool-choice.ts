@@ -11,12 +11,15 @@ export const holdToToolChoice: ResponseProcessor = (_inv, processed) => {
   for (const call of processed.calls) {
     if (processed.refused.has(call.id)) continue;
     if (choice === 'none') {
-      processed.refused.set(call.id, 'No tool may be called in this step: answer in plain text.');
+      processed.refused.set(call.id, {
+        message: 'No tool may be called in this step: answer in plain text.',
+        code: 'tool-not-allowed',
+      });
     } else if (call.name !== choice.name) {
-      processed.refused.set(
-        call.id,
-        `Only ${choice.name} may be called in this step; call it, or answer in plain text.`,
-      );
+      processed.refused.set(call.id, {
+        message: `Only ${choice.name} may be called in this step; call it, or answer in plain text.`,
+        code: 'tool-not-allowed',
+      });
     }
   }
 };

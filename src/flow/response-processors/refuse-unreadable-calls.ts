@@ -11,7 +11,7 @@ const UNREADABLE_CALL = 'unreadable_tool_call';
 export const refuseUnreadableCalls: ResponseProcessor = (inv, processed) => {
   for (const bad of processed.response.callErrors) {
     const id = newId('call');
-    processed.refused.set(id, bad.message);
+    processed.refused.set(id, { message: bad.message, code: 'unreadable-call' });
     processed.calls.push({
       id,
       name: bad.name !== undefined && inv.tools.has(bad.name) ? bad.name : UNREADABLE_CALL,

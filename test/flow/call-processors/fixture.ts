@@ -7,7 +7,7 @@ import type { PreparedCall } from '../../../src/contract/protocol';
 import { DEFAULT_AGENT_NAME } from '../../../src/flow/agents';
 import { newTurn } from '../../../src/flow/handle-function-calls';
 import { newRunState } from '../../../src/flow/run-state';
-import type { CallInfo, Decision, FlowHooks, Invocation, Turn } from '../../../src/flow/types';
+import type { CallInfo, Decision, FlowHooks, Invocation, Refused, Turn } from '../../../src/flow/types';
 import { ScriptedEngine } from '../../../src/model/engines/scripted/scripted-engine';
 import { genericJson } from '../../../src/model/formats/generic-json';
 import type { AgentEvent, FunctionCall } from '../../../src/session/event';
@@ -112,7 +112,7 @@ export function call(name: string, args: unknown): FunctionCall {
 export function turn(
   inv: Invocation,
   calls: FunctionCall[],
-  known: { refused?: ReadonlyMap<string, string>; decided?: ReadonlyMap<string, Decision> } = {},
+  known: { refused?: ReadonlyMap<string, Refused>; decided?: ReadonlyMap<string, Decision> } = {},
 ): Turn {
   return newTurn(inv, DEFAULT_AGENT_NAME, calls, known);
 }

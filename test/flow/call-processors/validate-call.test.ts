@@ -25,7 +25,7 @@ describe('validate: every call is checked against its tool’s JSON Schema befor
   test('the runtime’s own agent tools and calls refused earlier are left to their own rules', async () => {
     const { inv } = await invocation([declaration('wipe')]);
     const t = turn(inv, [call(TRANSFER_TOOL, { agent_name: 'x' }), call('wipe', { scope: 'x' })], {
-      refused: new Map([['call-placeholder', 'never']]),
+      refused: new Map([['call-placeholder', { message: 'never', code: 'tool-not-allowed' }]]),
     });
     const refusedEarlier = turn(inv, [call('wipe', { scope: 'bad' })]);
     refusedEarlier.calls[0]!.response = {

@@ -11,6 +11,7 @@ const bmi: ToolDeclaration = {
   parameters: { type: 'object', properties: { weight: { type: 'number', description: 'Weight in kilograms' } } },
 };
 const called: AgentEvent = {
+  type: 'model',
   id: 'e1',
   sessionId: 's',
   invocationId: 'i',

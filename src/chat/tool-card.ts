@@ -1,19 +1,13 @@
-// One card per tool call: the call and its result together, with its state (being written by the
-// model, running, waiting for approval, not allowed, failed, done, not run after a reload), how long it took, and the
-// arguments and result on expand. Everything from the model or a tool goes in as text.
-import { displayNameOf } from '../app/page-tools';
+/**
+ * One card per tool call: the call and its result together, with its state
+ * (being written by the model, running, waiting for the person, not allowed,
+ * failed, done, not run after a reload), how long it took, and the
+ * arguments and result on expand. Everything from the model or a tool goes
+ * in as text.
+ */
+import type { ChatStrings } from './strings';
 
-export type CardState = 'writing' | 'running' | 'approval' | 'denied' | 'failed' | 'done' | 'interrupted';
-
-const STATE_TEXT: Record<CardState, string> = {
-  writing: 'Writing the call…',
-  running: 'Running…',
-  approval: 'Waiting for you',
-  denied: 'Not allowed',
-  failed: 'Failed',
-  done: 'Done',
-  interrupted: 'Not run',
-};
+export type CardState = keyof ChatStrings['cardStates'];
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) {
   const node = document.createElement(tag);
@@ -22,35 +16,38 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: stri
   return node;
 }
 
-export function createCard(callId: string, name: string, args: unknown): HTMLLIElement {
+export function createCard(
+  strings: ChatStrings,
+  call: { id: string; name: string; displayName: string; args: unknown },
+): HTMLLIElement {
   const card = element('li', 'card');
-  card.dataset.callId = callId;
-  card.dataset.tool = name;
+  card.dataset.callId = call.id;
+  card.dataset.tool = call.name;
   const head = element('div', 'card-head');
   head.append(
     element('span', 'card-icon'),
-    element('span', 'card-name', displayNameOf(name)),
+    element('span', 'card-name', call.displayName),
     element('span', 'card-state'),
     element('span', 'card-ms'),
   );
   const details = element('details', 'card-details');
-  details.append(element('summary', undefined, 'Arguments and result'));
-  const argsBlock = element('pre', 'card-args', JSON.stringify(args, null, 2));
-  argsBlock.setAttribute('aria-label', 'Arguments');
+  details.append(element('summary', undefined, strings.argumentsAndResult));
+  const argsBlock = element('pre', 'card-args', JSON.stringify(call.args, null, 2));
+  argsBlock.setAttribute('aria-label', strings.argumentsLabel);
   const result = element('pre', 'card-result');
-  result.setAttribute('aria-label', 'Result');
+  result.setAttribute('aria-label', strings.resultLabel);
   result.hidden = true;
   details.append(argsBlock, result);
   card.append(head, details, element('div', 'card-note'), element('div', 'card-actions'));
-  setCardState(card, 'running');
+  setCardState(strings, card, 'running');
   return card;
 }
 
-export function setCardState(card: HTMLElement, state: CardState, note = ''): void {
+export function setCardState(strings: ChatStrings, card: HTMLElement, state: CardState, note = ''): void {
   card.dataset.state = state;
   const name = card.querySelector('.card-name')!.textContent;
-  card.querySelector('.card-state')!.textContent = STATE_TEXT[state];
-  card.setAttribute('aria-label', `${name}: ${STATE_TEXT[state]}`);
+  card.querySelector('.card-state')!.textContent = strings.cardStates[state];
+  card.setAttribute('aria-label', `${name}: ${strings.cardStates[state]}`);
   card.querySelector('.card-note')!.textContent = note;
   if (state !== 'approval' && state !== 'interrupted') card.querySelector('.card-actions')!.replaceChildren();
 }
@@ -66,12 +63,20 @@ export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Inline Allow / Don't allow; resolves with the choice. */
-export function askInCard(card: HTMLElement, focus: boolean): Promise<boolean> {
-  setCardState(card, 'approval', 'This cannot be undone. Allow it?');
+/**
+ * Allow / Don't allow in the card, with what the call would be given in view; resolves with the choice. Focus
+ * goes to the safe choice when asked to.
+ */
+export function askInCard(
+  strings: ChatStrings,
+  card: HTMLElement,
+  { focus, destructive }: { focus: boolean; destructive: boolean },
+): Promise<boolean> {
+  setCardState(strings, card, 'approval', destructive ? strings.approvalNote : strings.approvalQuestion);
+  card.querySelector<HTMLDetailsElement>('.card-details')!.open = true;
   const actions = card.querySelector('.card-actions')!;
-  const allow = element('button', 'primary', 'Allow');
-  const deny = element('button', undefined, 'Don’t allow');
+  const allow = element('button', 'primary', strings.allow);
+  const deny = element('button', undefined, strings.deny);
   allow.type = deny.type = 'button';
   allow.dataset.choice = 'allow';
   deny.dataset.choice = 'deny';
@@ -84,9 +89,9 @@ export function askInCard(card: HTMLElement, focus: boolean): Promise<boolean> {
 }
 
 /** After a reload cut a call off: say so, and offer to ask again. */
-export function offerAgain(card: HTMLElement, note: string, again: () => void): void {
-  setCardState(card, 'interrupted', note);
-  const button = element('button', undefined, 'Ask again');
+export function offerAgain(strings: ChatStrings, card: HTMLElement, note: string, again: () => void): void {
+  setCardState(strings, card, 'interrupted', note);
+  const button = element('button', undefined, strings.askAgain);
   button.type = 'button';
   button.addEventListener('click', again, { once: true });
   card.querySelector('.card-actions')!.replaceChildren(button);
