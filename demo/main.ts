@@ -14,7 +14,7 @@ import {
   type PromptRead,
   type WarmupResult,
 } from '../src/index';
-import { displayNameOf, pageSummary, pageTools, replayCall } from './app/page-tools';
+import { displayNameOf, PAGE_INSTRUCTIONS, pageSummary, pageTools, replayCall } from './app/page-tools';
 import { nextSuggestions, suggestions } from './suggestions';
 import {
   askInline,
@@ -147,9 +147,7 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<vo
     : `Loading ${model.engine === 'webllm' ? model.modelId : model.engine === 'wllama' ? (model.modelId ?? '') : ''}…`;
   const next = await createAgent({
     model,
-    instructions: isBaseModel(model)
-      ? BASE_MODEL_INSTRUCTIONS
-      : 'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
+    instructions: isBaseModel(model) ? BASE_MODEL_INSTRUCTIONS : PAGE_INSTRUCTIONS,
     tools: pageTools,
     storage: 'auto',
     sessionId: localStorage.getItem(SESSION_KEY) ?? undefined,
