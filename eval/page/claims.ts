@@ -24,6 +24,7 @@ const COMPLETE = ['complete_todo'];
 const CLEAR = ['clear_todos'];
 const SORT = ['sort_table'];
 const FILL = ['fill_form'];
+const READ = ['list_todos'];
 /** A claim of some change, not of which: any call that changes the page backs it. */
 const ANY_CHANGE = ['add_todo', 'complete_todo', 'clear_todos', 'add_note', 'sort_table', 'fill_form'];
 
@@ -61,6 +62,8 @@ const VERBS: { base: string[]; done: string[]; ing: string[]; tools: readonly st
   { base: ['update', 'change'], done: ['updated', 'changed'], ing: ['updating', 'changing'], tools: ANY_CHANGE },
   { base: ['replace', 'rename', 'edit'], done: ['replaced', 'renamed', 'edited'], ing: [], tools: ANY_CHANGE },
   { base: ['modify', 'swap'], done: ['modified', 'swapped'], ing: [], tools: ANY_CHANGE },
+  // Reading the list is a tool's work too: "The tool has read the to-do list" with no call is a claim.
+  { base: ['read', 'check', 'list'], done: ['read', 'checked', 'listed'], ing: ['reading', 'checking'], tools: READ },
 ];
 
 const verbOf = (word: string) =>
@@ -89,6 +92,28 @@ const UPDATED_THING =
   /\b(updated|sorted|filtered|cleared|filled(?:-in| in| out)?)\s+(?:to-?do\s+)?(list|table|form|notes?)\b/;
 /** "The list now has…", "now contains", "it's now on your list". */
 const NOW_HAS = /\bnow\s+(has|have|contains?|includes?|shows?|lists?|reads?|looks?|on (?:your|the) (?:to-?do )?list)\b/;
+/** Words between a subject and its verb: "The tool has just added", "it also sorted". */
+const BETWEEN = new Set(['has', 'have', 'had', 'just', 'now', 'also', 'successfully', 'then', 'already', 'all']);
+/** What before a past form makes it no claim of the model's: the visitor's ("the items you added"), an adjective ("the sorted table", "a list of added items"). */
+const NOT_A_SUBJECT = new Set([
+  'you',
+  "you've",
+  "you'd",
+  'your',
+  'the',
+  'a',
+  'an',
+  'my',
+  'his',
+  'her',
+  'their',
+  'our',
+  'to',
+  'of',
+  'for',
+  'with',
+]);
+const DONE_WORDS = new Set(VERBS.flatMap((verb) => verb.done));
 const THING_NOW = /\b(list|table|form|notes?)\s+(?:is\s+|are\s+)?now\b/;
 const DONE_ALONE = /^(?:(?:all|it's|its|it is|that's|that is)\s+)?(done|set|taken care of|handled)[\s!.]*$/;
 const NEGATION =
@@ -101,10 +126,10 @@ const CONDITIONAL_OPENING = /^\s*(if|once|when|whenever|should you|unless)\b/;
 /** Every claim in the reply, in its order. */
 export function claimsIn(reply: string): Claim[] {
   const claims: Claim[] = [];
-  for (const sentence of sentencesOf(reply)) {
+  for (const { sentence, listItem } of sentencesOf(reply)) {
     if (sentence.endsWith('?') || CONDITIONAL_OPENING.test(sentence)) continue;
     for (const clause of clausesOf(sentence)) {
-      const claim = claimIn(clause);
+      const claim = claimIn(clause, listItem);
       if (claim) claims.push(claim);
     }
   }
@@ -116,7 +141,7 @@ export function unbackedClaims(reply: string, performed: ReadonlySet<string>): C
   return claimsIn(reply).filter((claim) => !claim.tools.some((tool) => performed.has(tool)));
 }
 
-function claimIn(clause: string): Claim | undefined {
+function claimIn(clause: string, listItem: boolean): Claim | undefined {
   const text = clause.toLowerCase();
   if (NEGATION.test(text) || OFFER.test(text)) return undefined;
   const found = (verb: string, tools: readonly string[]): Claim => ({ phrase: clause.trim(), verb, tools });
@@ -131,8 +156,12 @@ function claimIn(clause: string): Claim | undefined {
     if (verb.agentBy && new RegExp(String.raw`\b${word}\s+by\b`).test(text)) continue;
     // "I was trained", "I am …": a passive with the speaker as its subject describes the speaker.
     if (pattern === PASSIVE && /\bi\s+(?:was|am|have been)\b/.test(text)) continue;
+    // "- Sorting the products table": an item of a list of what the model can do ("Sorted the table" still claims).
+    if (pattern === OPENING && listItem && verb.ing.includes(word)) continue;
     return found(word, verb.tools);
   }
+  const past = subjectAndPast(text);
+  if (past) return found(past, verbOf(past)!.tools);
   const thing = UPDATED_THING.exec(text);
   if (thing) return found(thing[1]!, verbOf(thing[1]!.split(/[\s-]/)[0]!)?.tools ?? ANY_CHANGE);
   const now = NOW_HAS.exec(text) ?? THING_NOW.exec(text);
@@ -140,10 +169,36 @@ function claimIn(clause: string): Claim | undefined {
   return undefined;
 }
 
-/** Sentences with their closing mark, curly apostrophes made straight, markdown emphasis dropped. */
-function sentencesOf(reply: string): string[] {
-  const text = reply.replace(/[’‘`]/g, "'").replace(/[*_]{1,2}/g, '');
-  return (text.match(/[^.!?;\n]+(?:[.!?;]+|\n|$)/g) ?? []).map((sentence) => sentence.trim()).filter(Boolean);
+/**
+ * A past form after its subject, whatever the subject: "The tool added the items", "It marked the milk as done",
+ * "bread added", "the tool has read the list" (the failures issue 50 quotes speak of "the tool").
+ */
+function subjectAndPast(text: string): string | undefined {
+  const words = text.split(/[^a-z']+/).filter(Boolean);
+  for (const [i, word] of words.entries()) {
+    if (!DONE_WORDS.has(word)) continue;
+    let before = i - 1;
+    while (before >= 0 && BETWEEN.has(words[before]!)) before--;
+    if (before < 0 || NOT_A_SUBJECT.has(words[before]!)) continue;
+    if (verbOf(word)!.agentBy && words[i + 1] === 'by') continue;
+    // "I was …", "I am …": a passive with the speaker as its subject describes the speaker.
+    if (/^(was|am)$/.test(words[before]!) && words[before - 1] === 'i') continue;
+    return word;
+  }
+  return undefined;
+}
+
+/** Sentences with their closing mark, curly apostrophes made straight, markdown emphasis dropped; which opens a list item. */
+function sentencesOf(reply: string): { sentence: string; listItem: boolean }[] {
+  const sentences: { sentence: string; listItem: boolean }[] = [];
+  for (const line of reply.replace(/[’‘`]/g, "'").split('\n')) {
+    // A list's marker ("- ", "* ", "• ", "1. ") goes before the markdown's emphasis does.
+    const item = /^\s*(?:[-*•]|\d+[.)])\s+/.exec(line);
+    const text = line.slice(item?.[0].length ?? 0).replace(/[*_]{1,2}/g, '');
+    for (const [i, sentence] of (text.match(/[^.!?;]+(?:[.!?;]+|$)/g) ?? []).entries())
+      if (sentence.trim()) sentences.push({ sentence: sentence.trim(), listItem: !!item && i === 0 });
+  }
+  return sentences;
 }
 
 /** A sentence's clauses: split at commas, colons, dashes, "and", "but", so "No problem, I've added it" claims. */
@@ -153,6 +208,8 @@ function clausesOf(sentence: string): string[] {
       .replace(/[.!?;]+$/, '')
       // "I'll go ahead and add it" is one clause.
       .replace(/\b(go|goes|went|gone|going)\s+ahead\s+and\b/gi, '$1 ahead')
+      // Checking an item off is completing it, not reading the list.
+      .replace(/\bcheck(ed|ing)?\s+(?:it\s+|them\s+)?off\b/gi, (_, form: string | undefined) => `tick${form ?? ''} off`)
       .split(/[,:()\u2014\u2013]|\s-\s|\b(?:and|but|so)\b/i)
       .map((clause) => clause.trim())
       .filter(Boolean)

@@ -35,6 +35,16 @@ describe('claims', () => {
     ['It has been added to your to-do list.', 'added', 'add_todo'],
     ['**Milk** has been added.', 'added', 'add_todo'],
     ["I've completed the form for you.", 'completed', 'fill_form'],
+    // What Qwen2.5-Coder 0.5B wrote, and issue 50 quotes: the tool as the subject.
+    ['The tool added the specified items to the to-do list.', 'added', 'add_todo'],
+    ['The tool marked the milk as done.', 'marked', 'complete_todo'],
+    ['The tool deleted the dog one.', 'deleted', 'clear_todos'],
+    ['The tool has read the to-do list and listed the remaining items.', 'read', 'list_todos'],
+    ['It sorted the products by price.', 'sorted', 'sort_table'],
+    ['Milk, eggs and bread added!', 'added', 'add_todo'],
+    ['I checked off the eggs.', 'ticked', 'complete_todo'],
+    ['I checked your list: milk and bread are left.', 'checked', 'list_todos'],
+    ['Done:\n- Added milk\n- Added eggs', 'done', 'add_todo'],
   ])('%s claims (%s, %s)', (reply, verb, tool) => {
     const [claim] = claimsIn(reply);
     expect(claim, reply).toBeDefined();
@@ -76,6 +86,10 @@ describe('claims', () => {
     'You have three things left: milk, eggs and bread.',
     'Let me know if you need anything else!',
     'Your list is empty.',
+    'Here are the items you added: milk and bread.',
+    'I can help with:\n- Adding to-dos\n* Sorting the products table\n1. Filling in the contact form',
+    'I was trained by Alibaba Cloud.',
+    'You can check the list any time.',
   ])('%s claims nothing', (reply) => {
     expect(tools(reply)).toEqual([]);
   });
@@ -91,5 +105,11 @@ describe('claims', () => {
     // "Done." claims some change: any call that changed the page backs it, reading the list does not.
     expect(unbackedClaims('Done.', new Set(['complete_todo']))).toEqual([]);
     expect(unbackedClaims('Done.', new Set(['list_todos']))).toHaveLength(1);
+    // Each item of a list of what was done claims; a list of what can be done does not.
+    expect(claimsIn('Done:\n- Added milk\n- Marked eggs as done').map((claim) => claim.verb)).toEqual([
+      'done',
+      'added',
+      'marked',
+    ]);
   });
 });
