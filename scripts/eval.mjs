@@ -14,6 +14,8 @@
 //        npm run eval -- --suite=page --model=<file or URL>.gguf [--arms=ours,ours-before,native]
 //                        [--conversations=groceries,…] [--threads=…] [--calls-per-step=…] [--resume=<results.jsonl>]
 //        npm run eval -- --transcript=<results.jsonl>   (a page-suite run's conversations: requests, calls, replies)
+//        npm run eval -- --rejudge=<results.jsonl>   (a page-suite run judged again by today's judge, no model:
+//                                                    <results>-rejudged.jsonl and its table)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +49,13 @@ const resultsIn = (file) =>
     .map((line) => JSON.parse(line));
 /** What `use` makes of one of the eval's TypeScript modules, loaded into Node by vite. */
 async function withEvalModule(path, use) {
-  const server = await createServer({ root, logLevel: 'error', server: { middlewareMode: true }, appType: 'custom' });
+  const server = await createServer({
+    root,
+    logLevel: 'error',
+    // No HMR socket: a run's own server may hold its port meanwhile.
+    server: { middlewareMode: true, hmr: false },
+    appType: 'custom',
+  });
   try {
     return use(await server.ssrLoadModule(path));
   } finally {
@@ -77,6 +85,17 @@ if (transcriptOf) {
       formatTranscript(results.filter((result) => result.suite === 'page')),
     ),
   );
+  process.exit(0);
+}
+const rejudgeOf = option('rejudge');
+if (rejudgeOf) {
+  const results = resultsIn(rejudgeOf).filter((result) => result.suite === 'page');
+  if (!results.length) fail(`${rejudgeOf} holds no page-suite results: --rejudge is for runs with --suite=page.`);
+  const again = await withEvalModule('/eval/page/rejudge.ts', ({ rejudge }) => rejudge(results));
+  const out = rejudgeOf.replace(/\.jsonl$/, '') + '-rejudged.jsonl';
+  writeFileSync(out, again.map((result) => `${JSON.stringify(result)}\n`).join(''));
+  console.log(await tableOfResults(again));
+  console.log(`\n${again.length} requests judged again by today's judge; results: ${out}`);
   process.exit(0);
 }
 const kindsOf = option('kinds');

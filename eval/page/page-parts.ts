@@ -5,6 +5,8 @@
  * contact form. Each conversation starts on a fresh copy; a test holds the
  * products to index.html's.
  */
+import type { PageState } from './page-state';
+
 export const PRODUCTS: readonly { name: string; price: number; stock: number }[] = [
   { name: 'Kettle', price: 39, stock: 12 },
   { name: 'Teapot', price: 24, stock: 30 },
@@ -40,4 +42,14 @@ export function mountPageParts(into: HTMLElement = document.body): HTMLElement {
     </section>`;
   into.append(page);
   return page;
+}
+
+/** The page as mountPageParts leaves it: what a conversation's first request starts from. */
+export function freshPageState(): PageState {
+  return {
+    todos: [],
+    notes: [],
+    table: { shown: PRODUCTS.map((product) => product.name), hidden: [] },
+    form: { name: '', email: '', message: '' },
+  };
 }

@@ -6,7 +6,6 @@
  * that fails is a result too, and the conversation goes on.
  */
 import { isAgentError, type Agent } from '../../src/index';
-import { pageTools } from '../../demo/app/page-tools';
 import type { ArmName } from '../arms/arm';
 import type { ApprovalDesk } from './approval-desk';
 import type { Conversation } from './expectation';
@@ -14,6 +13,7 @@ import { judgeRequest } from './judge-request';
 import { mountPageParts } from './page-parts';
 import type { PageResult } from './page-result';
 import { readPageState } from './page-state';
+import { PAGE_TOOL_NAMES } from './page-tool-names';
 import { recordOfRun } from './run-record';
 
 export interface ConversationRun {
@@ -29,8 +29,6 @@ export interface ConversationRun {
   /** Before each request, its index in the conversation. */
   onRequest?: (index: number) => void;
 }
-
-const TOOL_NAMES: ReadonlySet<string> = new Set(pageTools.map((tool) => tool.name));
 
 export async function* runConversation(run: ConversationRun): AsyncGenerator<PageResult> {
   const { agent, desk, conversation, arm, modelLabel, signal } = run;
@@ -70,7 +68,7 @@ export async function* runConversation(run: ConversationRun): AsyncGenerator<Pag
     const judged = judgeRequest(request, record, {
       before,
       after,
-      tools: TOOL_NAMES,
+      tools: PAGE_TOOL_NAMES,
       ranEarlier,
       approvals: desk.approvals,
     });

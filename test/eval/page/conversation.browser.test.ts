@@ -15,6 +15,7 @@ import { readPageState } from '../../../eval/page/page-state';
 import { runConversation } from '../../../eval/page/run-conversation';
 import { openPageAgent } from '../../../eval/page/run-page-suite';
 import { formatTranscript } from '../../../eval/page/transcript';
+import { rejudge } from '../../../eval/page/rejudge';
 
 const [groceries] = conversationsNamed(['groceries']);
 const call = (name: string, args: object = {}) => ({ name, args });
@@ -76,6 +77,8 @@ test('a conversation answered as asked is right, request by request, and the pag
   }
   const [row] = summarizePage(results);
   expect(row).toMatchObject({ requests: 6, correct: 6, callsWhereNoneFits: 0, claimingReplies: 0, emptyReplies: 0 });
+  // Judged again from the results file's lines alone (npm run eval -- --rejudge), the verdicts are the same.
+  expect(rejudge(results)).toEqual(results);
 });
 
 test('the failures seen in real conversations are each judged wrong, and counted', async () => {
@@ -116,6 +119,7 @@ test('the failures seen in real conversations are each judged wrong, and counted
   // The refused clear left the list as it was.
   expect(readPageState().todos.map((todo) => todo.text)).toEqual(['milk', 'thanks']);
 
+  expect(rejudge(results)).toEqual(results);
   const table = formatPageTable(summarizePage(results));
   expect(table).toMatch(/\| ours +\| 6 +\| 0 \(0\.0%\) +\| 0\.0–39\.0 +\| 3 +\| 3 +\| 0 +\| 1 +\| 1 +\|/);
   const transcript = formatTranscript(results);
