@@ -14,6 +14,7 @@ import type { PageState } from './page-state';
 import { UNREADABLE_CALL, type RunRecord } from './run-record';
 import { matchesText } from './text-match';
 import { matchOneEach } from './match-one-each';
+import { callsWritten } from '../run/calls-written';
 import { sameData } from '../../src/tools/same-data';
 
 export interface RequestCounts {
@@ -25,6 +26,8 @@ export interface RequestCounts {
   unreadableCalls: number;
   /** Calls with the same name and arguments as an earlier call of the same request. */
   repeatedCalls: number;
+  /** Calls the reply shows as text (a JSON call no reader took): code a visitor reads, and nothing ran. */
+  callsInReply: number;
   /** Destructive calls the page asked the visitor about when the request did not ask for them (the suite said no). */
   unaskedApprovals: number;
   emptyReply: boolean;
@@ -79,6 +82,8 @@ export function judgeRequest(request: PageRequest, run: RunRecord, context: Requ
 
   const emptyReply = !run.reply.trim();
   if (emptyReply) why.push('the reply is empty');
+  const inReply = callsWritten(run.reply).calls;
+  for (const call of inReply) why.push(`the reply shows a call as text: ${describeCall(call)}`);
   for (const words of expect.mentions ?? [])
     if (!matchesText(run.reply, words)) why.push(`the reply does not say "${words}"`);
   const performed = new Set(run.calls.filter((call) => call.outcome === 'ran').map((call) => call.name));
@@ -97,6 +102,7 @@ export function judgeRequest(request: PageRequest, run: RunRecord, context: Requ
     unknownTools: unknown.length,
     unreadableCalls: unreadable.length,
     repeatedCalls: repeated.length,
+    callsInReply: inReply.length,
     unaskedApprovals: unaskedApprovals.length,
     emptyReply,
     unbackedClaims: claims,

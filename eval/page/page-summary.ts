@@ -3,7 +3,8 @@
  * interval, the counts issue 50's goals name (calls where no tool fits,
  * replies that claim an action no call performed, unknown tools, empty
  * replies, repeated calls) and the ones beside them (calls not asked for,
- * unreadable calls, destructive calls the visitor was asked about unasked),
+ * unreadable calls, calls a reply shows as text, destructive calls the
+ * visitor was asked about unasked),
  * seconds per request (median) and tokens per request (mean); then each
  * arm's share right by what the requests test.
  */
@@ -27,6 +28,7 @@ export interface PageSummaryRow {
   repeatedCalls: number;
   unaskedCalls: number;
   unreadableCalls: number;
+  callsInReply: number;
   unaskedApprovals: number;
   errors: number;
   seconds?: number;
@@ -75,6 +77,7 @@ export function summarizePage(all: readonly PageResult[]): PageSummaryRow[] {
       repeatedCalls: count((result) => result.repeatedCalls),
       unaskedCalls: count((result) => result.unaskedCalls),
       unreadableCalls: count((result) => result.unreadableCalls),
+      callsInReply: count((result) => result.callsInReply ?? 0),
       unaskedApprovals: count((result) => result.unaskedApprovals),
       errors: count((result) => result.verdict === 'error'),
       ...(judged.length && {
@@ -113,6 +116,7 @@ export function formatPageTable(rows: readonly PageSummaryRow[]): string {
       'repeated calls',
       'calls not asked for',
       'unreadable calls',
+      'calls shown as text',
       'destructive asked unasked',
       's/request (median)',
       'prompt tok/request',
@@ -130,6 +134,7 @@ export function formatPageTable(rows: readonly PageSummaryRow[]): string {
       String(row.repeatedCalls),
       String(row.unaskedCalls),
       String(row.unreadableCalls),
+      String(row.callsInReply),
       String(row.unaskedApprovals),
       row.seconds === undefined ? '–' : row.seconds.toFixed(1),
       row.promptTokens === undefined ? '–' : row.promptTokens.toFixed(0),

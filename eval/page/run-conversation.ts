@@ -101,6 +101,7 @@ const NOTHING = {
   unknownTools: 0,
   unreadableCalls: 0,
   repeatedCalls: 0,
+  callsInReply: 0,
   unaskedApprovals: 0,
   emptyReply: false,
   unbackedClaims: [],

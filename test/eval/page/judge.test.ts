@@ -251,6 +251,14 @@ describe('a request', () => {
     );
   });
 
+  test('a call written out in the reply, which no reader took, is code to a visitor and ran nothing', () => {
+    const oat: PageRequest = { text: 'actually, make that oat milk', kinds: ['follow-up'], expect: { calls: 'none' } };
+    const reply = '```json\n{\n  "name": "add_todo",\n  "arguments": {\n    "text": "Oat milk"\n  }\n}\n```';
+    const judged = judgeRequest(oat, record([], reply), context());
+    expect(judged).toMatchObject({ verdict: 'wrong', callsInReply: 1 });
+    expect(judged.why).toEqual(['the reply shows a call as text: add_todo({"text":"Oat milk"})']);
+  });
+
   test('what the reply must say', () => {
     const sum: PageRequest = {
       text: "what's 2+2",
