@@ -52,8 +52,8 @@ async function withEvalModule(path, use) {
   const server = await createServer({
     root,
     logLevel: 'error',
-    // No HMR socket: a run's own server may hold its port meanwhile.
-    server: { middlewareMode: true, hmr: false },
+    // No HMR socket: a run's own server may hold its port meanwhile ("Port 24678 is already in use").
+    server: { middlewareMode: true, ws: false },
     appType: 'custom',
   });
   try {
