@@ -2,8 +2,8 @@
  * An arm: one way of asking a model for a case's calls, run on the same model
  * and cases as the others (issue 22):
  * - `ours`: the family's format, prompt and reader, decoding under our grammar;
- * - `ours-before`: the same, with today's loop (issue 50: its decision layer
- *   off, through the agent options of arm-agent-options.ts);
+ * - `ours-before`: the same, with the loop before issue 50's decision layer
+ *   (`decisions: false`, its agent options in arm-agent-options.ts);
  * - `ours-no-grammar`: the same prompt and reader, free decoding;
  * - `native`: llama.cpp's own tool calling (wllama's createChatCompletion with `tools`);
  * - `fenced-json`: what the AI SDK's in-browser providers do, JSON in a fenced block, no grammar.

@@ -1,5 +1,6 @@
 // A run's model from one string, as npm run eval and the runner page take it.
 import { expect, test } from 'vitest';
+import { armAgentOptions } from '../../../eval/arms/arm-agent-options';
 import { armNamed } from '../../../eval/arms/arms';
 import { modelFromParams, parseModel } from '../../../eval/arms/parse-model';
 
@@ -36,9 +37,11 @@ test('each arm runs a GGUF its own way: our engine with and without the grammar,
   expect(d).toMatchObject({ engine: 'module', url: expect.stringMatching(/fenced-json-engine/), options: backend });
 });
 
-test('ours-before runs the model as ours does; only its agent options differ', () => {
+test('ours-before runs the model as ours does, with the decision layer off', () => {
   const gguf = { kind: 'gguf' as const, url: '/m.gguf', threads: 2 };
   expect(armNamed('ours-before').modelFor(gguf)).toEqual(armNamed('ours').modelFor(gguf));
+  expect(armAgentOptions('ours-before')).toEqual({ decisions: false });
+  expect(armAgentOptions('ours')).toEqual({});
 });
 
 test("the runner page's model: a GGUF with the wllama options the URL gives, anything else as named", () => {
