@@ -52,7 +52,11 @@ export interface RequestContext {
 
 const READ_LIST: CallMatch = { name: 'list_todos' };
 
-export function judgeRequest(request: PageRequest, run: RunRecord, context: RequestContext): RequestJudgement {
+export function judgeRequest(
+  request: PageRequest,
+  run: Pick<RunRecord, 'calls' | 'reply'>,
+  context: RequestContext,
+): RequestJudgement {
   const { expect } = request;
   const why: string[] = [];
   const required = expect.calls === 'none' ? [] : expect.calls;

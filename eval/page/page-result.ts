@@ -4,6 +4,7 @@ import type { CallRecord } from './call-record';
 import type { RequestKind } from './expectation';
 import type { RequestCounts } from './judge-request';
 import type { PageState } from './page-state';
+import type { StepDecision } from '../../src/session/event';
 
 export interface PageResult extends Omit<RequestCounts, 'unbackedClaims'> {
   suite: 'page';
@@ -32,8 +33,12 @@ export interface PageResult extends Omit<RequestCounts, 'unbackedClaims'> {
   page?: PageState;
   promptTokens: number;
   completionTokens: number;
-  /** Model steps the request took. */
+  /** Model steps the request took (recorded ones). */
   steps: number;
+  /** What the decision layer decided before the request's steps (absent in lines written before it). */
+  decisions?: StepDecision[];
+  /** Replies the runtime replaced by "nothing was done", with what they claimed. */
+  replacedClaims?: string[];
   /** The request, from the message sent to the run's end. */
   seconds: number;
   /** Starting the arm's agent (worker, model load), on its first request only. */

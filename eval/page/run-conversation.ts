@@ -86,6 +86,8 @@ export async function* runConversation(run: ConversationRun): AsyncGenerator<Pag
       promptTokens: record.promptTokens,
       completionTokens: record.completionTokens,
       steps: record.steps,
+      decisions: record.decisions,
+      replacedClaims: record.replacedClaims,
       seconds,
     };
   }

@@ -4,6 +4,7 @@
  * reads, every step's words), and the tokens its steps read and wrote.
  */
 import type { AgentEvent, FunctionResponse } from '../../src/index';
+import type { StepDecision } from '../../src/session/event';
 import type { CallRecord } from './call-record';
 import type { CallOutcome } from './expectation';
 
@@ -12,8 +13,12 @@ export interface RunRecord {
   reply: string;
   promptTokens: number;
   completionTokens: number;
-  /** Model steps the run took. */
+  /** Model steps the run recorded (a step the decision layer asked again is not recorded, nor counted in the tokens). */
   steps: number;
+  /** What the decision layer decided before its steps (ours; none with the layer off). */
+  decisions: StepDecision[];
+  /** Replies the runtime replaced by "nothing was done" for claiming what no call did, with what they claimed. */
+  replacedClaims: string[];
 }
 
 /** The name the runtime records a call under when it could not be read (flow's refuse-unreadable-calls). */
@@ -25,6 +30,8 @@ export function recordOfRun(events: readonly AgentEvent[]): RunRecord {
   let promptTokens = 0;
   let completionTokens = 0;
   let steps = 0;
+  const decisions: StepDecision[] = [];
+  const replacedClaims: string[] = [];
   for (const event of events) {
     if (event.partial || event.late) continue;
     const role = event.content?.role;
@@ -32,6 +39,8 @@ export function recordOfRun(events: readonly AgentEvent[]): RunRecord {
       steps++;
       promptTokens += event.usage?.promptTokens ?? 0;
       completionTokens += event.usage?.completionTokens ?? 0;
+      if (event.decision) decisions.push(event.decision);
+      for (const claim of event.unperformedClaims ?? []) replacedClaims.push(claim.sentence);
     }
     for (const part of event.content?.parts ?? []) {
       if (role === 'model' && 'text' in part && part.text.trim()) said.push(part.text.trim());
@@ -46,7 +55,15 @@ export function recordOfRun(events: readonly AgentEvent[]): RunRecord {
       }
     }
   }
-  return { calls: [...calls.values()], reply: said.join('\n'), promptTokens, completionTokens, steps };
+  return {
+    calls: [...calls.values()],
+    reply: said.join('\n'),
+    promptTokens,
+    completionTokens,
+    steps,
+    decisions,
+    replacedClaims,
+  };
 }
 
 function answered(response: FunctionResponse): Pick<CallRecord, 'outcome' | 'result' | 'error' | 'code'> {

@@ -4,6 +4,7 @@
  * arguments and how each ended, the reply, the seconds it took, and the
  * verdict with its reasons.
  */
+import type { StepDecision } from '../../src/session/event';
 import { describeCall } from './call-match';
 import type { PageResult } from './page-result';
 import { latestResults } from './page-summary';
@@ -29,6 +30,7 @@ export function formatTranscript(all: readonly PageResult[]): string {
 
 function requestLines(result: PageResult): string[] {
   const lines = [`${requestNumber(result)}. > ${result.request}`];
+  for (const decision of result.decisions ?? []) lines.push(`   - (decided: ${describeDecision(decision)})`);
   for (const call of result.calls) {
     const ended =
       call.outcome === 'ran' ? `→ ${JSON.stringify(call.result)}` : `${call.outcome}: ${call.error ?? ''}`.trim();
@@ -36,6 +38,8 @@ function requestLines(result: PageResult): string[] {
   }
   for (const approval of result.approvals)
     lines.push(`   - (the page asked to approve ${approval.name}: ${approval.granted ? 'yes' : 'no'})`);
+  for (const claimed of result.replacedClaims ?? [])
+    lines.push(`   - (the runtime replaced a reply that claimed: "${claimed}")`);
   const reply = result.reply.trim() ? result.reply.trim().replace(/\n/g, '\n     ') : '(no words)';
   lines.push(`   reply: ${reply}`);
   const ended = result.endReason && result.endReason !== 'answer' ? `, ended: ${result.endReason}` : '';
@@ -45,3 +49,16 @@ function requestLines(result: PageResult): string[] {
 }
 
 const requestNumber = (result: PageResult) => Number(result.id.split('/').pop());
+
+/** "a call of add_todo, by the request asking for it", "words, by the model's odds of a call 0.12". */
+function describeDecision(decision: StepDecision): string {
+  const held =
+    decision.held === 'call' ? `a call${decision.tools?.length ? ` of ${decision.tools.join(' or ')}` : ''}` : 'words';
+  const by =
+    decision.by === 'asked'
+      ? 'the request asking for it'
+      : decision.by === 'chance'
+        ? `the model's odds of a call ${decision.chance?.toFixed(2) ?? ''}`.trim()
+        : `the reply claiming "${decision.claimed ?? ''}"`;
+  return `${held}, by ${by}`;
+}

@@ -119,13 +119,7 @@ describe('a request', () => {
     approvals: [],
     ...over,
   });
-  const record = (calls: CallRecord[], reply: string): RunRecord => ({
-    calls,
-    reply,
-    promptTokens: 10,
-    completionTokens: 5,
-    steps: 2,
-  });
+  const record = (calls: CallRecord[], reply: string): Pick<RunRecord, 'calls' | 'reply'> => ({ calls, reply });
   const several: PageRequest = {
     text: 'Put milk, eggs and bread on my list',
     kinds: ['several'],
