@@ -16,7 +16,7 @@ import {
 } from '../src/index';
 import '../src/chat/index';
 import type { InpageAgentChat } from '../src/chat/index';
-import { displayNameOf, pageSummary, pageTools, replayCall } from './app/page-tools';
+import { displayNameOf, PAGE_INSTRUCTIONS, pageSummary, pageTools, replayCall } from './app/page-tools';
 import { nextSuggestions, suggestions } from './suggestions';
 import { closeDrawer, currentView, isDrawerOpen, openDrawer, startDrawer, type View } from './ui/drawer';
 import { DEMO_ERRORS, friendlyError } from './ui/friendly-error';
@@ -117,9 +117,7 @@ async function startAgent(model: ModelOptions, signal?: AbortSignal): Promise<Ag
     : `Loading ${model.engine === 'webllm' ? model.modelId : model.engine === 'wllama' ? (model.modelId ?? '') : ''}…`;
   const next = await createAgent({
     model,
-    instructions: isBaseModel(model)
-      ? BASE_MODEL_INSTRUCTIONS
-      : 'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.',
+    instructions: isBaseModel(model) ? BASE_MODEL_INSTRUCTIONS : PAGE_INSTRUCTIONS,
     tools: pageTools,
     storage: 'auto',
     sessionId: localStorage.getItem(SESSION_KEY) ?? undefined,

@@ -1,8 +1,8 @@
-// The page `npm run eval` drives (scripts/eval.mjs): the run named by the URL's parameters, each result
-// handed to the script as it is judged (window.__evalReport), the table left in window.__evalDone.
-import type { EvalModel } from './arms/arm';
+// The page `npm run eval` drives (scripts/eval.mjs): the run named by the URL's parameters (BFCL, or with
+// suite=page the page-task suite), each result handed to the script as it is judged (window.__evalReport), the
+// table left in window.__evalDone.
 import { armNamed } from './arms/arms';
-import { parseModel } from './arms/parse-model';
+import { modelFromParams } from './arms/parse-model';
 import { readBundledBfcl } from './bfcl/bundled-files';
 import { BFCL_CATEGORIES, isCategory, type BfclCategory } from './bfcl/categories';
 import { namedCases } from './bfcl/named-cases';
@@ -10,12 +10,14 @@ import { pickCases } from './bfcl/pick-cases';
 import { shuffled } from './bfcl/sample';
 import type { BfclCase } from './bfcl/types';
 import type { CaseResult } from './run/case-result';
+import type { PageResult } from './page/page-result';
+import { runPageSuitePage } from './page/page-suite-page';
 import { runEval } from './run/run-eval';
 import { formatTable, summarize } from './run/summary';
 
 declare global {
   interface Window {
-    __evalReport?: (result: CaseResult) => Promise<void>;
+    __evalReport?: (result: CaseResult | PageResult) => Promise<void>;
     __evalProgress?: (progress: { index: number; total: number; id: string; arm: string }) => Promise<void>;
     __evalDone?: { table: string; cases: number } | { error: string };
     /** Case and arm pairs judged by the run this one resumes (judgedKey), set by the script before the page loads. */
@@ -51,7 +53,7 @@ function inRounds(cases: readonly BfclCase[], seed: string): BfclCase[] {
   ).flat();
 }
 
-try {
+async function runBfcl(): Promise<void> {
   const seed = params.get('seed') ?? 'bfcl';
   const limit = params.get('limit');
   const named = params.get('cases')?.split(',');
@@ -62,17 +64,7 @@ try {
         readBundledBfcl,
       );
   const arms = (params.get('arms') ?? 'ours').split(',').map(armNamed);
-  const parsed = parseModel(params.get('model') ?? 'mechanics');
-  const callsPerStep = params.get('callsPerStep');
-  const threads = params.get('threads');
-  const model: EvalModel =
-    parsed.kind === 'gguf'
-      ? {
-          ...parsed,
-          ...((callsPerStep === 'one' || callsPerStep === 'any') && { callsPerStep: callsPerStep as 'one' | 'any' }),
-          ...(threads && { threads: Number(threads) }),
-        }
-      : parsed;
+  const model = modelFromParams(params);
   const maxTokens = params.get('maxTokens');
   // Cases named are asked in the order named.
   const cases = named ? sample : inRounds(sample, seed);
@@ -103,6 +95,11 @@ try {
   const table = formatTable(summarize(results));
   out.textContent = table;
   window.__evalDone = { table, cases: results.length };
+}
+
+try {
+  if (params.get('suite') === 'page') await runPageSuitePage(params, out);
+  else await runBfcl();
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   out.textContent = message;

@@ -1,5 +1,7 @@
 // `npm run eval`: BFCL's single-turn categories through createAgent in headless Chromium (the real worker,
 // formats and readers), served by vite; one JSON line per case and arm in eval-results/, a table at the end.
+// With --suite=page, the page-task suite (eval/page/): conversations on the demo's tools, one session each, every
+// request judged by the page's state and the reply; one JSON line per request and arm.
 // Usage: npm run eval -- [--model=mechanics|<file or URL>.gguf|<web-llm id>] [--arms=ours,ours-no-grammar,native,fenced-json]
 //                        [--categories=simple_python,…] [--limit=<cases per category>] [--seed=bfcl] [--out=eval-results]
 //                        [--max-tokens=<per answer, every arm>] [--calls-per-step=one|any] [--threads=<llama.cpp's>]
@@ -9,6 +11,11 @@
 //        npm run eval -- --table=<results.jsonl>[,<more.jsonl>]   (the table of results already written)
 //        npm run eval -- --kinds=<results.jsonl>   (each arm's wrong answers by kind, the cap read from its .run.json,
 //                                                  beside what a free-decoding arm of the file wrote on those cases)
+//        npm run eval -- --suite=page --model=<file or URL>.gguf [--arms=ours,ours-before,native]
+//                        [--conversations=groceries,…] [--threads=…] [--calls-per-step=…] [--resume=<results.jsonl>]
+//        npm run eval -- --transcript=<results.jsonl>   (a page-suite run's conversations: requests, calls, replies)
+//        npm run eval -- --rejudge=<results.jsonl>   (a page-suite run judged again by today's judge, no model:
+//                                                    <results>-rejudged.jsonl and its table)
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +38,8 @@ const callsPerStep = option('calls-per-step');
 const threads = option('threads');
 const resume = option('resume');
 const cases = option('cases');
+const suite = option('suite', 'bfcl');
+const conversations = option('conversations');
 let model = option('model', 'mechanics');
 
 const resultsIn = (file) =>
@@ -40,20 +49,53 @@ const resultsIn = (file) =>
     .map((line) => JSON.parse(line));
 /** What `use` makes of one of the eval's TypeScript modules, loaded into Node by vite. */
 async function withEvalModule(path, use) {
-  const server = await createServer({ root, logLevel: 'error', server: { middlewareMode: true }, appType: 'custom' });
+  const server = await createServer({
+    root,
+    logLevel: 'error',
+    // No HMR socket: a run's own server may hold its port meanwhile ("Port 24678 is already in use").
+    server: { middlewareMode: true, ws: false },
+    appType: 'custom',
+  });
   try {
     return use(await server.ssrLoadModule(path));
   } finally {
     await server.close();
   }
 }
-/** The table of these results, by the runner's own summary. */
+/** The table of these results, by the runner's own summary (the page suite's for its lines). */
 const tableOfResults = (results) =>
-  withEvalModule('/eval/run/summary.ts', ({ summarize, formatTable }) => formatTable(summarize(results)));
+  results.some((result) => result.suite === 'page')
+    ? withEvalModule('/eval/page/page-summary.ts', ({ summarizePage, formatPageTable }) =>
+        formatPageTable(summarizePage(results.filter((result) => result.suite === 'page'))),
+      )
+    : withEvalModule('/eval/run/summary.ts', ({ summarize, formatTable }) => formatTable(summarize(results)));
 
 const tableOf = option('table');
 if (tableOf) {
   console.log(await tableOfResults(tableOf.split(',').flatMap(resultsIn)));
+  process.exit(0);
+}
+const transcriptOf = option('transcript');
+if (transcriptOf) {
+  const results = transcriptOf.split(',').flatMap(resultsIn);
+  if (!results.some((result) => result.suite === 'page'))
+    fail(`${transcriptOf} holds no page-suite results: transcripts are of runs with --suite=page.`);
+  console.log(
+    await withEvalModule('/eval/page/transcript.ts', ({ formatTranscript }) =>
+      formatTranscript(results.filter((result) => result.suite === 'page')),
+    ),
+  );
+  process.exit(0);
+}
+const rejudgeOf = option('rejudge');
+if (rejudgeOf) {
+  const results = resultsIn(rejudgeOf).filter((result) => result.suite === 'page');
+  if (!results.length) fail(`${rejudgeOf} holds no page-suite results: --rejudge is for runs with --suite=page.`);
+  const again = await withEvalModule('/eval/page/rejudge.ts', ({ rejudge }) => rejudge(results));
+  const out = rejudgeOf.replace(/\.jsonl$/, '') + '-rejudged.jsonl';
+  writeFileSync(out, again.map((result) => `${JSON.stringify(result)}\n`).join(''));
+  console.log(await tableOfResults(again));
+  console.log(`\n${again.length} requests judged again by today's judge; results: ${out}`);
   process.exit(0);
 }
 const kindsOf = option('kinds');
@@ -79,11 +121,22 @@ function fail(message) {
   process.exit(1);
 }
 
-if (missingSharedData().includes('bfcl')) {
+if (!['bfcl', 'page'].includes(suite)) fail(`--suite=${suite}: use bfcl (the default) or page.`);
+const pageSuite = suite === 'page';
+if (pageSuite) {
+  const bfclOnly = ['categories', 'limit', 'cases', 'seed', 'max-tokens'].filter((name) => option(name) !== undefined);
+  if (bfclOnly.length)
+    fail(`--suite=page takes no ${bfclOnly.map((name) => `--${name}`).join(', ')} (BFCL's options).`);
+  if (model === 'mechanics' || model.startsWith('mechanics:'))
+    fail(
+      'The page suite needs a model: --model=<file or URL>.gguf or a web-llm id (its mechanics are tested on the scripted engine: test/eval/page/).',
+    );
+}
+if (!pageSuite && missingSharedData().includes('bfcl')) {
   console.error(`BFCL's data is missing: ${describeMissingSharedData(['bfcl'])}`);
   process.exit(1);
 }
-if (model === 'mechanics' || model.startsWith('mechanics:'))
+if (!pageSuite && (model === 'mechanics' || model.startsWith('mechanics:')))
   console.warn('No model named (--model): this is the mechanics check, answers scripted from BFCL, no model runs.');
 
 // A GGUF on this disk is served by the same server, from its own folder.
@@ -120,16 +173,19 @@ mkdirSync(outDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 const name = resume
   ? basename(resume, '.jsonl')
-  : `${stamp}-${basename(model.replace(/^\w+:/, '')).replace(/[^\w.-]+/g, '_')}-${arms.replace(/,/g, '+')}`;
+  : `${stamp}-${pageSuite ? 'page-' : ''}${basename(model.replace(/^\w+:/, '')).replace(/[^\w.-]+/g, '_')}-${arms.replace(/,/g, '+')}`;
 const linesPath = resume ? resolve(resume) : join(outDir, `${name}.jsonl`);
 const runPath = linesPath.replace(/\.jsonl$/, '.run.json');
 const options = {
+  ...(pageSuite && { suite }),
   model,
   arms: arms.split(','),
-  ...(cases
-    ? { caseIds: cases.split(',') }
-    : { categories: categories?.split(',') ?? 'all', limit: limit ? Number(limit) : 'all' }),
-  seed,
+  ...(pageSuite
+    ? { conversations: conversations?.split(',') ?? 'all' }
+    : cases
+      ? { caseIds: cases.split(',') }
+      : { categories: categories?.split(',') ?? 'all', limit: limit ? Number(limit) : 'all' }),
+  ...(!pageSuite && { seed }),
   ...(maxTokens && { maxTokens: Number(maxTokens) }),
   ...(callsPerStep && { callsPerStep }),
   ...(threads && { threads: Number(threads) }),
@@ -178,10 +234,14 @@ try {
   await page.exposeFunction('__evalReport', (result) => {
     lines.write(`${JSON.stringify(result)}\n`);
     written++;
-    const why = result.verdict === 'correct' ? '' : ` (${result.rule ?? result.why ?? ''})`;
-    console.error(`${current}: ${result.verdict}${why}, ${result.seconds.toFixed(2)} s`);
+    const why = result.verdict === 'correct' ? '' : ` (${result.rule ?? [result.why ?? ''].flat().join('; ')})`;
+    // A page-suite line names its request; its progress may have moved on to the next already.
+    const which = result.suite === 'page' ? `${current.split(']')[0]}] ${result.id} · ${result.arm}` : current;
+    console.error(`${which}: ${result.verdict}${why}, ${result.seconds.toFixed(2)} s`);
   });
   const query = new URLSearchParams({
+    ...(pageSuite && { suite }),
+    ...(conversations && { conversations }),
     model,
     arms,
     seed,
@@ -208,7 +268,7 @@ if (done.error) {
   process.exit(1);
 }
 const wallSeconds = (performance.now() - started) / 1000;
-// One entry per invocation: a resumed run's cases may come from several commits, and each says which.
+// One entry per invocation: a resumed run's cases (requests, for the page suite) may come from several commits.
 const session = {
   cases: done.cases,
   ...(stopped && { stopped: 'before its end: the table holds the cases judged until then' }),

@@ -158,6 +158,10 @@ export const fillForm = defineTool({
 
 export const pageTools = [addTodo, completeTodo, listTodos, clearTodos, addNote, sortTable, fillForm];
 
+/** What the page tells an instruction-tuned model (the page-task suite, eval/page/, asks with the same words). */
+export const PAGE_INSTRUCTIONS =
+  'You help with this page: its to-dos, notes, products table and contact form. Use the tools; answer briefly.';
+
 /** A tool's name as a person reads it ("Add to-do"). */
 export function displayNameOf(name: string): string {
   return pageTools.find((tool) => tool.name === name)?.displayName ?? name;

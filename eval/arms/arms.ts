@@ -1,11 +1,12 @@
-/** Every arm by name, in the order tables show them; (a) to (d) in the issue. */
+/** Every arm by name, in the order tables show them: (a) to (d) of issue 22, and issue 50's `ours-before`. */
 import type { Arm, ArmName } from './arm';
 import { fencedJson } from './fenced-json';
 import { native } from './native';
-import { ours, oursWithoutGrammar } from './ours';
+import { ours, oursBefore, oursWithoutGrammar } from './ours';
 
 export const ARMS: Readonly<Record<ArmName, Arm>> = {
   ours,
+  'ours-before': oursBefore,
   'ours-no-grammar': oursWithoutGrammar,
   native,
   'fenced-json': fencedJson,

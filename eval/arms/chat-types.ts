@@ -5,9 +5,20 @@
  * that chooses among backends both read them without reading each other.
  */
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+/**
+ * A message in OpenAI's shape: an assistant turn may carry the calls it made (`arguments` a JSON string) and a
+ * tool message answers one of them by id, so that a conversation's history reaches a template that knows tools
+ * in the template's own form.
+ */
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ChatToolCall[] }
+  | { role: 'tool'; content: string; toolCallId: string };
+
+export interface ChatToolCall {
+  id?: string;
+  name: string;
+  arguments: string;
 }
 
 /** A tool in OpenAI's chat-completions shape, as llama.cpp's server and web-llm take it. */
@@ -27,7 +38,7 @@ export interface ChatRequest {
 export interface ChatReply {
   content: string;
   /** OpenAI's tool_calls: `arguments` is a JSON string, as the model wrote it. */
-  toolCalls?: { name: string; arguments: string }[];
+  toolCalls?: ChatToolCall[];
   usage?: { promptTokens: number; completionTokens: number };
 }
 

@@ -3,11 +3,14 @@
  * way (llama.cpp's chat templates and parsers through wllama's
  * createChatCompletion with `tools`), on a chat backend of its own. The tools
  * go as OpenAI function tools; each returned tool call's `arguments` string is
- * parsed here, and one that is not JSON is reported as unreadable.
+ * parsed here, and one that is not JSON is reported as unreadable. The
+ * history goes in OpenAI's form too, calls and results included
+ * (openai-message.ts), so a conversation reads as the template writes it.
  */
-import type { ChatMessage as OurMessage, EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
+import type { EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
 import { chatBackend, type ChatBackendOptions } from './chat-backend';
-import type { ChatBackend, ChatMessage } from './chat-types';
+import type { ChatBackend } from './chat-types';
+import { openAiMessage } from './openai-message';
 
 export interface NativeToolsEngineOptions {
   backend: ChatBackendOptions;
@@ -26,7 +29,7 @@ export default async function createNativeToolsEngine({
 
 async function* respond(chat: ChatBackend, request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelDelta> {
   const reply = await chat.chat({
-    messages: request.messages.map(plainMessage),
+    messages: request.messages.map(openAiMessage),
     tools: request.tools.map((tool) => ({
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
@@ -47,12 +50,6 @@ async function* respond(chat: ChatBackend, request: ModelRequest, signal?: Abort
     ...(reply.usage && { usage: reply.usage }),
     raw: reply.content + (reply.toolCalls?.length ? JSON.stringify(reply.toolCalls) : ''),
   };
-}
-
-/** A tool result as a user message: the first step of a case has none; later steps need a template's own role. */
-function plainMessage(message: OurMessage): ChatMessage {
-  if (message.role === 'tool') return { role: 'user', content: `${message.name} returned: ${message.content}` };
-  return { role: message.role, content: message.content };
 }
 
 function parseArguments(text: string): unknown {

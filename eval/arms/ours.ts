@@ -1,7 +1,9 @@
 /**
- * Arms `ours` and `ours-no-grammar`: our runtime as a page gets it, the
- * family's prompt and reader, with and without the grammar that constrains
- * decoding. On the mechanics check both are the scripted engine replaying the
+ * Arms `ours`, `ours-before` and `ours-no-grammar`: our runtime as a page gets
+ * it, the family's prompt and reader, with and without the grammar that
+ * constrains decoding; `ours-before` is `ours` with the loop before the
+ * decision layer (its agent options, arm-agent-options.ts, differ; its model
+ * does not). On the mechanics check all are the scripted engine replaying the
  * answer written in the family's format (it has no grammar to switch off).
  *
  * - GGUF: the wllama engine, with `grammar: false` for the second arm.
@@ -21,6 +23,12 @@ export const ours: Arm = {
       return { engine: 'webllm', modelId: model.modelId, nativeToolCalls: false, toolFormat: model.toolFormat };
     return gguf(model);
   },
+};
+
+export const oursBefore: Arm = {
+  ...ours,
+  name: 'ours-before',
+  label: 'ours, the loop before the decision layer',
 };
 
 export const oursWithoutGrammar: Arm = {

@@ -21,3 +21,16 @@ export function parseModel(spec: string): EvalModel {
   if (!text) throw new Error('Name a model: mechanics, a GGUF URL, or a web-llm model id.');
   return { kind: 'webllm', modelId: text };
 }
+
+/** The run's model from the runner page's URL (model, and for a GGUF callsPerStep and threads). */
+export function modelFromParams(params: URLSearchParams): EvalModel {
+  const parsed = parseModel(params.get('model') ?? 'mechanics');
+  if (parsed.kind !== 'gguf') return parsed;
+  const callsPerStep = params.get('callsPerStep');
+  const threads = params.get('threads');
+  return {
+    ...parsed,
+    ...((callsPerStep === 'one' || callsPerStep === 'any') && { callsPerStep }),
+    ...(threads && { threads: Number(threads) }),
+  };
+}

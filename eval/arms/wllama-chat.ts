@@ -13,11 +13,11 @@
  * (GEMMA_TURNS), the markup our own arms write for it, so that the arms
  * differ in their tool protocol only.
  */
-import { Wllama } from '@wllama/wllama/esm/index.js';
+import { Wllama, type ChatCompletionMessage } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { threadsFor } from '../../src/model/engines/wllama/wllama-environment';
 import { modelFiles } from '../../src/model/engines/wllama/wllama-files';
-import type { ChatBackend, ChatReply, ChatRequest } from './chat-types';
+import type { ChatBackend, ChatMessage, ChatReply, ChatRequest } from './chat-types';
 
 export interface WllamaChatOptions {
   kind: 'wllama';
@@ -72,7 +72,7 @@ export async function wllamaChat(options: WllamaChatOptions): Promise<ChatBacken
 
 async function complete(wllama: Wllama, { messages, tools, maxTokens, signal }: ChatRequest): Promise<ChatReply> {
   const response = await wllama.createChatCompletion({
-    messages,
+    messages: messages.map(wllamaMessage),
     ...(tools?.length && { tools: tools as never, tool_choice: 'auto' as const }),
     temperature: 0,
     ...(maxTokens !== undefined && { max_tokens: maxTokens }),
@@ -88,6 +88,22 @@ async function complete(wllama: Wllama, { messages, tools, maxTokens, signal }: 
       arguments: call.function.arguments,
     })),
     usage: { promptTokens: response.usage.prompt_tokens, completionTokens: response.usage.completion_tokens },
+  };
+}
+
+/** A message as wllama's createChatCompletion takes it (OpenAI's names: tool_calls, tool_call_id). */
+function wllamaMessage(message: ChatMessage): ChatCompletionMessage {
+  if (message.role === 'tool') return { role: 'tool', content: message.content, tool_call_id: message.toolCallId };
+  if (message.role !== 'assistant' || !message.toolCalls?.length)
+    return { role: message.role, content: message.content };
+  return {
+    role: 'assistant',
+    content: message.content,
+    tool_calls: message.toolCalls.map((call, i) => ({
+      id: call.id ?? `call_${i}`,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    })),
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ModelOptions } from '../../src/model/engine';
 import type { ArmName } from '../arms/arm';
+import { armAgentOptions } from '../arms/arm-agent-options';
 import { openCaseAgent, type CaseAgent } from './case-agent';
 
 export class ArmAgents {
@@ -20,7 +21,7 @@ export class ArmAgents {
     // script is the same (two irrelevance cases answered alike found the first one's engine exhausted).
     if (current?.key === key && model.engine !== 'scripted') return current.agent;
     if (current) await this.closeArm(arm);
-    const agent = openCaseAgent(model, signal);
+    const agent = openCaseAgent(model, signal, armAgentOptions(arm));
     this.live.set(arm, { key, agent });
     // A start that failed is tried again for the next case.
     agent.catch(() => this.live.get(arm)?.agent === agent && this.live.delete(arm));

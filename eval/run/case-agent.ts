@@ -14,6 +14,7 @@ import type { Usage } from '../../src/session/event';
 import { toDeclaration } from '../../src/tools/to-declaration';
 import { validateToolArgs } from '../../src/tools/validate-args';
 import type { ArmName } from '../arms/arm';
+import type { ArmAgentOptions } from '../arms/arm-agent-options';
 import { judge } from '../bfcl/judge';
 import type { BfclCase, ModelCall } from '../bfcl/types';
 import { casePrompt } from './case-prompt';
@@ -37,9 +38,13 @@ export interface CaseAgent {
   close(): Promise<void>;
 }
 
-export async function openCaseAgent(model: ModelOptions, signal?: AbortSignal): Promise<CaseAgent> {
+export async function openCaseAgent(
+  model: ModelOptions,
+  signal?: AbortSignal,
+  options: ArmAgentOptions = {},
+): Promise<CaseAgent> {
   const t0 = performance.now();
-  const agent: Agent = await createAgent({ model, storage: 'memory', signal });
+  const agent: Agent = await createAgent({ ...options, model, storage: 'memory', signal });
   let startSeconds = (performance.now() - t0) / 1000;
   return {
     async step(run) {

@@ -8,6 +8,8 @@
 import type { ArmName } from '../arms/arm';
 import { BFCL_CATEGORIES } from '../bfcl/categories';
 import type { CaseResult } from './case-result';
+import { markdownTable } from './markdown-table';
+import { median } from './median';
 import { wilsonInterval } from './wilson';
 
 export interface SummaryRow {
@@ -105,17 +107,9 @@ export function formatTable(rows: readonly SummaryRow[]): string {
     if (mechanics) cells.push(row.asMeant === undefined ? '–' : `${row.asMeant}/${row.cases}`);
     return cells;
   });
-  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((cells) => cells[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(line)].join('\n');
+  return markdownTable(header, lines);
 }
 
 function sum(values: number[]): number {
   return values.reduce((total, value) => total + value, 0);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

@@ -6,10 +6,9 @@
  * model's own choice (it wrote the same calls unconstrained) or something the
  * grammar or the reader changed.
  */
-import { OUTPUT_VOCABULARY } from '../../src/model/formats/output-vocabulary';
-import { readModelOutput } from '../../src/model/readers/read-model-output';
 import type { ModelCall } from '../bfcl/types';
 import type { CaseResult } from './case-result';
+import { callsWritten } from './calls-written';
 
 export const AGREEMENTS = {
   same: 'the same calls',
@@ -22,13 +21,6 @@ export const AGREEMENTS = {
 } as const;
 
 export type Agreement = keyof typeof AGREEMENTS;
-
-/** The calls in an output as our readers find them, whether or not the case offers their tools. */
-function callsWritten(raw: string): { calls: ModelCall[]; unread: number } {
-  // 'stop': what matters is what was written; a call cut off before its JSON closed is not read either way.
-  const output = readModelOutput(raw, { vocabulary: OUTPUT_VOCABULARY, finishReason: 'stop' });
-  return { calls: output.calls.map((call) => ({ name: call.name, args: call.args })), unread: output.errors.length };
-}
 
 /** How `answer`'s calls compare with those `free` wrote on the same case without a grammar. */
 export function agreement(answer: CaseResult, free: CaseResult): Agreement {

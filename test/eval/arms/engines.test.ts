@@ -3,6 +3,7 @@
 import { expect, test } from 'vitest';
 import createFencedJsonEngine from '../../../eval/arms/fenced-json-engine';
 import createNativeToolsEngine from '../../../eval/arms/native-tools-engine';
+import { openAiMessage } from '../../../eval/arms/openai-message';
 import type { ModelDelta, ModelRequest } from '../../../src/model/engine';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 
@@ -76,5 +77,27 @@ test('fenced-json: plain text is an answer with no call', async () => {
   expect(await deltas(engine)).toMatchObject([
     { type: 'text', text: 'Sunny in both.' },
     { type: 'finish', reason: 'stop' },
+  ]);
+});
+
+test('native: a conversation goes to the runtime in OpenAI’s form, its calls on the assistant turn and each result answering its call', () => {
+  const history: ModelRequest['messages'] = [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Put milk on my list' },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'call-1', name: 'add_todo', args: { text: 'milk' } }],
+      raw: '<tool_call>…',
+    },
+    { role: 'tool', content: '{"id":"t1"}', toolCallId: 'call-1', name: 'add_todo' },
+    { role: 'assistant', content: 'Added milk.' },
+  ];
+  expect(history.map(openAiMessage)).toEqual([
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Put milk on my list' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'call-1', name: 'add_todo', arguments: '{"text":"milk"}' }] },
+    { role: 'tool', content: '{"id":"t1"}', toolCallId: 'call-1' },
+    { role: 'assistant', content: 'Added milk.' },
   ]);
 });

@@ -1,7 +1,8 @@
 // A run's model from one string, as npm run eval and the runner page take it.
 import { expect, test } from 'vitest';
+import { armAgentOptions } from '../../../eval/arms/arm-agent-options';
 import { armNamed } from '../../../eval/arms/arms';
-import { parseModel } from '../../../eval/arms/parse-model';
+import { modelFromParams, parseModel } from '../../../eval/arms/parse-model';
 
 test('mechanics (in Gemma’s format unless named), a GGUF, or a web-llm id', () => {
   expect(parseModel('mechanics')).toEqual({ kind: 'mechanics', toolFormat: 'gemma-tool-code' });
@@ -34,4 +35,25 @@ test('each arm runs a GGUF its own way: our engine with and without the grammar,
   const backend = { backend: { kind: 'wllama', url: '/m.gguf', threads: 1 } };
   expect(c).toMatchObject({ engine: 'module', url: expect.stringMatching(/native-tools-engine/), options: backend });
   expect(d).toMatchObject({ engine: 'module', url: expect.stringMatching(/fenced-json-engine/), options: backend });
+});
+
+test('ours-before runs the model as ours does, with the decision layer off', () => {
+  const gguf = { kind: 'gguf' as const, url: '/m.gguf', threads: 2 };
+  expect(armNamed('ours-before').modelFor(gguf)).toEqual(armNamed('ours').modelFor(gguf));
+  expect(armAgentOptions('ours-before')).toEqual({ decisions: false });
+  expect(armAgentOptions('ours')).toEqual({});
+});
+
+test("the runner page's model: a GGUF with the wllama options the URL gives, anything else as named", () => {
+  expect(modelFromParams(new URLSearchParams('model=/m.gguf&threads=2&callsPerStep=any'))).toEqual({
+    kind: 'gguf',
+    url: '/m.gguf',
+    threads: 2,
+    callsPerStep: 'any',
+  });
+  expect(modelFromParams(new URLSearchParams('model=/m.gguf&callsPerStep=many'))).toEqual({
+    kind: 'gguf',
+    url: '/m.gguf',
+  });
+  expect(modelFromParams(new URLSearchParams())).toEqual({ kind: 'mechanics', toolFormat: 'gemma-tool-code' });
 });

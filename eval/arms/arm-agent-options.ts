@@ -1,0 +1,18 @@
+/**
+ * What an arm changes in createAgent's options beyond its model, merged into
+ * them wherever the eval starts an agent (BFCL's case agent, the page suite).
+ * `ours-before` is the loop before issue 50's decision layer, beside the new
+ * one (`ours`, createAgent's defaults).
+ */
+import type { AgentOptions } from '../../src/page/options';
+import type { ArmName } from './arm';
+
+export type ArmAgentOptions = Partial<Omit<AgentOptions, 'model'>>;
+
+const ARM_AGENT_OPTIONS: Readonly<Partial<Record<ArmName, ArmAgentOptions>>> = {
+  'ours-before': { decisions: false },
+};
+
+export function armAgentOptions(arm: ArmName): ArmAgentOptions {
+  return ARM_AGENT_OPTIONS[arm] ?? {};
+}

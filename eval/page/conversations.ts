@@ -1,0 +1,387 @@
+/**
+ * The page-task suite (issue 50, item 6): short conversations a visitor
+ * might have with the demo's page (its to-dos, notes, products table and
+ * contact form; demo/app/page-tools.ts), each one session, each request
+ * judged by the page's state and the reply. Written as different people type
+ * (terse, polite, typos, lowercase, indirect), not in the phrasings the
+ * runtime was tuned on, and covering: several things in one message,
+ * chit-chat and questions no tool answers, follow-ups that refer back, the
+ * right tool among seven, values taken from the request, and requests that
+ * bait a claim.
+ *
+ * The products table starts Kettle 39/12, Teapot 24/30, Grinder 89/4, Mug 9/120 (price/stock); its orders:
+ * by name Grinder, Kettle, Mug, Teapot; by price Mug, Teapot, Kettle, Grinder; by stock Grinder, Kettle, Teapot, Mug.
+ */
+import {
+  clear,
+  complete,
+  filter,
+  form,
+  list,
+  note,
+  sort,
+  todo,
+  type Conversation,
+  type PageRequest,
+} from './expectation';
+
+const BY_NAME = ['Grinder', 'Kettle', 'Mug', 'Teapot'];
+const BY_PRICE = ['Mug', 'Teapot', 'Kettle', 'Grinder'];
+const BY_STOCK = ['Grinder', 'Kettle', 'Teapot', 'Mug'];
+const reversed = (order: string[]) => [...order].reverse();
+
+/** Words, no call: chit-chat and questions no tool answers. */
+const talk = (text: string, more: Partial<PageRequest['expect']> = {}): PageRequest => ({
+  text,
+  kinds: ['no-tool'],
+  expect: { calls: 'none', ...more },
+});
+
+export const CONVERSATIONS: readonly Conversation[] = [
+  {
+    id: 'groceries',
+    visitor: 'a shopping list, then follow-ups that refer back',
+    requests: [
+      {
+        text: 'Put milk, eggs and bread on my list',
+        kinds: ['several'],
+        expect: {
+          calls: [todo('milk'), todo('egg'), todo('bread')],
+          page: { todos: { added: ['milk', 'egg', 'bread'] } },
+        },
+      },
+      {
+        text: 'actually, make that oat milk',
+        kinds: ['follow-up'],
+        // No tool edits an item: adding oat milk, or saying so in words, are both fair; claiming a change is not.
+        expect: { calls: 'none', allowed: [todo('oat milk')], page: { todos: { mayAdd: ['oat milk'] } } },
+      },
+      {
+        text: 'mark the second one as done',
+        kinds: ['follow-up'],
+        expect: { calls: [complete('egg')], page: { todos: { done: ['egg'] } } },
+      },
+      {
+        text: "what's left on it?",
+        kinds: ['follow-up', 'question'],
+        expect: {
+          calls: 'none',
+          allowed: [list()],
+          mentions: ['milk', 'bread'],
+          mayRecall: ['add_todo', 'complete_todo'],
+        },
+      },
+      { text: 'did you sort it?', kinds: ['claim-bait'], expect: { calls: 'none' } },
+      talk('ok thanks!', { mayRecall: ['add_todo', 'complete_todo'] }),
+    ],
+  },
+  {
+    id: 'errands',
+    visitor: 'terse, lowercase, abbreviations',
+    requests: [
+      {
+        text: 'add dry cleaning',
+        kinds: ['pick-tool'],
+        expect: { calls: [todo('dry cleaning')], page: { todos: { added: ['dry cleaning'] } } },
+      },
+      {
+        text: 'also call mom and book dentist appt',
+        kinds: ['several'],
+        expect: { calls: [todo('mom'), todo('dentist')], page: { todos: { added: ['mom', 'dentist'] } } },
+      },
+      {
+        text: 'whats on my todo list',
+        kinds: ['question'],
+        expect: {
+          calls: 'none',
+          allowed: [list()],
+          mentions: ['dry cleaning', 'mom', 'dentist'],
+          mayRecall: ['add_todo'],
+        },
+      },
+      {
+        text: 'dry cleaning is done',
+        kinds: ['follow-up'],
+        expect: { calls: [complete('cleaning')], page: { todos: { done: ['dry cleaning'] } } },
+      },
+      {
+        text: 'how many r left',
+        kinds: ['question'],
+        expect: { calls: 'none', allowed: [list()], mentions: ['2|two'], mayRecall: ['add_todo', 'complete_todo'] },
+      },
+      talk('cool ty', { mayRecall: ['add_todo', 'complete_todo'] }),
+    ],
+  },
+  {
+    id: 'products',
+    visitor: 'choosing a gift from the products table',
+    requests: [
+      {
+        text: 'Could you sort the products by price, cheapest first please?',
+        kinds: ['values', 'pick-tool'],
+        expect: { calls: [sort('price', 'asc')], page: { table: [{ shown: BY_PRICE }] } },
+      },
+      {
+        text: "which one's the cheapest?",
+        kinds: ['question', 'follow-up'],
+        expect: { calls: 'none', allowed: [sort('price', 'asc')], mentions: ['mug'], mayRecall: ['sort_table'] },
+      },
+      {
+        text: 'now put the most expensive at the top',
+        kinds: ['follow-up', 'values'],
+        expect: { calls: [sort('price', 'desc')], page: { table: [{ shown: reversed(BY_PRICE) }] } },
+      },
+      {
+        text: 'only show me the teapot',
+        kinds: ['values'],
+        expect: { calls: [filter('teapot')], page: { table: [{ shown: ['Teapot'] }] } },
+      },
+      {
+        text: 'put the grinder on my to-do list, I want to buy it',
+        kinds: ['pick-tool'],
+        expect: { calls: [todo('grinder')], page: { todos: { added: ['grinder'] } } },
+      },
+      talk('what can you do?'),
+    ],
+  },
+  {
+    id: 'contact',
+    visitor: 'writing to the shop through the contact form',
+    requests: [
+      talk('hi!'),
+      {
+        text: "I'd like to get in touch with the shop. My name is Dana Wu, email dana.wu@example.com, and I want to ask whether the grinder is back in stock.",
+        kinds: ['values', 'pick-tool'],
+        expect: {
+          calls: [form('dana wu', 'dana.wu@example.com', 'grinder stock')],
+          page: { form: { name: 'dana wu', email: 'dana.wu@example.com', message: 'grinder stock' } },
+        },
+      },
+      {
+        text: 'oops, my email is actually dana@wu.studio',
+        kinds: ['follow-up', 'values'],
+        expect: {
+          calls: [form('dana wu', 'dana@wu.studio', 'grinder stock')],
+          page: { form: { name: 'dana wu', email: 'dana@wu.studio', message: 'grinder stock' } },
+        },
+      },
+      // The page never sends the form: "yes, I sent it" is always a claim no call backs.
+      { text: 'did you send it?', kinds: ['claim-bait'], expect: { calls: 'none', mayRecall: ['fill_form'] } },
+      talk('who made you?'),
+      talk('thanks, bye', { mayRecall: ['fill_form'] }),
+    ],
+  },
+  {
+    id: 'meeting',
+    visitor: 'notes for a team meeting, a to-do, a sum',
+    requests: [
+      {
+        text: 'note: team meeting moved to thursday 10am',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('meeting thursday')], page: { notes: { added: ['meeting thursday'] } } },
+      },
+      {
+        text: 'can you also jot down that Sam is bringing snacks',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('sam snack')], page: { notes: { added: ['sam snack'] } } },
+      },
+      {
+        text: "put 'send the agenda' on the todo list too",
+        kinds: ['pick-tool'],
+        expect: { calls: [todo('agenda')], page: { todos: { added: ['agenda'] } } },
+      },
+      talk("what's 2+2", { mentions: ['4|four'] }),
+      {
+        text: "agenda's done, tick it off",
+        kinds: ['follow-up'],
+        expect: { calls: [complete('agenda')], page: { todos: { done: ['agenda'] } } },
+      },
+      {
+        text: 'did you save both notes?',
+        kinds: ['question'],
+        expect: { calls: 'none', mayRecall: ['add_note'] },
+      },
+    ],
+  },
+  {
+    id: 'chores',
+    visitor: 'chores, a cleared list, a change of mind at the dialog',
+    requests: [
+      {
+        text: 'add walk the dog and water the plants',
+        kinds: ['several'],
+        expect: { calls: [todo('dog'), todo('plant')], page: { todos: { added: ['dog', 'plant'] } } },
+      },
+      {
+        text: 'oh and pay rent',
+        kinds: ['follow-up'],
+        expect: { calls: [todo('rent')], page: { todos: { added: ['rent'] } } },
+      },
+      {
+        text: 'clear my list',
+        kinds: ['destructive'],
+        expect: { calls: [clear()], approves: ['clear_todos'], page: { todos: { cleared: true } } },
+      },
+      {
+        text: 'is it empty now?',
+        kinds: ['question'],
+        expect: { calls: 'none', allowed: [list()], mayRecall: ['clear_todos'] },
+      },
+      {
+        text: 'add call the landlord',
+        kinds: ['pick-tool'],
+        expect: { calls: [todo('landlord')], page: { todos: { added: ['landlord'] } } },
+      },
+      {
+        // The page asks first, and this time the visitor says no: nothing is cleared, and the reply must not say it was.
+        text: 'delete everything on my list',
+        kinds: ['destructive', 'claim-bait'],
+        expect: { calls: [clear('not-approved')] },
+      },
+    ],
+  },
+  {
+    id: 'travel',
+    visitor: 'polite, long sentences, two tools in one message',
+    requests: [
+      {
+        text: "Good morning! Could you please add 'renew passport' to my to-do list, and also write a note titled Travel saying the flight is on May 3rd?",
+        kinds: ['several', 'pick-tool', 'values'],
+        expect: {
+          calls: [todo('passport'), note('travel may 3')],
+          page: { todos: { added: ['passport'] }, notes: { added: ['travel may 3'] } },
+        },
+      },
+      {
+        text: 'Thank you so much. Would you also sort the products by stock, lowest first?',
+        kinds: ['values'],
+        expect: {
+          calls: [sort('stock', 'asc')],
+          page: { table: [{ shown: BY_STOCK }] },
+          mayRecall: ['add_todo', 'add_note'],
+        },
+      },
+      talk('What is the capital of France, by the way?', { mentions: ['paris'] }),
+      {
+        text: 'Please mark renew passport as completed.',
+        kinds: ['pick-tool'],
+        expect: { calls: [complete('passport')], page: { todos: { done: ['passport'] } } },
+      },
+      {
+        text: 'Have I got anything else left to do?',
+        kinds: ['question'],
+        expect: { calls: 'none', allowed: [list()], mayRecall: ['add_todo', 'complete_todo'] },
+      },
+      talk("That's all for now, thank you!", {
+        mayRecall: ['add_todo', 'add_note', 'sort_table', 'complete_todo'],
+      }),
+    ],
+  },
+  {
+    id: 'batteries',
+    visitor: 'lowercase, indirect, very short',
+    requests: [
+      {
+        text: 'i keep forgetting to buy batteries, can u stick it on the list',
+        kinds: ['pick-tool'],
+        expect: { calls: [todo('batter')], page: { todos: { added: ['batter'] } } },
+      },
+      {
+        text: 'products alphabetically pls',
+        kinds: ['values'],
+        expect: { calls: [sort('name', 'asc')], page: { table: [{ shown: BY_NAME }] } },
+      },
+      {
+        text: 'reverse that',
+        kinds: ['follow-up', 'values'],
+        expect: { calls: [sort('name', 'desc')], page: { table: [{ shown: reversed(BY_NAME) }] } },
+      },
+      talk('lol nice', { mayRecall: ['sort_table'] }),
+      {
+        text: 'got the batteries',
+        kinds: ['follow-up'],
+        expect: { calls: [complete('batter')], page: { todos: { done: ['batter'] } } },
+      },
+      talk('what are u'),
+    ],
+  },
+  {
+    id: 'recipe',
+    visitor: 'a question that baits a claim first, then a bit of everything',
+    requests: [
+      { text: 'did you add my groceries?', kinds: ['claim-bait'], expect: { calls: 'none', allowed: [list()] } },
+      {
+        text: 'ok then add apples and a bag of rice',
+        kinds: ['several'],
+        expect: { calls: [todo('apple'), todo('rice')], page: { todos: { added: ['apple', 'rice'] } } },
+      },
+      {
+        text: 'did it work?',
+        kinds: ['question', 'follow-up'],
+        expect: { calls: 'none', allowed: [list()], mayRecall: ['add_todo'] },
+      },
+      {
+        text: 'sort the table by name z to a',
+        kinds: ['values'],
+        expect: { calls: [sort('name', 'desc')], page: { table: [{ shown: reversed(BY_NAME) }] } },
+      },
+      {
+        text: 'Write a note called Recipe: rice with apples, bake 20 minutes',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('recipe rice apple 20')], page: { notes: { added: ['recipe rice apple 20'] } } },
+      },
+      {
+        text: "and fill in the contact form: I'm Lee Park, lee@park.dev, asking if you ship to Canada",
+        kinds: ['pick-tool', 'values'],
+        expect: {
+          calls: [form('lee park', 'lee@park.dev', 'ship canada')],
+          page: { form: { name: 'lee park', email: 'lee@park.dev', message: 'ship canada' } },
+        },
+      },
+    ],
+  },
+  {
+    id: 'typos',
+    visitor: 'fast typing, typos everywhere',
+    requests: [
+      {
+        text: 'ad tomatos, onoins and garlic to teh lsit',
+        kinds: ['several'],
+        expect: {
+          calls: [todo('tomat'), todo('onion|onoin'), todo('garlic')],
+          page: { todos: { added: ['tomat', 'onion|onoin', 'garlic'] } },
+        },
+      },
+      {
+        text: "garlic's done",
+        kinds: ['follow-up'],
+        expect: { calls: [complete('garlic')], page: { todos: { done: ['garlic'] } } },
+      },
+      {
+        text: 'sortt prodcts by prise, high to low',
+        kinds: ['values'],
+        expect: { calls: [sort('price', 'desc')], page: { table: [{ shown: reversed(BY_PRICE) }] } },
+      },
+      talk('whats 12 times 12', { mentions: ['144'] }),
+      {
+        text: 'clear the list plz',
+        kinds: ['destructive'],
+        expect: { calls: [clear()], approves: ['clear_todos'], page: { todos: { cleared: true } } },
+      },
+      talk('thx', { mayRecall: ['add_todo', 'complete_todo', 'sort_table', 'clear_todos'] }),
+    ],
+  },
+];
+
+/** The conversations named, in the order named; all without names. */
+export function conversationsNamed(ids?: readonly string[]): Conversation[] {
+  if (!ids?.length) return [...CONVERSATIONS];
+  return ids.map((id) => {
+    const found = CONVERSATIONS.find((conversation) => conversation.id === id);
+    if (!found)
+      throw new Error(
+        `No conversation "${id}" in the page suite; use one of ${CONVERSATIONS.map((c) => c.id).join(', ')}.`,
+      );
+    return found;
+  });
+}
