@@ -7,7 +7,13 @@
  * breaks it, rather than imported with its calls answered "interrupted", so
  * that what is stored is exactly what the file says or nothing; but for one
  * event: decisions the file holds on calls that wait are never honoured,
- * and those calls are asked again (imported-approvals.ts).
+ * and those calls are asked again (imported-approvals.ts). And for one field:
+ * a model event's `raw`, the model's output as it generated it, is dropped.
+ * The runtime replays raw unescaped, only so that the KV cache of a turn it
+ * generated holds; a file's raw was generated nowhere here, and would put in
+ * front of the model whatever it holds (turns the person never sees, template
+ * markers). Without it the turn is written back from the parts the person is
+ * shown, escaped like all text the model did not write.
  */
 import { AgentError } from '../errors';
 import { newId, type AgentEvent } from './event';
@@ -146,7 +152,8 @@ function parseEvent(line: string, lineNo: number, expectedSeq: number, sessionId
   if (isObject(value.actions) && value.actions.stateDelta !== undefined && !isObject(value.actions.stateDelta))
     throw fail('"actions.stateDelta" must be an object');
   if (isObject(value.actions)) checkApprovals(value.actions, fail);
-  return { ...(value as unknown as AgentEvent), sessionId };
+  const { raw: _notOurs, ...event } = value as unknown as AgentEvent;
+  return { ...event, sessionId };
 }
 
 function checkContent(content: unknown, fail: (reason: string) => AgentError): void {
