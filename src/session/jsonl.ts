@@ -24,6 +24,7 @@ import { sessionNotFound } from './append-rules';
 import { importedApprovals } from './imported-approvals';
 import { logRules } from './log-rules';
 import { writableEvent } from './writable-event';
+import { MAX_DEPTH } from '../tools/plain-json';
 
 const SESSION_FORMAT = 'inpage-agent/session@1';
 
@@ -138,6 +139,11 @@ function parseEvent(line: string, lineNo: number, expectedSeq: number, sessionId
   const value = parseLine(line, lineNo);
   if (!isObject(value)) throw importError(lineNo, 'expected an event object');
   const fail = (reason: string) => importError(lineNo, reason);
+  // Its values (arguments, results, state) nest as deep as a tool's result may, below the event's own few levels.
+  if (deeperThan(value, MAX_DEPTH + EVENT_LEVELS))
+    throw fail(
+      `a value is nested more than ${MAX_DEPTH} levels deep, deeper than the runtime writes any (a tool's result may not be); the file was not written by it`,
+    );
   if (typeof value.id !== 'string' || !value.id) throw fail('"id" must be a non-empty string');
   if (value.seq !== expectedSeq)
     throw fail(
@@ -197,6 +203,21 @@ function checkApprovals(actions: Record<string, unknown>, fail: (reason: string)
     )
   )
     throw fail('"actions.requestApproval" must be an array of { callId, name, args }');
+}
+
+/** The levels an event puts above a value: content, parts, the part, functionCall, args. */
+const EVENT_LEVELS = 5;
+
+/** Whether a parsed JSON value nests deeper than `limit`; one walk with a stack of its own (no recursion to overflow). */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function parseLine(line: string, lineNo: number): unknown {
