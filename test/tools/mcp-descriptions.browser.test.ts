@@ -60,6 +60,7 @@ describe("a tool's description from elsewhere reaches the prompt with no marker 
 
   test('another page’s, through WebMCP (importWebMCPTools)', async () => {
     const registry = (shown: (text: string) => string): ModelContextLike => ({
+      registerTool: () => undefined,
       getTools: async () => [definition(shown)],
       executeTool: async () => ({ content: [{ type: 'text', text: '{}' }] }),
     });
