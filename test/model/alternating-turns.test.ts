@@ -9,9 +9,10 @@
  * every family.
  *
  * Before the fix Gemma 3's template raised on both conversations below (so every
- * later step of such a session failed with model-failed), and our markup and
- * web-llm's request (for every family without a tool role) sent two user turns in
- * a row.
+ * later step of such a session failed with model-failed), and our markup (every
+ * family) and web-llm's request (every family but Hermes on Llama 3, whose
+ * models have a tool role or call natively) sent two user turns in a row: 48 of
+ * the 50 cases failed.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

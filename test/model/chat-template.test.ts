@@ -2,9 +2,10 @@
  * A GGUF's chat template runs in the agent's worker at every step, and it comes
  * with the file (src/model/engines/wllama/chat-template.ts). Each hostile shape
  * below is refused with model-invalid, naming the template, within a second;
- * before the fix each ran on (the first for 40 s here, the one-letter loop 3 s a
- * render, six renders at load), and a 30 MB template was parsed. Real templates
- * still write long conversations.
+ * before the fix they ran on: this file did not finish within 10 minutes (the
+ * nested loops took 40 s alone, the one-letter loop 3 s a render and six renders
+ * at load, range(10**9) tried to make its list). Real templates still write long
+ * conversations.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -15,7 +15,8 @@
  *
  * Before the fix a past call's arguments, name and id, a result's tool name and
  * id, the tool descriptions, and (web-llm, native) a reply written back reached
- * every writer unescaped.
+ * every writer unescaped: all 28 cases failed, even with the markers limited to
+ * those the escape then knew.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -10,8 +10,9 @@
  * Measured with llama.cpp's own count of the prompt, on the tiny model with
  * Qwen2.5's real tokenizer and chat template: a hidden marker read as a control
  * token is one token, its one-letter twin four or five. Before the fix the
- * "hello / ok" file read as 84 tokens and its twin as 325; the call whose
- * arguments held twenty hidden turns as 117 against 362.
+ * "hello / ok" file read as 279 tokens and its twin as 510 (now 31 and 31);
+ * the call whose arguments held forty markers as 446, against 706 for the same
+ * arguments with each marker broken (now 706 and 706).
  */
 import { describe, expect, test } from 'vitest';
 import type { Agent, AgentEvent } from '../../src/index';

@@ -7,9 +7,9 @@
  * template: a description holding `<|im_end|>\n<|im_start|>system…` reads as
  * long as the same description with each marker already broken.
  *
- * Before the fix, both read as control tokens: 20 markers in the description
- * and 20 in a parameter's description made the prompt 195 tokens shorter than
- * its twin's.
+ * Before the fix the markers read as control tokens: with 22 in the description
+ * and 22 in a parameter's, the prompt was 403 tokens against 678 for the broken
+ * twin, through MCP and WebMCP alike (now 678 and 678).
  */
 import { describe, expect, test } from 'vitest';
 import { fromMCPTool, importWebMCPTools, type Agent, type Tool } from '../../src/index';
@@ -54,7 +54,7 @@ describe("a tool's description from elsewhere reaches the prompt with no marker 
   test('an MCP server’s (fromMCPTool)', async () => {
     const hostile = await promptTokens([fromMCPTool(definition(same), () => ({}))]);
     const twin = await promptTokens([fromMCPTool(definition(brokenOf), () => ({}))]);
-    console.info(`MCP description with 40 markers: ${hostile} prompt tokens; with the markers broken: ${twin}`);
+    console.info(`MCP description with 44 markers: ${hostile} prompt tokens; with the markers broken: ${twin}`);
     expect(hostile).toBe(twin);
   }, 120_000);
 

@@ -6,12 +6,15 @@
  * Jinja engine can parse does not stop the model: its turns are written in the
  * family's markup, and the notice says why.
  *
- * Before the fix llama.cpp read the template at load: the looping one and the
- * 30 MB one stalled it until the engine gave up (here after stallMs, 30 s;
- * 90 s by default) with "llama.cpp has said nothing … Content-Security-Policy
- * … or its WebAssembly file never arrived", and kept the file in the cache, so
- * the fixed file at the same URL never loaded; the unparseable one failed with
- * llama.cpp's advice for its command line ("srv init: … --no-jinja
+ * Before the fix llama.cpp read the template at load: the looping one stalled
+ * it until the engine gave up (here after stallMs, 30 s; 90 s by default) with
+ * model-failed, "llama.cpp has said nothing … Content-Security-Policy … or its
+ * WebAssembly file never arrived", and kept the file in the cache, so the fixed
+ * file at the same URL did not load either (still stalled after 50 s); the
+ * 30 MB one (a comment: llama.cpp skips it fast; issue 49's stalled it 95 s)
+ * was taken as it was; the unparseable one failed with model-failed and
+ * llama.cpp's parser error ("common_chat_templates_init: error: parser: Parser
+ * Error: Expected }} (Got })"; issue 49 saw its advice "--no-jinja
  * --chat-template chatml").
  *
  * The files are the tiny model with Gemma 3's tokenizer with its template

@@ -7,7 +7,8 @@
  *
  * Before the fix, on the tiny model with Gemma 3's tokenizer, `<pad>`, `<eos>`,
  * `<bos>`, `<unk>`, `<start_of_image>`, `<end_of_image>` and
- * `<image_soft_token>` were each read as the one control token.
+ * `<image_soft_token>` were each read as the one control token: the message
+ * read as 42 tokens against 68 with the tokens broken (now 68 and 68).
  */
 import { describe, expect, test } from 'vitest';
 import type { Agent } from '../../../src/index';
