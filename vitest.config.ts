@@ -3,6 +3,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs as quiet, findChromium } from './scripts/chromium.mjs';
 import { missingSharedData, sharedDataDir } from './scripts/shared-data.mjs';
 import { INSTRUCT_MODEL_FILE, realModelPath, serveModels } from './scripts/model-files.mjs';
+import { serveRedirects } from './scripts/test-redirects.mjs';
 
 const executablePath = findChromium();
 
@@ -25,8 +26,8 @@ function browserProject(name: string, include: string[], extraArgs: string[] = [
 }
 
 export default defineConfig({
-  // GGUF models at /models/ on the test server's own origin (scripts/model-files.mjs).
-  plugins: [serveModels()],
+  // GGUF models at /models/ on the test server's own origin (scripts/model-files.mjs), and an open redirect.
+  plugins: [serveModels(), serveRedirects()],
   // Workers and engine fixtures import these at run time, where Vite's scan of the tests cannot see them;
   // found mid-run, Vite would bundle them then and reload the page under a running test.
   optimizeDeps: {

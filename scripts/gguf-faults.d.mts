@@ -1,5 +1,7 @@
 /** The ways gguf-faults.mjs damages a GGUF (besides cut-<percent>). */
 export const FAULT_SHAPES: string[];
+/** Whole GGUFs whose chat template is hostile: template-looping, template-30mb, template-unparseable. */
+export const TEMPLATE_SHAPES: string[];
 /** Where each field of a GGUF's header is, by byte offset. */
 export function ggufLayout(bytes: Buffer): {
   version: number;

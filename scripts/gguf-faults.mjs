@@ -2,6 +2,7 @@
 // (test/model/wllama/wllama-files.browser.test.ts). Each shape is one way a file reaches a browser broken:
 // cut short, or with a header whose counts, lengths, offsets or types no longer match the file.
 // The test server (model-files.mjs) serves them at /models/fault/<shape>/<name>.
+// The template shapes are whole files whose chat template is hostile (test/model/wllama/hostile-template.browser.test.ts).
 
 const U32 = 4;
 const STRING = 8;
@@ -20,6 +21,15 @@ export const FAULT_SHAPES = [
   'blocks-2000',
   'garbage-after-magic',
 ];
+
+/** Chat templates that a file may carry: one that loops for 10^8 steps, one of 30 MB, one no Jinja engine can parse. */
+const TEMPLATES = {
+  'template-looping':
+    "{% for a in range(10000) %}{% for b in range(10000) %}{% endfor %}{% endfor %}{{ messages[0]['content'] }}",
+  'template-30mb': `{# ${'x'.repeat(30 * 2 ** 20)} #}{{ messages[0]['content'] }}`,
+  'template-unparseable': "{% for message in messages %}{{ message['content'] }",
+};
+export const TEMPLATE_SHAPES = Object.keys(TEMPLATES);
 
 /** Where each field of a GGUF's header is: its metadata entries and tensor infos, by byte offset. */
 export function ggufLayout(bytes) {
@@ -66,8 +76,30 @@ export function ggufLayout(bytes) {
   return { version, entries, tensors, infoEnd: at };
 }
 
+/** `bytes` (a whole GGUF that has a chat template) with `template` in its place; the tensors' data moves with the header. */
+function withTemplate(bytes, template) {
+  const layout = ggufLayout(bytes);
+  const entry = layout.entries.find((e) => e.key === 'tokenizer.chat_template');
+  if (!entry) throw new Error('this GGUF has no chat template to replace');
+  const length = Number(bytes.readBigUInt64LE(entry.valueAt));
+  const text = Buffer.from(template, 'utf8');
+  const size = Buffer.alloc(8);
+  size.writeBigUInt64LE(BigInt(text.length));
+  const alignment = 32;
+  const dataAt = Math.ceil(layout.infoEnd / alignment) * alignment;
+  const header = Buffer.concat([
+    bytes.subarray(0, entry.valueAt),
+    size,
+    text,
+    bytes.subarray(entry.valueAt + 8 + length, layout.infoEnd),
+  ]);
+  const padding = Buffer.alloc(Math.ceil(header.length / alignment) * alignment - header.length);
+  return Buffer.concat([header, padding, bytes.subarray(dataAt)]);
+}
+
 /** `bytes` (a whole GGUF) damaged in the named way. */
 export function brokenGguf(bytes, shape) {
+  if (Object.hasOwn(TEMPLATES, shape)) return withTemplate(bytes, TEMPLATES[shape]);
   const cut = /^cut-(\d+)$/.exec(shape);
   if (cut) return bytes.subarray(0, Math.floor((bytes.length * Number(cut[1])) / 100));
   if (shape === 'bytes-6') return bytes.subarray(0, 6);
@@ -98,7 +130,9 @@ export function brokenGguf(bytes, shape) {
   } else if (shape === 'garbage-after-magic') {
     for (let i = 4; i < 68; i++) copy[i] = (i * 37 + 11) & 255;
   } else {
-    throw new Error(`no fault shape "${shape}"; the shapes are ${FAULT_SHAPES.join(', ')}, cut-<percent>`);
+    throw new Error(
+      `no fault shape "${shape}"; the shapes are ${[...FAULT_SHAPES, ...TEMPLATE_SHAPES].join(', ')}, cut-<percent>`,
+    );
   }
   return copy;
 }

@@ -21,14 +21,24 @@ export interface AgentSessions {
 }
 
 export function agentSessions(remote: Comlink.Remote<SessionsApi>, dbName: string): AgentSessions {
+  /** A method whose id is checked on the page first: a bad one fails here, in words, not in IndexedDB. */
+  const byId =
+    <T>(where: string, call: (id: string) => Promise<T>) =>
+    async (id: string) => {
+      checkSessionId(id, `sessions.${where}`);
+      return call(id);
+    };
   return {
     list: () => remote.list(),
-    get: (id) => remote.get(id),
-    delete: (id) => remote.delete(id),
-    export: (id) => remote.export(id),
+    get: byId('get', (id) => remote.get(id)),
+    delete: byId('delete', (id) => remote.delete(id)),
+    export: byId('export', (id) => remote.export(id)),
     // A function crosses to the worker only as a proxy.
     import: (jsonl, opts) => remote.import(jsonl, opts?.onProgress ? Comlink.proxy(opts.onProgress) : undefined),
-    subscribe: (id, onEvent) => subscribeSession(dbName, id, onEvent),
+    subscribe: (id, onEvent) => {
+      checkSessionId(id, 'sessions.subscribe');
+      return subscribeSession(dbName, id, onEvent);
+    },
   };
 }
 

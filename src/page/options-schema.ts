@@ -18,6 +18,16 @@ const oneOrMany = (schema: typeof fn) =>
   z.union([schema, z.array(schema)], { error: 'must be a function or an array of functions' });
 const name = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
 
+/**
+ * The longest session id: far more than any id a page makes (the runtime's own are about 30 characters, a UUID 36,
+ * a user's and a thread's together fit), and the id is stored on every event and names the session's lock and its
+ * messages to other tabs; a 1,000,000-character one was once accepted and stored on each event.
+ */
+const MAX_SESSION_ID_CHARS = 256;
+const sessionId = name.max(MAX_SESSION_ID_CHARS, {
+  error: `must be at most ${MAX_SESSION_ID_CHARS} characters long`,
+});
+
 /** Worker files come from http(s) (or a bundler's blob:) URLs; never javascript: or data:. */
 const workerUrl = z.custom<string | URL>(
   (value) => {
@@ -110,7 +120,7 @@ const schema = z.strictObject(
         },
       )
       .optional(),
-    sessionId: name.optional(),
+    sessionId: sessionId.optional(),
     appName: name.optional(),
     userId: name.optional(),
     dbName: name.optional(),
@@ -192,9 +202,9 @@ export function checkOptions(options: unknown): void {
   }
 }
 
-/** A session id given to agent.openSession(): the rule of createAgent({ sessionId }). */
-export function checkSessionId(sessionId: unknown, where: string): void {
-  const parsed = name.safeParse(sessionId);
+/** A session id given to agent.openSession() or agent.sessions: the rule of createAgent({ sessionId }). */
+export function checkSessionId(id: unknown, where: string): void {
+  const parsed = sessionId.safeParse(id);
   if (!parsed.success)
     throw new AgentError('invalid-options', `${where}: the session id ${parsed.error.issues[0]!.message}.`);
 }

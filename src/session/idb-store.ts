@@ -286,6 +286,8 @@ class IdbSessionStore implements SessionStore {
       await tx.done;
     } catch (error) {
       tx.done.catch(() => undefined);
+      // A write that throws at once (a value IndexedDB cannot clone) leaves the transaction going: it would commit the rest.
+      abortQuietly(tx);
       const cause = writes.first ?? error;
       if ((cause as { name?: string }).name === 'ConstraintError') throw sessionExists(session.id);
       throw this.storageError(cause, 'importing a session');
@@ -305,6 +307,15 @@ class IdbSessionStore implements SessionStore {
   close(): void {
     this.current?.close();
     this.current = undefined;
+  }
+}
+
+/** Aborts a transaction that may have ended already (committed, or aborted by the failed request). */
+function abortQuietly(tx: { abort(): void }): void {
+  try {
+    tx.abort();
+  } catch {
+    // It had ended: nothing was committed by a failed write, and a successful one is not here.
   }
 }
 

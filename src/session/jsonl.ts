@@ -7,7 +7,13 @@
  * breaks it, rather than imported with its calls answered "interrupted", so
  * that what is stored is exactly what the file says or nothing; but for one
  * event: decisions the file holds on calls that wait are never honoured,
- * and those calls are asked again (imported-approvals.ts).
+ * and those calls are asked again (imported-approvals.ts). And for one field:
+ * a model event's `raw`, the model's output as it generated it, is dropped.
+ * The runtime replays raw unescaped, only so that the KV cache of a turn it
+ * generated holds; a file's raw was generated nowhere here, and would put in
+ * front of the model whatever it holds (turns the person never sees, template
+ * markers). Without it the turn is written back from the parts the person is
+ * shown, escaped like all text the model did not write.
  */
 import { AgentError } from '../errors';
 import { newId, typed, type AgentEvent } from './event';
@@ -18,6 +24,7 @@ import { sessionNotFound } from './append-rules';
 import { importedApprovals } from './imported-approvals';
 import { logRules } from './log-rules';
 import { writableEvent } from './writable-event';
+import { MAX_DEPTH } from '../tools/plain-json';
 
 const SESSION_FORMAT = 'inpage-agent/session@1';
 
@@ -132,6 +139,11 @@ function parseEvent(line: string, lineNo: number, expectedSeq: number, sessionId
   const value = parseLine(line, lineNo);
   if (!isObject(value)) throw importError(lineNo, 'expected an event object');
   const fail = (reason: string) => importError(lineNo, reason);
+  // Its values (arguments, results, state) nest as deep as a tool's result may, below the event's own few levels.
+  if (deeperThan(value, MAX_DEPTH + EVENT_LEVELS))
+    throw fail(
+      `a value is nested more than ${MAX_DEPTH} levels deep, deeper than the runtime writes any (a tool's result may not be); the file was not written by it`,
+    );
   if (typeof value.id !== 'string' || !value.id) throw fail('"id" must be a non-empty string');
   if (value.seq !== expectedSeq)
     throw fail(
@@ -146,7 +158,8 @@ function parseEvent(line: string, lineNo: number, expectedSeq: number, sessionId
   if (isObject(value.actions) && value.actions.stateDelta !== undefined && !isObject(value.actions.stateDelta))
     throw fail('"actions.stateDelta" must be an object');
   if (isObject(value.actions)) checkApprovals(value.actions, fail);
-  return typed({ ...(value as unknown as AgentEvent), sessionId });
+  const { raw: _notOurs, ...event } = value as unknown as AgentEvent;
+  return typed({ ...event, sessionId });
 }
 
 function checkContent(content: unknown, fail: (reason: string) => AgentError): void {
@@ -190,6 +203,21 @@ function checkApprovals(actions: Record<string, unknown>, fail: (reason: string)
     )
   )
     throw fail('"actions.requestApproval" must be an array of { callId, name, args }');
+}
+
+/** The levels an event puts above a value: content, parts, the part, functionCall, args. */
+const EVENT_LEVELS = 5;
+
+/** Whether a parsed JSON value nests deeper than `limit`; one walk with a stack of its own (no recursion to overflow). */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function parseLine(line: string, lineNo: number): unknown {

@@ -22,7 +22,7 @@ import { isPlainObject } from './plain-copy';
 export const MAX_RESULT_CHARS = 1_000_000;
 
 /** Deeper than this is no data a tool means to return, and deep enough to overflow a writer's stack. */
-const MAX_DEPTH = 256;
+export const MAX_DEPTH = 256;
 
 export type JsonProblem =
   /** `chars` is a lower bound: the walk stopped once past the cap. */

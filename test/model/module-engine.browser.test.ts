@@ -112,6 +112,34 @@ describe('an engine module', () => {
     });
   });
 
+  // Before the fix the module behind the redirect ran in the worker (it could list the origin's databases and send
+  // their names away) and the agent started on it; a same-origin redirect to a same-origin module loaded, as now.
+  test('a same-origin address that redirects to another origin is refused before the module runs; one that redirects within the origin loads', async () => {
+    const ran: string[] = [];
+    const channel = new BroadcastChannel('inpage-agent-test/module-ran');
+    channel.onmessage = (message) => ran.push(String(message.data));
+    const elsewhere = new URL(fixture('says-it-ran.js'));
+    elsewhere.hostname = elsewhere.hostname === '127.0.0.1' ? 'localhost' : '127.0.0.1';
+    const redirect = (to: string) => `/redirect?to=${encodeURIComponent(to)}`;
+    try {
+      const error = await refusal(redirect(elsewhere.href));
+      expect(error.code).toBe('invalid-options');
+      expect(error.message).toMatch(/redirect/);
+      expect(error.message).toContain(location.origin);
+      expect(error.message).toMatch(/Nothing of it ran/);
+      // The module behind a redirect within the origin is the origin's own.
+      const agent = await start({
+        model: { engine: 'module', url: redirect(fixture('says-it-ran.js')) },
+        storage: 'memory',
+      });
+      expect((await agent.send('hi')).text).toBe('I ran in your worker.');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(ran.map((href) => new URL(href).origin)).toEqual([location.origin]);
+    } finally {
+      channel.close();
+    }
+  });
+
   test('a delta that is not one ends the run with an error that shows what the module yielded', async () => {
     const agent = await start({ model: { engine: 'module', url: fixture('bad-delta.js') }, storage: 'memory' });
     const { error } = await agent.send('hi');

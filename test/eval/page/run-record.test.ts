@@ -3,17 +3,19 @@
 import { expect, test } from 'vitest';
 import { recordOfRun } from '../../../eval/page/run-record';
 import type { AgentEvent } from '../../../src/index';
+import { typed, type NewEvent } from '../../../src/session/event';
 
 let seq = 0;
-const event = (over: Partial<AgentEvent>): AgentEvent => ({
-  id: `e${++seq}`,
-  sessionId: 's',
-  invocationId: 'i',
-  seq,
-  author: 'assistant',
-  timestamp: 0,
-  ...over,
-});
+const event = (over: Partial<AgentEvent>): AgentEvent =>
+  typed({
+    id: `e${++seq}`,
+    sessionId: 's',
+    invocationId: 'i',
+    seq,
+    author: 'assistant',
+    timestamp: 0,
+    ...over,
+  } as NewEvent & { seq: number });
 const call = (id: string, name: string, args: unknown) => ({ functionCall: { id, name, args } });
 const answer = (id: string, name: string, error?: string, code?: string) => ({
   functionResponse: { id, name, response: error ? null : { ok: true }, ...(error && { error, code }) },

@@ -7,6 +7,11 @@
  *
  * Only a module of the worker's own origin is imported: the worker holds every
  * session, so code from elsewhere (or a data:/blob: URL) would read them all.
+ * That holds after redirects too: import() follows them wherever they lead (an
+ * open redirect of the site took a module of another origin into the worker),
+ * so the address is fetched first in same-origin mode, which fails at a
+ * redirect to another origin before anything there is asked for, and the
+ * address it ends at is the one imported.
  */
 import { AgentError, messageOf } from '../../../errors';
 import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
@@ -105,10 +110,11 @@ export class ModuleEngine implements ModelEngine {
   }
 
   private async importFactory(): Promise<(options: unknown) => unknown> {
+    const url = await ownAddress(this.url);
     let module: { default?: unknown };
     try {
       // A URL known only at run time: neither Vite nor webpack may try to bundle it.
-      module = await import(/* @vite-ignore */ /* webpackIgnore: true */ this.url);
+      module = await import(/* @vite-ignore */ /* webpackIgnore: true */ url);
     } catch (error) {
       throw await loadFailure(this.url, error);
     }
@@ -151,6 +157,28 @@ export class ModuleEngine implements ModelEngine {
     if (!this.engine) throw new AgentError('model-failed', `The engine module ${this.url} is not loaded yet.`);
     return this.engine;
   }
+}
+
+/**
+ * Where `url` ends after its redirects, all within its own origin; or a refusal of a redirect out of it, before
+ * anything of the module runs. A fetch that fails for another reason is import()'s to report (loadFailure).
+ */
+async function ownAddress(url: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, { mode: 'same-origin', cache: 'no-store' });
+  } catch (error) {
+    const manual = await fetch(url, { redirect: 'manual', cache: 'no-store' }).catch(() => undefined);
+    if (manual?.type === 'opaqueredirect')
+      throw new AgentError(
+        'invalid-options',
+        `model.url ${url} redirects to another origin than ${new URL(url).origin}. The worker imports only modules of its own origin, after redirects too: serve the file itself from ${new URL(url).origin}. Nothing of it ran.`,
+        { cause: error },
+      );
+    throw await loadFailure(url, error);
+  }
+  void response.body?.cancel().catch(() => undefined);
+  return response.url || url;
 }
 
 /**

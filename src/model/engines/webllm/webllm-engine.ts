@@ -31,6 +31,8 @@ import { parseProgress } from './webllm-progress';
 import { chatOptionsFor, conversationFit, type ConversationFit } from './webllm-conversation';
 import { toWebLLMRequest, type GrammarForm, type RequestStyle, type WebLLMRequestPlan } from './webllm-request';
 import { toModelDeltas } from './webllm-stream';
+import { webllmSpecialTokens } from './webllm-special-tokens';
+import { escapeUntrusted, escaperFor, type Escape } from '../../escape';
 
 /** The part of web-llm's engine we use; a test may hand in a stand-in implementing it. */
 export interface WebLLMEngineLike extends Pick<
@@ -77,6 +79,8 @@ export class WebLLMEngine implements ModelEngine {
   private engine?: WebLLMEngineLike;
   private loaded = false;
   private busy = false;
+  /** Escapes text the model did not write, with its tokenizer's special tokens once they are read (load). */
+  private escape: Escape = escapeUntrusted;
 
   constructor(private readonly options: WebLLMEngineOptions) {
     this.appConfig = resolveAppConfig(options.appConfig, {
@@ -128,6 +132,7 @@ export class WebLLMEngine implements ModelEngine {
     }
     // web-llm's reload() returns quietly when unload() aborted it.
     if (signal?.aborted) throw new AgentError('aborted', 'Loading the model was aborted.');
+    this.escape = escaperFor(await webllmSpecialTokens(this.record.model));
     this.loaded = true;
   }
 
@@ -160,6 +165,7 @@ export class WebLLMEngine implements ModelEngine {
       format: this.format,
       contextWindow: this.info.contextWindow,
       conversation: this.conversation,
+      escape: this.escape,
     };
     this.busy = true;
     const onAbort = () => void engine.interruptGenerate();

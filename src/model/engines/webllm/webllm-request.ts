@@ -15,14 +15,18 @@
  *
  * An earlier model turn is replayed as the model generated it (`raw`, minus
  * its end-of-turn token, which web-llm's template adds again); without it the
- * format writes the turn back. Text the model did not write is escaped. Where
+ * format writes the turn back. Text the model did not write is escaped, and so
+ * are a call written back and the tools' descriptions (escape-parts.ts). Where
  * the system text and the tool results go follows the model's trained template
- * (webllm-conversation.ts).
+ * (webllm-conversation.ts); without a tool role, results share a user turn next
+ * to them (alternating-turns.ts).
  */
 import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ChatCompletionTool } from '@mlc-ai/web-llm';
 import type { ToolDeclaration } from '../../../tools/declaration';
 import type { ChatMessage, ModelRequest, ModelToolCall } from '../../engine';
-import { escapeUntrusted } from '../../escape';
+import { escapeUntrusted, type Escape } from '../../escape';
+import { escapeCall, shownTools } from '../../escape-parts';
+import { alternatingTurns } from '../alternating-turns';
 import { conversationTurns } from '../conversation-turns';
 import { defaultMaxTokens } from '../default-max-tokens';
 import { withoutEndOfTurn } from '../without-end-of-turn';
@@ -60,6 +64,8 @@ export interface RequestStyle {
   unconstrained?: boolean;
   /** How the model's trained template differs from web-llm's conversation template; absent: not at all. */
   conversation?: ConversationFit;
+  /** How text the model did not write is escaped (with its tokenizer's special tokens: escaperFor); default escapeUntrusted. */
+  escape?: Escape;
 }
 
 export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): WebLLMRequestPlan {
@@ -68,6 +74,7 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
   const mode: RequestMode =
     tools.length === 0 ? 'plain' : style.native ? (choice === 'none' ? 'plain' : 'native') : 'prompt';
   const format = style.format;
+  const escape = style.escape ?? escapeUntrusted;
   const toolNames = allowedNames(tools, { allowedTools: request.allowedTools, toolChoice: choice });
   const system = request.messages
     .filter((m) => m.role === 'system')
@@ -82,7 +89,7 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
     let instructionsPlaced = !system;
     let results: Extract<ChatMessage, { role: 'tool' }>[] = [];
     const flush = () => {
-      if (results.length) messages.push(nativeResults(results));
+      if (results.length) messages.push(nativeResults(results, escape));
       results = [];
     };
     for (const message of conversation) {
@@ -92,17 +99,17 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
       }
       flush();
       if (message.role === 'user' && !instructionsPlaced) {
-        messages.push({ role: 'user', content: `${system}\n\n${escapeUntrusted(message.content)}` });
+        messages.push({ role: 'user', content: `${system}\n\n${escape(message.content)}` });
         instructionsPlaced = true;
-      } else messages.push(...nativeMessage(message));
+      } else messages.push(...nativeMessage(message, escape));
     }
     flush();
   } else {
     const fit: Partial<ConversationFit> = style.conversation ?? {};
-    const section = mode === 'prompt' ? format.describeTools(tools) : '';
+    const section = mode === 'prompt' ? format.describeTools(shownTools(tools, escape)) : '';
     const parts = format.toolsFirst ? [section, system] : [system, section];
     const systemText = fit.systemText ? fit.systemText(system, section) : parts.filter(Boolean).join('\n\n');
-    const turns = promptMessages(conversation, format, fit.toolRole);
+    const turns = promptMessages(conversation, format, fit.toolRole, escape);
     if (systemText && fit.systemInFirstTurn && turns.length)
       turns[0] = {
         ...turns[0],
@@ -123,7 +130,7 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
     ...(sampling.seed !== undefined && { seed: sampling.seed }),
   };
   if (mode === 'native') {
-    out.tools = tools.map((tool): ChatCompletionTool => ({
+    out.tools = shownTools(tools, escape).map((tool): ChatCompletionTool => ({
       type: 'function',
       function: {
         name: tool.name,
@@ -150,14 +157,16 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
   return { mode, request: out, tools: [...tools], toolNames, format, relaxed, jsonAnswer };
 }
 
-function nativeMessage(message: ChatMessage): ChatCompletionMessageParam[] {
+function nativeMessage(message: ChatMessage, escape: Escape): ChatCompletionMessageParam[] {
   switch (message.role) {
     case 'user':
-      return [{ role: 'user', content: escapeUntrusted(message.content) }];
+      return [{ role: 'user', content: escape(message.content) }];
     case 'assistant': {
       // Under web-llm's Hermes grammar the model's whole output is the JSON array of its calls.
       if (message.raw !== undefined) return [{ role: 'assistant', content: withoutEndOfTurn(message.raw) }];
-      const content = message.toolCalls?.length ? JSON.stringify(message.toolCalls.map(asWireCall)) : message.content;
+      const content = message.toolCalls?.length
+        ? JSON.stringify(message.toolCalls.map((call) => asWireCall(escapeCall(call, escape))))
+        : escape(message.content);
       return [{ role: 'assistant', content }];
     }
     default:
@@ -173,17 +182,17 @@ function nativeMessage(message: ChatMessage): ChatCompletionMessageParam[] {
  * again. Several results are told apart as Hermes's template does, each in
  * <tool_response> tags with its tool's name.
  */
-function nativeResults(results: Extract<ChatMessage, { role: 'tool' }>[]): ChatCompletionMessageParam {
+function nativeResults(results: Extract<ChatMessage, { role: 'tool' }>[], escape: Escape): ChatCompletionMessageParam {
   const content =
     results.length === 1
-      ? escapeUntrusted(results[0].content)
+      ? escape(results[0].content)
       : results
           .map(
             (result) =>
-              `<tool_response>\n${JSON.stringify({ name: result.name, content: escapeUntrusted(result.content) })}\n</tool_response>`,
+              `<tool_response>\n${JSON.stringify({ name: escape(result.name), content: escape(result.content) })}\n</tool_response>`,
           )
           .join('\n');
-  return { role: 'tool', tool_call_id: results[0].toolCallId, content };
+  return { role: 'tool', tool_call_id: escape(results[0].toolCallId), content };
 }
 
 /**
@@ -194,11 +203,18 @@ function promptMessages(
   conversation: ChatMessage[],
   format: ToolFormat,
   toolRole: ConversationFit['toolRole'],
+  escape: Escape,
 ): ChatCompletionMessageParam[] {
-  return conversationTurns(conversation, format).map((turn): ChatCompletionMessageParam => {
+  const turns = conversationTurns(conversation, format, escape);
+  if (!toolRole)
+    return alternatingTurns(
+      turns.map((turn) =>
+        turn.role === 'results' ? { role: 'user', content: format.writeResults(turn.results) } : turn,
+      ),
+    ) as ChatCompletionMessageParam[];
+  return turns.map((turn): ChatCompletionMessageParam => {
     if (turn.role !== 'results') return turn;
     const { results } = turn;
-    if (!toolRole) return { role: 'user', content: format.writeResults(results) };
     const content =
       toolRole.between === undefined
         ? format.writeResults(results)

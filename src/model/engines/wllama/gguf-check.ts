@@ -91,9 +91,86 @@ export async function ggufProblem(read: ReadBytes, fileSize: number): Promise<st
   }
 }
 
+/** A metadata value as read: a string, a number, or an array of strings or numbers; a string too long to read says so. */
+export type MetadataValue = string | number | bigint | boolean | TooLong | readonly (string | number)[];
+
+/** A string longer than the reader was told to read: only its length in bytes. */
+export interface TooLong {
+  tooLong: number;
+}
+
+/**
+ * The values of `keys` in the header of a file that ggufProblem found whole (strings, numbers, and arrays of strings
+ * or numbers; other values are skipped). A string longer than `maxStringBytes` is not read: its length is.
+ */
+export async function ggufMetadata(
+  read: ReadBytes,
+  fileSize: number,
+  keys: readonly string[],
+  maxStringBytes: number,
+): Promise<Map<string, MetadataValue>> {
+  const values = new Map<string, MetadataValue>();
+  const wanted = new Set(keys);
+  await readHeader(new Cursor(read, fileSize), async (key, type, at) => {
+    if (!wanted.has(key)) return false;
+    const value = await readValue(at, type, key, maxStringBytes);
+    if (value !== undefined) values.set(key, value);
+    return value !== undefined;
+  });
+  return values;
+}
+
+/** Reads a value of `type` when it is one ggufMetadata reads; undefined (nothing read) otherwise. */
+async function readValue(
+  at: Cursor,
+  type: number,
+  key: string,
+  maxStringBytes: number,
+): Promise<MetadataValue | undefined> {
+  if (type === STRING) {
+    const length = await at.u64();
+    if (length > BigInt(maxStringBytes)) {
+      at.skip(length, key);
+      return { tooLong: Number(length) };
+    }
+    if (length > BigInt(at.left)) throw new Problem(`it is cut short inside metadata "${key}"`);
+    return new TextDecoder().decode(await at.bytes(Number(length)));
+  }
+  if (type in NUMBER_READERS) return NUMBER_READERS[type]!(await at.bytes(VALUE_SIZES[type]!));
+  if (type !== ARRAY) return undefined;
+  const items = await at.u32();
+  if (items !== STRING && !(items in NUMBER_READERS)) {
+    await skipArray(at, items, key, 0);
+    return [];
+  }
+  const count = await at.u64();
+  const least = VALUE_SIZES[items] ?? 8;
+  if (count * BigInt(least) > BigInt(at.left))
+    throw new Problem(`its metadata "${key}" claims ${count} entries, more than the file holds`);
+  return items === STRING ? at.strings(count, maxStringBytes, key) : at.numbers(count, items);
+}
+
+/** Little-endian readers of the fixed-size value types. */
+const NUMBER_READERS: Readonly<Record<number, (bytes: Uint8Array) => number | bigint | boolean>> = {
+  0: (b) => b[0]!,
+  1: (b) => new DataView(b.buffer, b.byteOffset).getInt8(0),
+  2: (b) => new DataView(b.buffer, b.byteOffset).getUint16(0, true),
+  3: (b) => new DataView(b.buffer, b.byteOffset).getInt16(0, true),
+  4: (b) => new DataView(b.buffer, b.byteOffset).getUint32(0, true),
+  5: (b) => new DataView(b.buffer, b.byteOffset).getInt32(0, true),
+  6: (b) => new DataView(b.buffer, b.byteOffset).getFloat32(0, true),
+  7: (b) => b[0] !== 0,
+  10: (b) => new DataView(b.buffer, b.byteOffset).getBigUint64(0, true),
+  11: (b) => new DataView(b.buffer, b.byteOffset).getBigInt64(0, true),
+  12: (b) => new DataView(b.buffer, b.byteOffset).getFloat64(0, true),
+};
+
 class Problem extends Error {}
 
-async function readHeader(at: Cursor): Promise<void> {
+/** `visit`: reads a pair's value itself when it returns true (the cursor after the value); else the value is skipped. */
+type Visit = (key: string, type: number, at: Cursor) => Promise<boolean>;
+
+async function readHeader(at: Cursor, visit?: Visit): Promise<void> {
   const size = at.fileSize;
   if (size < 4) throw new Problem(`it is ${size} bytes long, shorter than a GGUF's first four bytes`);
   const magic = await at.bytes(4);
@@ -124,8 +201,10 @@ async function readHeader(at: Cursor): Promise<void> {
       alignment = await at.u32();
       if (!alignment || alignment & (alignment - 1))
         throw new Problem(`its general.alignment is ${alignment}, not a power of two`);
-    } else await skipValue(at, type, key, 0);
+    } else if (!(await visit?.(key, type, at))) await skipValue(at, type, key, 0);
   }
+  // The metadata is all a reader of values wants.
+  if (visit) return;
   // The tensors' data, relative to where the data starts; each tensor's end, for the size the file must have.
   let end = 0n;
   for (let tensor = 0; tensor < Number(tensors); tensor++) {
@@ -173,8 +252,11 @@ async function skipValue(at: Cursor, type: number, key: string, depth: number): 
   if (fixed) return at.skip(BigInt(fixed), key);
   if (type === STRING) return at.skip(await at.u64(), key);
   if (type !== ARRAY) throw new Problem(`its metadata "${key}" has a value of unknown type ${type}`);
+  return skipArray(at, await at.u32(), key, depth);
+}
+
+async function skipArray(at: Cursor, items: number, key: string, depth: number): Promise<void> {
   if (depth > 4) throw new Problem(`its metadata "${key}" nests arrays more than 4 deep`);
-  const items = await at.u32();
   const count = await at.u64();
   const least = VALUE_SIZES[items] ?? 8;
   if (count * BigInt(least) > BigInt(at.left))
@@ -232,6 +314,37 @@ class Cursor {
       if (!this.has(8)) await this.need(8);
       this.skip(this.u64Now(), what);
     }
+  }
+
+  /** Reads `count` strings (a vocabulary), each at most `maxBytes` long. */
+  async strings(count: bigint, maxBytes: number, what: string): Promise<string[]> {
+    const out: string[] = [];
+    const decoder = new TextDecoder();
+    for (let item = 0n; item < count; item++) {
+      if (!this.has(8)) await this.need(8);
+      const length = this.u64Now();
+      if (length > BigInt(this.left)) throw this.cut(`metadata "${what}"`);
+      if (length > BigInt(maxBytes)) throw new Problem(`its metadata "${what}" holds a string of ${length} bytes`);
+      const bytes = Number(length);
+      if (!this.has(bytes)) await this.need(bytes);
+      const from = this.position - this.windowStart;
+      out.push(decoder.decode(this.window.subarray(from, from + bytes)));
+      this.position += bytes;
+    }
+    return out;
+  }
+
+  /** Reads `count` numbers of a fixed-size type (a vocabulary's token types). */
+  async numbers(count: bigint, type: number): Promise<number[]> {
+    const size = VALUE_SIZES[type]!;
+    const out: number[] = [];
+    for (let item = 0n; item < count; item++) {
+      if (!this.has(size)) await this.need(size);
+      const from = this.position - this.windowStart;
+      out.push(Number(NUMBER_READERS[type]!(this.window.subarray(from, from + size))));
+      this.position += size;
+    }
+    return out;
   }
 
   skip(length: bigint, what: string): void {

@@ -13,18 +13,26 @@
  * model's output, and llama.cpp's prefix cache holds (checked at load, and
  * measured by the tests). Templates that know no tools, or no tool role
  * (they raise on it), get the family's tool section in the system text and
- * the results as a user turn, as our markup writes them.
+ * the results as a user turn, as our markup writes them; and since such
+ * templates allow only alternating turns (Gemma's raise "Conversation roles
+ * must alternate"), results next to a user turn share it (alternating-turns.ts).
+ *
+ * The template comes with the file: it is rendered within bounds
+ * (chat-template.ts), and what it is given that the model did not write is
+ * escaped with the model's own special tokens (escape.ts, escape-parts.ts).
  */
-import { Template } from '@huggingface/jinja';
 import type { ToolDeclaration } from '../../../tools/declaration';
-import { AgentError, messageOf } from '../../../errors';
+import { AgentError } from '../../../errors';
 import type { ChatMessage } from '../../engine';
-import { escapeUntrusted } from '../../escape';
+import { escapeUntrusted, type Escape } from '../../escape';
+import { escapeCall, escapeValue, shownTools } from '../../escape-parts';
 import type { ToolFormat, ToolResultText } from '../../formats/tool-format';
 import { functionEntry } from '../../grammar/grammar-schema';
 import { templateDate } from '../../template-date';
 import type { PromptInput, PromptWriter } from './wllama-prompt';
 import { withoutEndOfTurn } from '../without-end-of-turn';
+import { alternatingTurns } from '../alternating-turns';
+import { boundedTemplate, isTemplateRefusal } from './chat-template';
 
 /** How a template takes tools: in its own section and tool role ('own'), or not at all ('folded': ours). */
 export type TemplateTools = 'own' | 'folded';
@@ -56,19 +64,25 @@ export interface JinjaPrompt extends PromptWriter {
   readonly tools: TemplateTools;
 }
 
+export interface JinjaPromptOptions {
+  /** The date the template prints; default: now (then fixed for the writer's life). */
+  now?: Date;
+  /** How text the model did not write is escaped: with its tokenizer's special tokens (escaperFor). */
+  escape?: Escape;
+}
+
 /**
  * The template as a prompt writer, or an error that says why it cannot be used (the engine then writes
- * the family's markup). `stops` are the markup's turn openers, which end a turn as text.
+ * the family's markup), or a refusal of the template itself (chat-template.ts: the file is refused).
+ * `stops` are the markup's turn openers, which end a turn as text.
  */
-export function jinjaPrompt(source: string, format: ToolFormat, stops: string[], now = new Date()): JinjaPrompt {
-  let template: Template;
-  try {
-    template = new Template(source);
-  } catch (error) {
-    throw new AgentError('model-invalid', `The model's chat template cannot be read: ${messageOf(error)}.`, {
-      cause: error,
-    });
-  }
+export function jinjaPrompt(
+  source: string,
+  format: ToolFormat,
+  stops: string[],
+  { now = new Date(), escape = escapeUntrusted }: JinjaPromptOptions = {},
+): JinjaPrompt {
+  const template = boundedTemplate(source, now);
   const globals = {
     add_generation_prompt: true,
     // llama.cpp adds the BOS token itself where the model asks for one; written here too, it would be doubled.
@@ -81,8 +95,9 @@ export function jinjaPrompt(source: string, format: ToolFormat, stops: string[],
   const render = (layout: Layout, input: PromptInput) =>
     template.render({
       ...globals,
-      messages: messagesFor(layout, input, format),
-      ...(layout.tools === 'own' && input.tools.length && { tools: input.tools.map(functionEntry) }),
+      messages: messagesFor(layout, input, format, escape),
+      ...(layout.tools === 'own' &&
+        input.tools.length && { tools: shownTools(input.tools, escape).map(functionEntry) }),
     });
   const layout = LAYOUTS.find((candidate) => probe((input) => render(candidate, input), candidate.tools === 'own'));
   if (!layout)
@@ -106,9 +121,10 @@ function messagesFor(
   { tools, nudge }: Layout,
   { system, tools: declared, messages, answers }: PromptInput,
   format: ToolFormat,
+  escape: Escape,
 ) {
   const out: JinjaMessage[] = [];
-  const section = tools === 'folded' && declared.length ? format.describeTools(declared) : '';
+  const section = tools === 'folded' && declared.length ? format.describeTools(shownTools(declared, escape)) : '';
   const systemText = [system, section].filter(Boolean).join('\n\n');
   if (systemText) out.push({ role: 'system', content: systemText });
   let results: ToolResultText[] = [];
@@ -122,12 +138,14 @@ function messagesFor(
   messages.forEach((message, index) => {
     if (message.role === 'system') return;
     if (message.role === 'assistant')
-      for (const call of message.toolCalls ?? []) if (call.id) asked.set(call.id, callLine(call.name, call.args));
+      for (const call of message.toolCalls ?? [])
+        if (call.id) asked.set(call.id, callLine(call.name, call.args, escape));
     if (message.role === 'tool') {
       // With the call it answers, so that the reply can say what was done: add_todo({"text":"milk"}) returned: {"id":"1"}.
-      const content = `${asked.get(message.toolCallId) ?? message.name} returned: ${escapeUntrusted(message.content)}`;
-      if (tools === 'folded') results.push({ callId: message.toolCallId, name: message.name, content });
-      else out.push({ role: 'tool', content, name: message.name, tool_call_id: message.toolCallId });
+      const content = `${asked.get(message.toolCallId) ?? escape(message.name)} returned: ${escape(message.content)}`;
+      const [callId, name] = [escape(message.toolCallId), escape(message.name)];
+      if (tools === 'folded') results.push({ callId, name, content });
+      else out.push({ role: 'tool', content, name, tool_call_id: callId });
       const next = messages[index + 1];
       // Only the step that answers now reads the nudge. Kept in later steps (so that each prompt extended the
       // last), Qwen2.5-Coder 0.5B answered later requests in words where it should have called, or with the
@@ -141,28 +159,36 @@ function messagesFor(
       return;
     }
     flush();
-    if (message.role === 'user') out.push({ role: 'user', content: escapeUntrusted(message.content) });
-    else out.push(assistantMessage(message, tools, format));
+    if (message.role === 'user') out.push({ role: 'user', content: escape(message.content) });
+    else out.push(assistantMessage(message, tools, format, escape));
   });
   flush();
-  return out;
+  // A template with no tool role reads results as a user turn, and allows no two user turns in a row.
+  return tools === 'folded' ? alternatingTurns(out) : out;
 }
 
-/** A call as the line before its result shows it; long arguments are cut (the model wrote them itself, above). */
-function callLine(name: string, args: unknown): string {
-  const json = JSON.stringify(args ?? {});
-  return `${name}(${escapeUntrusted(json.length > 200 ? `${json.slice(0, 200)}…` : json)})`;
+/**
+ * A call as the line before its result shows it; long arguments are cut (the model wrote them itself, above). Its
+ * arguments are escaped as values, as where the call is written back, and the line as text (a bare call's shape).
+ */
+function callLine(name: string, args: unknown, escape: Escape): string {
+  const json = JSON.stringify(escapeValue(args ?? {}, escape));
+  return `${escape(name)}(${escape(json.length > 200 ? `${json.slice(0, 200)}…` : json)})`;
 }
 
-/** The model's own words as it wrote them (so the prompt extends the last); else its calls as the template writes them. */
+/**
+ * The model's own words as it wrote them (so the prompt extends the last); else its text and calls, escaped, as the
+ * template writes them.
+ */
 function assistantMessage(
   message: Extract<ChatMessage, { role: 'assistant' }>,
   tools: TemplateTools,
   format: ToolFormat,
+  escape: Escape,
 ): JinjaMessage {
   if (message.raw !== undefined) return { role: 'assistant', content: withoutEndOfTurn(message.raw) };
-  const text = escapeUntrusted(message.content);
-  const calls = message.toolCalls ?? [];
+  const text = escape(message.content);
+  const calls = (message.toolCalls ?? []).map((call) => escapeCall(call, escape));
   if (!calls.length) return { role: 'assistant', content: text };
   if (tools === 'folded') return { role: 'assistant', content: format.writeTurn(text, calls) };
   return {
@@ -223,7 +249,8 @@ function probe(render: (input: PromptInput) => string, ownTools = true): boolean
       after.includes(ANSWER_NOW) &&
       after.startsWith(before + output)
     );
-  } catch {
+  } catch (error) {
+    if (isTemplateRefusal(error)) throw error;
     return false; // raise_exception: e.g. a template that allows only alternating user and assistant turns
   }
 }

@@ -17,7 +17,7 @@
  */
 import { LogLevel, Wllama } from '@wllama/wllama/esm/index.js';
 import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { AgentError, messageOf } from '../../../errors';
+import { AgentError } from '../../../errors';
 import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
 import type { Usage } from '../../usage';
 import { callChanceOf, type TokenChance } from '../../call-chance';
@@ -53,10 +53,9 @@ import {
   type CompletionParams,
   type WllamaRequestPlan,
 } from './wllama-request';
-import { jinjaPrompt } from './jinja-prompt';
-import { markupPrompt, type PromptWriter } from './wllama-prompt';
+import { ggufPrompt } from './gguf-prompt';
+import type { PromptWriter } from './wllama-prompt';
 import { nextPieceEnd, readAheadText } from './wllama-read-ahead';
-import { chatTemplate, templateOf } from './wllama-template';
 import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
 
 /**
@@ -164,6 +163,12 @@ export class WllamaEngine implements ModelEngine {
     };
     const { files, value: started } = await withModelFiles(this.options.urls, fileOptions, async (files) => {
       if (signal?.aborted) throw aborted();
+      // Read from the file's header before llama.cpp reads it: a file refused for its chat template leaves the cache.
+      const written = await ggufPrompt(files.blobs[0]!, {
+        modelId: this.options.modelId,
+        toolFormat: this.options.toolFormat,
+        url: this.options.urls[0]!,
+      });
       onProgress?.({
         progress: DOWNLOAD_SHARE,
         text: `Loading ${this.state.modelId} (${mb(files.bytes)}) into llama.cpp on ${threads === 1 ? 'one thread' : `${threads} threads`}…`,
@@ -190,6 +195,9 @@ export class WllamaEngine implements ModelEngine {
           // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
           swa_full: this.options.swaFull ?? true,
           ...(this.options.gpu === 'off' && { n_gpu_layers: 0 }),
+          // llama.cpp's own name for a template, so that it never parses the GGUF's (gguf-prompt.ts writes every prompt).
+          jinja: false,
+          chat_template: 'chatml',
         }),
       );
       try {
@@ -203,30 +211,16 @@ export class WllamaEngine implements ModelEngine {
         if (signal?.aborted) throw aborted();
         throw this.log.failure(error, mark, `Loading ${this.state.modelId} failed`);
       }
-      return { wllama, watch };
+      return { wllama, watch, written };
     });
     const { wllama } = started;
     this.watch(wllama, started.watch, !files.notKept);
     const metadata = wllama.getModelMetadata().meta;
     const context = wllama.getLoadedContextInfo();
     const name = this.options.modelId ?? metadata['general.name'] ?? this.state.modelId;
-    if (!this.options.toolFormat)
-      this.format = toolFormatNamed(
-        formatOf(
-          [this.options.modelId, metadata['general.name'], modelNameOf(this.options.urls[0])],
-          metadata['general.architecture'],
-        ),
-      );
-    const markup = chatTemplate(templateOf(metadata));
-    const source = metadata['tokenizer.chat_template'];
-    const base = !source;
-    let templateNotice: string | undefined;
-    try {
-      this.prompt = source ? jinjaPrompt(source, this.format, markup.stops) : undefined;
-    } catch (error) {
-      templateNotice = `${messageOf(error)} Its turns are written in ${markup.name}'s markup instead.`;
-    }
-    this.prompt ??= markupPrompt(markup, this.format, { base });
+    const { format, prompt, base, markup, notice: templateNotice } = started.written;
+    this.format = format;
+    this.prompt = prompt;
     this.oneCall = (this.options.callsPerStep ?? (base ? 'one' : 'any')) === 'one';
     const small = !base && billionsOf(metadata['general.size_label']) < SMALL_BILLIONS;
     const notices = [
@@ -236,7 +230,7 @@ export class WllamaEngine implements ModelEngine {
         ? `${name} is a small model: a run makes one round of tool calls and then answers in words (createAgent({ maxToolRounds }) changes that).`
         : undefined,
       base && !this.options.callsPerStep
-        ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${markup.name}'s markup, a step with tools opens with a worked example of a call and of an answer without one, and each step ends with its first call, since such a model does not end its turn by itself.`
+        ? `${name} has no chat template (a base model, not trained to chat): its turns are written in ${markup}'s markup, a step with tools opens with a worked example of a call and of an answer without one, and each step ends with its first call, since such a model does not end its turn by itself.`
         : undefined,
       files.notKept,
     ].filter(Boolean);

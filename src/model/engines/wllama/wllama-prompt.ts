@@ -12,6 +12,9 @@ import { withExample } from '../../base-model-example';
 import type { ToolFormat } from '../../formats/tool-format';
 import type { ChatTemplate, Turn } from './wllama-template';
 import { conversationTurns } from '../conversation-turns';
+import { alternatingTurns } from '../alternating-turns';
+import { escapeUntrusted, type Escape } from '../../escape';
+import { shownTools } from '../../escape-parts';
 
 /** A step's conversation as a prompt writer takes it. */
 export interface PromptInput {
@@ -34,26 +37,39 @@ export interface PromptWriter {
   write(input: PromptInput): string;
 }
 
-/** Our markup of the family (a model without a chat template): tools in the system text, results as a user turn. */
-export function markupPrompt(template: ChatTemplate, format: ToolFormat, options: { base: boolean }): PromptWriter {
+/**
+ * Our markup of the family (a model without a chat template): tools in the system text, results as a user turn.
+ * `escape`: how text the model did not write is escaped (with its tokenizer's special tokens: escaperFor).
+ */
+export function markupPrompt(
+  template: ChatTemplate,
+  format: ToolFormat,
+  options: { base: boolean; escape?: Escape },
+): PromptWriter {
+  const escape = options.escape ?? escapeUntrusted;
   return {
     stops: template.stops,
     kind: 'markup',
     write({ system, tools, messages }) {
-      const section = tools.length ? format.describeTools(tools) : '';
+      const section = tools.length ? format.describeTools(shownTools(tools, escape)) : '';
       const systemText = (format.toolsFirst ? [section, system] : [system, section]).filter(Boolean).join('\n\n');
       const own: Turn[] = [
         ...(systemText ? [{ role: 'system' as const, content: systemText }] : []),
-        ...markupTurns(messages, format),
+        ...markupTurns(messages, format, escape),
       ];
       return template.render(options.base && tools.length ? withExample(own, format, tools) : own);
     },
   };
 }
 
-/** The conversation as turns: tool results of one step become one user turn, written the way the family reads them. */
-function markupTurns(messages: readonly ChatMessage[], format: ToolFormat): Turn[] {
-  return conversationTurns(messages, format).map((turn) =>
-    turn.role === 'results' ? { role: 'user', content: format.writeResults(turn.results) } : turn,
+/**
+ * The conversation as turns: tool results of one step become one user turn, written the way the family reads
+ * them, which shares a user turn next to it (alternating-turns.ts).
+ */
+function markupTurns(messages: readonly ChatMessage[], format: ToolFormat, escape: Escape): Turn[] {
+  return alternatingTurns(
+    conversationTurns(messages, format, escape).map((turn): Turn =>
+      turn.role === 'results' ? { role: 'user', content: format.writeResults(turn.results) } : turn,
+    ),
   );
 }
