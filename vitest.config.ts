@@ -7,12 +7,16 @@ import { serveRedirects } from './scripts/test-redirects.mjs';
 
 const executablePath = findChromium();
 
-function browserProject(name: string, include: string[], extraArgs: string[] = []) {
+/** The real models' tests (Qwen2.5-Coder-0.5B-Instruct, Gemma 3 270M): `npm test` runs them, `npm run test:fast` does not. */
+const REAL_MODEL = 'test/real-model/**';
+
+function browserProject(name: string, include: string[], extraArgs: string[] = [], exclude: string[] = []) {
   return {
     extends: true as const,
     test: {
       name,
       include,
+      exclude,
       testTimeout: 20_000,
       browser: {
         enabled: true,
@@ -20,6 +24,21 @@ function browserProject(name: string, include: string[], extraArgs: string[] = [
         screenshotFailures: false,
         provider: playwright({ launchOptions: { executablePath, args: [...quiet, ...extraArgs] } }),
         instances: [{ browser: 'chromium' as const }],
+      },
+    },
+  };
+}
+
+/** A project of the real models' tests: whether each model is there, said once by its setup. */
+function realModelProject<P extends { test: Record<string, unknown> }>(project: P): P {
+  return {
+    ...project,
+    test: {
+      ...project.test,
+      globalSetup: ['test/real-model/setup.ts'],
+      provide: {
+        realModel: Boolean(realModelPath()),
+        instructModel: Boolean(realModelPath(INSTRUCT_MODEL_FILE)),
       },
     },
   };
@@ -36,20 +55,16 @@ export default defineConfig({
   // Browser tests read the public data outside the repository through the test server.
   server: { fs: { allow: ['.', sharedDataDir] } },
   test: {
-    // Say once what is skipped for want of ../shared/data or of the real model (and fail the run under CI=true).
-    globalSetup: ['test/shared-data.setup.ts', 'test/real-model.setup.ts'],
-    provide: {
-      sharedData: { dir: sharedDataDir, missing: missingSharedData() },
-      realModel: Boolean(realModelPath()),
-      instructModel: Boolean(realModelPath(INSTRUCT_MODEL_FILE)),
-    },
+    // Say once what is skipped for want of ../shared/data (and fail the run under CI=true).
+    globalSetup: ['test/shared-data.setup.ts'],
+    provide: { sharedData: { dir: sharedDataDir, missing: missingSharedData() } },
     projects: [
       {
         extends: true,
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.browser.test.ts', 'test/**/*.webgpu.test.ts', 'test/e2e/**'],
+          exclude: ['test/**/*.browser.test.ts', 'test/**/*.webgpu.test.ts', 'test/e2e/**', REAL_MODEL],
           environment: 'node',
         },
       },
@@ -65,9 +80,22 @@ export default defineConfig({
         },
       },
       // Real Chromium without a WebGPU adapter (the common case for visitors without a GPU).
-      browserProject('browser', ['test/**/*.browser.test.ts']),
+      browserProject('browser', ['test/**/*.browser.test.ts'], [], [REAL_MODEL]),
       // Real Chromium with SwiftShader's CPU WebGPU adapter.
       browserProject('webgpu', ['test/**/*.webgpu.test.ts'], ['--enable-unsafe-webgpu']),
+      // The real models, in Chromium and in whole pages: each project says once what is skipped for want of a model
+      // (and fails the run under CI=true).
+      realModelProject(browserProject('real-model', ['test/real-model/**/*.browser.test.ts'])),
+      realModelProject({
+        extends: true as const,
+        test: {
+          name: 'real-model-e2e',
+          include: ['test/real-model/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      }),
     ],
   },
 });

@@ -17,7 +17,7 @@
  * not assert, and keywords no dialect knows (the spec makes them annotations).
  */
 import type { JsonSchema } from './declaration';
-import { forEachSubschema, indexSchema } from './json-schema-index';
+import { forEachSubschema, indexSchema, refTarget } from './json-schema-index';
 import { compilePattern } from './json-schema-validate';
 import { isPlainObject } from './plain-copy';
 
@@ -70,7 +70,7 @@ export function jsonSchemaProblems(root: JsonSchema | boolean): string[] {
       const ref = schema[keyword];
       if (ref === undefined) continue;
       if (typeof ref !== 'string') problem(keyword, 'must be a string');
-      else if ((keyword === '$ref' ? index.refs.get(schema) : index.dynamicRefs.get(schema)?.target) === undefined) {
+      else if ((keyword === '$ref' ? refTarget(index, schema) : index.dynamicRefs.get(schema)?.target) === undefined) {
         problem(keyword, `"${ref}" points nowhere (only local references such as "#/$defs/name" are supported)`);
       }
     }

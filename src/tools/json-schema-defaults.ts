@@ -10,7 +10,7 @@
  * back. When the whole instance is valid, its copy gets them: the first
  * default recorded for a property wins.
  */
-import type { Schema, SchemaIndex } from './json-schema-index';
+import { refTarget, type Schema, type SchemaIndex } from './json-schema-index';
 import { copyPlainData, isPlainObject } from './plain-copy';
 
 export interface PendingDefault {
@@ -26,7 +26,7 @@ export function defaultOf(schema: Schema, index: SchemaIndex): { has: true; valu
   for (let hops = 0; hops < 8 && isPlainObject(current); hops++) {
     if ('default' in current) return { has: true, value: current.default };
     if (typeof current.$ref !== 'string') break;
-    current = index.refs.get(current);
+    current = refTarget(index, current);
   }
   return { has: false };
 }

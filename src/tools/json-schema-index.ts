@@ -3,7 +3,9 @@
  * schema resources (`$id`), the anchors (`$anchor`, `$dynamicAnchor`, draft-07's
  * `"$id": "#name"`), and what each `$ref` and `$dynamicRef` points to. The
  * index is kept per schema object (a WeakMap), so checking a call looks
- * things up instead of parsing URIs.
+ * things up instead of parsing URIs. It is the one resolution of references
+ * there is: the validator follows `refTarget`, and so does the grammar
+ * (model/grammar), so a reference the one follows the other follows too.
  *
  * A tool's schema must be self-contained: the worker fetches nothing. A
  * reference to any document outside the schema (another URL, a metaschema)
@@ -59,6 +61,11 @@ export interface SchemaIndex {
   /** Whether any subschema uses unevaluatedProperties/unevaluatedItems: only then are evaluated locations tracked. */
   tracksEvaluation: boolean;
   unresolved: UnresolvedRef[];
+  /**
+   * Where `ref`, written in `from`, points: what `refs` holds for the objects of the schema, worked out for
+   * one it does not hold (a copy the grammar made by merging allOf's parts), from the resource `from` is in.
+   */
+  resolve(ref: string, from: object): Schema | undefined;
 }
 
 const LEGACY_DIALECT = /^https?:\/\/json-schema\.org\/draft-0[3-7]\/schema#?$/;
@@ -73,6 +80,12 @@ export function indexSchema(root: Schema): SchemaIndex {
   const index = buildIndex(root);
   if (typeof root === 'object' && root !== null) indexes.set(root, index);
   return index;
+}
+
+/** Where `schema`'s `$ref` points in `index`'s schema; undefined when nowhere (json-schema-check.ts refuses that). */
+export function refTarget(index: SchemaIndex, schema: JsonSchema): Schema | undefined {
+  if (index.refs.has(schema)) return index.refs.get(schema);
+  return typeof schema.$ref === 'string' ? index.resolve(schema.$ref, schema) : undefined;
 }
 
 /** Each subschema of `schema` with the dotted path of keywords that leads to it. */
@@ -117,6 +130,7 @@ function buildIndex(root: Schema): SchemaIndex {
     dynamicAnchors: new Map(),
     tracksEvaluation: false,
     unresolved: [],
+    resolve: (ref, from) => resolve(ref, index.resourceOf.get(from) ?? DOCUMENT_URI),
   };
   const resources = new Map<string, Schema>([[DOCUMENT_URI, root]]);
   const anchors = new Map<string, Schema>();

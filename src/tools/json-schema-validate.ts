@@ -42,7 +42,8 @@ import {
 } from './format-issues';
 import { defaultOf, withDefaults, type PendingDefault } from './json-schema-defaults';
 import { isAssertedFormat, matchesFormat } from './json-schema-formats';
-import { indexSchema, type Schema, type SchemaIndex } from './json-schema-index';
+import { indexSchema, refTarget, type Schema, type SchemaIndex } from './json-schema-index';
+import { hasType } from './json-schema-types';
 import { canonicalJson, deepEqual } from './json-equal';
 import { isForbiddenKey, isPlainObject } from './plain-copy';
 
@@ -157,7 +158,7 @@ function checkKeywords(
   if (schema.nullable === true && value === null) return seen;
 
   if (typeof schema.$ref === 'string') {
-    merge(seen, follow(ctx.index.refs.get(schema), schema.$ref, value, path, ctx, issues));
+    merge(seen, follow(refTarget(ctx.index, schema), schema.$ref, value, path, ctx, issues));
     if (ctx.index.legacy) return seen;
   }
   if (typeof schema.$dynamicRef === 'string') {
@@ -288,29 +289,6 @@ function checkType(
   if (schema.nullable === true && !types.includes('null')) types.push('null');
   issues.push({ path, message: value === undefined ? 'is required' : `must be ${orList(types.map(typeNoun))}` });
   return false;
-}
-
-/** Whether `value` is of the JSON Schema `type` as this validator judges it (the grammars agree with it). */
-export function hasType(type: string, value: unknown): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'null':
-      return value === null;
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return isPlainObject(value);
-    default:
-      // An unknown type name constrains nothing (json-schema-check.ts refuses it when a tool is made).
-      return true;
-  }
 }
 
 // ---- numbers and strings ----------------------------------------------------------
@@ -579,7 +557,7 @@ function rootRejection(
   if (atRoot.length === 0 || atRoot.length !== own.length) return undefined;
   let resolved: Schema | undefined = schema;
   for (let hops = 0; hops < 8 && isPlainObject(resolved) && typeof resolved.$ref === 'string'; hops++) {
-    resolved = index.refs.get(resolved);
+    resolved = refTarget(index, resolved);
   }
   if (!isPlainObject(resolved)) return undefined;
   if ('const' in resolved) return quoteValue(resolved.const);

@@ -1,7 +1,8 @@
 // A base model (a GGUF without a chat template) is shown a worked example before the step: in every family's
 // own format, before the step's tools and question, never among the calls the step allows, and the same from
 // step to step so that llama.cpp's prefix cache keeps it. (What it does to the real Gemma 3 270M's calls is
-// measured in gemma-3-270m.browser.test.ts and on BFCL in test/eval/gguf-run.browser.test.ts.)
+// measured in test/real-model/model/wllama/gemma-3-270m.browser.test.ts and on BFCL in
+// test/real-model/eval/gguf-run.browser.test.ts.)
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../src/model/engine';
 import type { ToolDeclaration } from '../../../src/tools/declaration';

@@ -4,12 +4,12 @@
  * The fixture worker (test/page/killable-worker.ts) terminates it on request,
  * as the browser would. The run must end at once with a clear error and the
  * person's message stored, and the model must come back from the cache for
- * the next request. Tiny random-weight models, so every machine runs it.
+ * the next request. Tiny random-weight models, so every machine runs it (the
+ * real model's case: test/real-model/model/wllama/llama-worker-death.browser.test.ts).
  */
 import { describe, expect, test } from 'vitest';
-import type { Agent, AgentEvent } from '../../../src/index';
 import { agentsClosedAfterEach, killableWorker, uniqueDb } from '../../page/helpers';
-import { hasInstructModel, INSTRUCT_MODEL_URL } from '../../real-model';
+import { eventsOf, storedTexts } from './run-events';
 
 const start = agentsClosedAfterEach();
 /** Gemma's vocabulary, random weights that write words. */
@@ -27,30 +27,6 @@ const talker = (progress?: string[]) =>
     completion: { top_k: 0, top_p: 1, min_p: 0, n_predict: 200, ignore_eos: true },
     ...(progress && { onProgress: (p: { text: string }) => progress.push(p.text) }),
   }) as const;
-
-/** The run's events, failing the test if the run is still going after `ms` (a hang check, not a speed check). */
-async function eventsOf(run: AsyncIterable<AgentEvent>, onEvent: (event: AgentEvent) => void, ms = 60_000) {
-  const events: AgentEvent[] = [];
-  const collect = (async () => {
-    for await (const event of run) {
-      events.push(event);
-      onEvent(event);
-    }
-  })();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    collect,
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`the run still hangs after ${ms} ms`)), ms))),
-  ]).finally(() => clearTimeout(timer));
-  return events;
-}
-
-async function storedTexts(agent: Agent): Promise<string[]> {
-  const { events } = (await agent.sessions.get(agent.sessionId))!;
-  return events.flatMap((event) =>
-    event.author === 'user' ? (event.content?.parts ?? []).flatMap((part) => ('text' in part ? [part.text] : [])) : [],
-  );
-}
 
 describe('llama.cpp’s own worker dies', () => {
   test('mid-decode: the run ends with model-crashed, the message is stored, and the next request is answered by the model loaded again from the cache', async () => {
@@ -110,61 +86,3 @@ describe('llama.cpp’s own worker dies', () => {
     expect(await storedTexts(agent)).toEqual(['Are you there?']);
   }, 120_000);
 });
-
-describe.skipIf(!hasInstructModel())(
-  'llama.cpp’s own worker dies under a real model (Qwen2.5-Coder-0.5B-Instruct)',
-  () => {
-    test('mid-answer: the run ends with model-crashed, and the next request is answered', async () => {
-      const worker = killableWorker();
-      const progress: string[] = [];
-      const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
-      let t = performance.now();
-      const agent = await start({
-        workerUrl: worker.workerUrl,
-        model: {
-          engine: 'wllama',
-          url: INSTRUCT_MODEL_URL,
-          completion: { n_predict: 24 },
-          onProgress: (p) => progress.push(p.text),
-        },
-        instructions: 'You answer in one short sentence.',
-        dbName: uniqueDb('llama-death-qwen'),
-      });
-      const log = [`loaded in ${seconds(t)} s: ${agent.info?.model.label}`];
-      t = performance.now();
-      let killed: Promise<number> | undefined;
-      let said = '';
-      const events = await eventsOf(
-        agent.run('Say hello to me.'),
-        (event) => {
-          if (!event.partial) return;
-          for (const part of event.content?.parts ?? []) if ('text' in part) said += part.text;
-          if (!killed) {
-            log.push(`first text after ${seconds(t)} s: ${JSON.stringify(said)}; llama.cpp's worker killed`);
-            t = performance.now();
-            killed = worker.killInner();
-          }
-        },
-        300_000,
-      );
-      expect(await killed).toBe(1);
-      const last = events.at(-1)!;
-      log.push(
-        `run ended ${seconds(t)} s after the kill: ${last.endReason}, ${last.error?.code}: ${last.error?.message}`,
-      );
-      expect(last).toMatchObject({ endReason: 'error', error: { code: 'model-crashed' } });
-      expect(await storedTexts(agent)).toEqual(['Say hello to me.']);
-
-      progress.length = 0;
-      t = performance.now();
-      const { text, events: next } = await agent.send('Say hello again.');
-      log.push(`next request answered in ${seconds(t)} s (${next.at(-1)?.endReason}): ${JSON.stringify(text)}`);
-      const downloads = progress.filter((text) => text.startsWith('Downloading')).length;
-      const others = progress.filter((text) => !text.startsWith('Downloading'));
-      log.push(`the load again said (besides ${downloads} download updates): ${others.join(' | ')}`);
-      console.info(`Qwen2.5-Coder-0.5B-Instruct, llama.cpp's worker killed mid-answer:\n  ${log.join('\n  ')}`);
-      expect(next.at(-1)).toMatchObject({ endReason: 'answer' });
-      expect(text.length).toBeGreaterThan(0);
-    }, 900_000);
-  },
-);

@@ -4,10 +4,10 @@
  * saying once how to get it; CI must never pass by skipping them, so there a
  * missing model fails the run.
  */
-import { FETCH_HINT, missingRealModels } from '../scripts/model-files.mjs';
+import { FETCH_HINT, missingRealModels } from '../../scripts/model-files.mjs';
 
 export default function checkRealModel(): void {
-  // Every project runs the global setups; one line is enough.
+  // Both real-model projects run this setup; one line is enough.
   if (!missingRealModels().length || process.env.INPAGE_REAL_MODEL_CHECKED) return;
   process.env.INPAGE_REAL_MODEL_CHECKED = '1';
   if (process.env.CI) throw new Error(`CI needs the real model: ${FETCH_HINT}.`);

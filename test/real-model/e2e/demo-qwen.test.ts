@@ -12,9 +12,9 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
-import { modelCacheDir } from '../../scripts/model-files.mjs';
-import { chatSeen, ready, say, serveDemo, shot, sizes, watchChat } from './demo-visitor';
+import { chromiumArgs, findChromium } from '../../../scripts/chromium.mjs';
+import { modelCacheDir } from '../../../scripts/model-files.mjs';
+import { chatSeen, ready, say, serveDemo, shot, sizes, watchChat } from '../../e2e/demo-visitor';
 
 const MODEL = 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf';
 const present = existsSync(join(modelCacheDir(), MODEL));

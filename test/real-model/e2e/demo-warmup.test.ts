@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { chatSeen, launchChromium, ready, say, serveDemo, shot, visit, watchChat } from './demo-visitor';
+import { chatSeen, launchChromium, ready, say, serveDemo, shot, visit, watchChat } from '../../e2e/demo-visitor';
 import { hasRealModel } from '../real-model';
 
 const realModel = hasRealModel();

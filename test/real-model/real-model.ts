@@ -1,5 +1,5 @@
 /**
- * Whether the real model is served at /models/ (see test/real-model.setup.ts),
+ * Whether the real model is served at /models/ (see test/real-model/setup.ts),
  * in node and browser tests alike: the config hands it over with `provide`.
  */
 import { inject } from 'vitest';
