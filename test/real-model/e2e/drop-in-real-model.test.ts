@@ -21,9 +21,9 @@ import {
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
-import { INSTRUCT_MODEL_FILE, realModelPath } from '../../scripts/model-files.mjs';
-import { docBlock, inApp, packagedApp } from './packaging-apps';
+import { chromiumArgs, findChromium } from '../../../scripts/chromium.mjs';
+import { INSTRUCT_MODEL_FILE, realModelPath } from '../../../scripts/model-files.mjs';
+import { docBlock, inApp, packagedApp } from '../../e2e/packaging-apps';
 
 const SECTION = 'Drop it into any page: a chat and your forms';
 const modelFile = realModelPath(INSTRUCT_MODEL_FILE);
