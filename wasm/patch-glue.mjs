@@ -55,5 +55,9 @@ edit(quants, [
     '    const block_q5_0 * GGML_RESTRICT x = vx;\n    const block_q8_0 * GGML_RESTRICT y = vy;\n',
     first('relaxed_vec_dot_q5_0_q8_0(n, s, x, y)'),
   ],
+  [
+    '    const block_q8_0 * GGML_RESTRICT x = vx;\n    const block_q8_0 * GGML_RESTRICT y = vy;\n',
+    first('relaxed_vec_dot_q8_0_q8_0(n, s, x, y)'),
+  ],
 ]);
 console.log(`patched ${dir}`);

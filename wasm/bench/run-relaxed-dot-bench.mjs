@@ -10,7 +10,7 @@ const browser = await chromium.launch({ executablePath: findChromium(), args: ch
 try {
   const page = await browser.newPage();
   const rows = await page.evaluate(async (wasm) => {
-    const kernels = ['q5_0_q8_0', 'q4_K_q8_K'];
+    const kernels = ['q5_0_q8_0', 'q4_K_q8_K', 'q8_0_q8_0'];
     const out = [];
     const env = {
       now: () => performance.now(),

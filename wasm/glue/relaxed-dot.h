@@ -93,4 +93,27 @@ static void relaxed_vec_dot_q5_0_q8_0(int n, float *s, const block_q5_0 *x, cons
   *s = wasm_f32x4_extract_lane(sumv, 0) + wasm_f32x4_extract_lane(sumv, 1) + wasm_f32x4_extract_lane(sumv, 2) +
        wasm_f32x4_extract_lane(sumv, 3);
 }
+
+// Q8_0: 32 signed weights a block. A weight w is (w & 127) - 128 when negative, so the dot is taken with the
+// low 7 bits and 128 times the activations over the negative weights taken off.
+static void relaxed_vec_dot_q8_0_q8_0(int n, float *s, const block_q8_0 *x, const block_q8_0 *y)
+{
+  const int nb = n / QK8_0;
+  const v128_t seven = wasm_i8x16_splat(0x7F);
+  v128_t sumv = wasm_f32x4_splat(0.0f);
+  for (int i = 0; i < nb; ++i)
+  {
+    const v128_t w0 = wasm_v128_load(x[i].qs), w1 = wasm_v128_load(x[i].qs + 16);
+    const v128_t a0 = wasm_v128_load(y[i].qs), a1 = wasm_v128_load(y[i].qs + 16);
+    v128_t dot = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(a0, wasm_v128_and(w0, seven), wasm_i32x4_splat(0));
+    dot = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(a1, wasm_v128_and(w1, seven), dot);
+    v128_t neg = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(a0, wasm_u8x16_shr(w0, 7), wasm_i32x4_splat(0));
+    neg = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(a1, wasm_u8x16_shr(w1, 7), neg);
+    const v128_t exact = wasm_i32x4_sub(dot, wasm_i32x4_shl(neg, 7));
+    sumv = wasm_f32x4_add(sumv, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(exact),
+                                               wasm_f32x4_splat(GGML_CPU_FP16_TO_FP32(x[i].d) * GGML_CPU_FP16_TO_FP32(y[i].d))));
+  }
+  *s = wasm_f32x4_extract_lane(sumv, 0) + wasm_f32x4_extract_lane(sumv, 1) + wasm_f32x4_extract_lane(sumv, 2) +
+       wasm_f32x4_extract_lane(sumv, 3);
+}
 #endif
