@@ -28,5 +28,13 @@ export async function collectRun(
       text = typeof output === 'string' ? output : JSON.stringify(output);
     }
   }
-  return { text, events: stored, endReason: last?.endReason, error: last?.error, calls: runCalls(stored, earlier) };
+  const claims = stored.flatMap((event) => event.unperformedClaims ?? []);
+  return {
+    text,
+    events: stored,
+    endReason: last?.endReason,
+    error: last?.error,
+    calls: runCalls(stored, earlier),
+    ...(claims.length && { unperformedClaims: claims }),
+  };
 }

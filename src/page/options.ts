@@ -90,4 +90,10 @@ export interface RunResult {
    * claims an action with no 'ran' call behind it claims what did not happen.
    */
   calls: RunCall[];
+  /**
+   * Sentences of the model's reply that claimed an action no call of the run performed ("The table is
+   * sorted by price."), with the tools whose action they claim. The decision layer replaced that reply
+   * with a plain "nothing was done" (createAgent({ decisions })); absent when no reply claimed in vain.
+   */
+  unperformedClaims?: { sentence: string; tools: string[] }[];
 }

@@ -19,6 +19,9 @@ import { unperformedClaims } from './unperformed-claims';
 
 /** What a reply that claimed in vain is replaced by when the step cannot be decided again. */
 const NOTHING_DONE = 'Nothing was done: no tool ran for this request. Ask again if you want me to try.';
+/** The same, when a call of the run did run: what it did stands, and the claim does not. */
+const NOT_ALL_DONE =
+  'Only what the calls above did was done; no tool ran for the rest. Ask again if you want me to try.';
 
 export type ClaimsOutcome =
   /** The reply claims nothing it did not do. */
@@ -41,7 +44,10 @@ export function holdToClaims(inv: Invocation, request: ModelRequest, response: S
     inv.run.redo = { tools, claimed: claims.map((claim) => claim.sentence).join(' ') };
     return { kind: 'redo', tools, claims };
   }
-  response.text = NOTHING_DONE;
+  const ran = run.some((event) =>
+    event.content?.parts.some((part) => 'functionResponse' in part && !part.functionResponse.error),
+  );
+  response.text = ran ? NOT_ALL_DONE : NOTHING_DONE;
   // Its own words must not come back in later prompts: a small model imitates its replies.
   response.raw = undefined;
   return { kind: 'replaced', claims };

@@ -143,7 +143,7 @@ describe('the decision layer, step by step', () => {
     expect(modelEvents(events)[0]!.decision!.claimed).toBe("I've added eggs to your list.");
   });
 
-  test('a claim the run cannot make good is replaced by a plain "nothing was done", and kept on the event', async () => {
+  test('a claim the run cannot make good is replaced by a plain "only what the calls did was done", and kept on the event and the result', async () => {
     const { agent, todos } = await agentFor({
       // After its one round the model may only answer, and it claims what it never did.
       'remember to tidy the shelf': {
@@ -151,12 +151,13 @@ describe('the decision layer, step by step', () => {
         after: 'The products table is sorted by price.',
       },
     });
-    const { events, text } = await agent.send('remember to tidy the shelf');
+    const { events, text, unperformedClaims } = await agent.send('remember to tidy the shelf');
     expect(todos).toEqual(['tidy the shelf']);
-    expect(text).toMatch(/^Nothing was done/);
-    expect(modelEvents(events).at(-1)!.unperformedClaims).toEqual([
-      { sentence: 'The products table is sorted by price.', tools: ['sort_table'] },
-    ]);
+    // add_todo did run: the reply says so much, and no more.
+    expect(text).toMatch(/^Only what the calls above did was done/);
+    const claimed = [{ sentence: 'The products table is sorted by price.', tools: ['sort_table'] }];
+    expect(modelEvents(events).at(-1)!.unperformedClaims).toEqual(claimed);
+    expect(unperformedClaims).toEqual(claimed);
   });
 
   test('an address the visitor never gave is refused, the call is written again once, and the log keeps both', async () => {
