@@ -7,23 +7,16 @@
  */
 import type { DecisionOptions, Decisions } from './decisions';
 
-/** Tools a request describes at most when fitTools is on and the page gives no number. */
-const FIT_TOOLS = 8;
-
 const DECISION_DEFAULTS: Decisions = {
   callOrAnswer: true,
-  toolFirst: false,
   moreCalls: true,
-  fitTools: FIT_TOOLS,
   retry: true,
   claims: true,
 };
 
 const OFF: Decisions = {
   callOrAnswer: false,
-  toolFirst: false,
   moreCalls: false,
-  fitTools: false,
   retry: false,
   claims: false,
 };
@@ -39,9 +32,7 @@ export function decisionsOf(options: DecisionOptions, engine: string): Decisions
   const parts = { ...DECISION_DEFAULTS };
   for (const key of Object.keys(parts) as (keyof Decisions)[]) {
     const value = given[key];
-    if (value === undefined) continue;
-    if (key === 'fitTools') parts.fitTools = value === true ? FIT_TOOLS : (value as number | false);
-    else parts[key] = value as boolean;
+    if (value !== undefined) parts[key] = value;
   }
   return parts;
 }

@@ -13,24 +13,15 @@ const parts = z.strictObject(
   {
     /** Before a step writes anything, whether a call or words answer the request (the model's own odds, and the tools' fit). */
     callOrAnswer: onOff('decide between a call and words before each step'),
-    /** Where several tools are offered, the step names the tool (held to the offered names) before its arguments. */
-    toolFirst: onOff('name the tool before its arguments'),
-    /** After a round of calls, the step is offered the next call for what the request still asks. */
-    moreCalls: onOff('offer another call after results'),
-    /** On a page with many tools, each request describes only the tools that fit it: at most this many (true: the default). */
-    fitTools: z
-      .union([z.boolean(), z.number().int().min(1)], {
-        error: 'must be true, false or the most tools a request describes (a whole number of at least 1)',
-      })
-      .optional(),
+    /** While the request holds values no call of the turn took ("milk, eggs and bread"), the turn goes on with another call. */
+    moreCalls: onOff('go on with another call while the request holds values no call took'),
     /** A call whose arguments fail its schema, or name values the visitor never gave, is written again once with the reason. */
     retry: onOff('retry a call with bad values once'),
     /** A reply that claims an action no call performed is decided again, or says plainly that nothing was done. */
     claims: onOff('hold replies to the calls that ran'),
   },
   {
-    error:
-      'must be true, false, or an object of parts: { callOrAnswer, toolFirst, moreCalls, fitTools, retry, claims }',
+    error: 'must be true, false, or an object of parts: { callOrAnswer, moreCalls, retry, claims }',
   },
 );
 
@@ -41,8 +32,7 @@ export const decisionsShape = {
    */
   decisions: z
     .union([z.boolean(), parts], {
-      error:
-        'must be true, false, or an object of parts: { callOrAnswer, toolFirst, moreCalls, fitTools, retry, claims }',
+      error: 'must be true, false, or an object of parts: { callOrAnswer, moreCalls, retry, claims }',
     })
     .optional(),
 };
@@ -50,12 +40,10 @@ const decisionsSchema = z.object(decisionsShape);
 
 /** The decisions as a page gives them. */
 export type DecisionOptions = z.input<typeof decisionsSchema>;
-/** Each part as a run takes it: on or off (fitTools: the most tools a request describes, or off). */
+/** Each part as a run takes it: on or off. */
 export interface Decisions {
   callOrAnswer: boolean;
-  toolFirst: boolean;
   moreCalls: boolean;
-  fitTools: number | false;
   retry: boolean;
   claims: boolean;
 }
