@@ -78,7 +78,10 @@ export class Agent extends EventTarget {
       notify: (event) => this.notify(event),
       status: () => this.status,
       setStatus: (status) => this.setStatus(status),
-      toolChanges: () => this.tools.changed(),
+      changesBefore: async () => {
+        await this.opening;
+        await this.tools.changed();
+      },
     });
     this.remoteSessions = remoteService(() => serviceOf(this.supervisor, 'sessions'));
     this.sessions = agentSessions(this.remoteSessions, config.dbName);
@@ -88,6 +91,9 @@ export class Agent extends EventTarget {
   }
 
   /** Set when the agent started; the same across worker restarts. */
+  /** The last openSession() the page asked for, settled or not: runs start after it. */
+  private opening: Promise<unknown> = Promise.resolve();
+
   get sessionId(): string {
     return this.supervisor.sessionId;
   }
@@ -179,7 +185,10 @@ export class Agent extends EventTarget {
    * ahead again for it. Runs under way go on in the session they started in.
    */
   async openSession(sessionId?: string): Promise<string> {
-    const opened = await openSession(this.supervisor, this.remoteSessions, sessionId);
+    const opening = openSession(this.supervisor, this.remoteSessions, sessionId);
+    // A run started before this resolves (openSession not awaited) waits for it: it belongs to that session.
+    this.opening = opening.catch(() => undefined);
+    const opened = await opening;
     this.autoWarmup();
     return opened;
   }

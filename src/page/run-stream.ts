@@ -18,8 +18,11 @@ export interface RunListener {
   notify(event: AgentEvent): void;
   status(): AgentStatus;
   setStatus(status: AgentStatus): void;
-  /** Resolves once the worker has every tool change the page made before (they travel on another channel). */
-  toolChanges(): Promise<void>;
+  /**
+   * Resolves once the worker has every change the page asked for before the run: the tools it changed and
+   * the session it opened (they travel on other channels).
+   */
+  changesBefore(): Promise<void>;
 }
 
 export class RunStreams {
@@ -33,7 +36,7 @@ export class RunStreams {
 
   async *stream(command: RunCommand, signal: AbortSignal | undefined): AsyncGenerator<AgentEvent> {
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
-    await this.listener.toolChanges();
+    await this.listener.changesBefore();
     const connection = await this.supervisor.current();
     // An abort while the worker was awaited has no run to stop yet: the run never starts (it was lost here before).
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');

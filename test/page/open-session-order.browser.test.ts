@@ -1,8 +1,6 @@
 /**
- * Left out of the suite on purpose (its name matches no test glob): a message sent right after an un-awaited
- * openSession(id) must land in that session. On main at 2cb0470 it lands in the previous one (checked by
- * renaming this file to open-session-order.browser.test.ts). Another helper is replacing the page↔worker
- * channels with one ordered channel, which fixes it; rename this file then, so that it joins the suite.
+ * A message sent right after an un-awaited openSession(id) lands in that session (issue 49: on main at 2cb0470
+ * it landed in the previous one). A run waits for the session the page opened before it, as for its tool changes.
  */
 import { expect, test } from 'vitest';
 import { agentsClosedAfterEach, uniqueDb } from './helpers';
