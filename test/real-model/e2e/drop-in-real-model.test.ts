@@ -1,8 +1,6 @@
 // The README's "Drop it into any page", on the real Qwen2.5-Coder-0.5B-Instruct: its script-tag block (one
-// <script>, one <inpage-agent-chat>, one marked form) pasted into a fresh page, with the package installed from its
-// tarball. (The same booking through the block's ESM import in a Vite and a webpack app took minutes more each on
-// this CPU for the same model's same calls; npm test keeps one page, and the packaging tests build Vite and webpack
-// apps from the tarball with the scripted engine.) A visitor types a booking in the chat; the
+// <script>, one <inpage-agent-chat>, one marked form) pasted into a fresh page, and its ESM import in a fresh Vite
+// app and a webpack app, with the package installed from its tarball. A visitor types a booking in the chat; the
 // model's call waits in its card; once the visitor presses Allow, the form is filled and posted, and the server
 // receives the booking. The model runs on llama.cpp on this CPU, so each page takes minutes; the model file is
 // served at /models/ from ~/.cache/inpage-agent/ (scripts/fetch-model.sh). A persistent profile per page, since
@@ -25,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromiumArgs, findChromium } from '../../../scripts/chromium.mjs';
 import { INSTRUCT_MODEL_FILE, realModelPath } from '../../../scripts/model-files.mjs';
-import { docBlock, packagedApp } from '../../e2e/packaging-apps';
+import { docBlock, inApp, packagedApp } from '../../e2e/packaging-apps';
 
 const SECTION = 'Drop it into any page: a chat and your forms';
 const modelFile = realModelPath(INSTRUCT_MODEL_FILE);
@@ -43,8 +41,13 @@ afterAll(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-/** The README's HTML block. */
+/** The README's HTML block, and that block without its <script> line (a bundled app loads its own). */
 const htmlBlock = () => docBlock('README.md', SECTION, 'html', '<inpage-agent-chat');
+const withoutScript = (html: string) =>
+  html
+    .split('\n')
+    .filter((line) => !line.startsWith('<script'))
+    .join('\n');
 
 function pageWith(body: string, script = ''): string {
   return `<!doctype html>\n<html lang="en">\n  <head><meta charset="utf-8" /><title>a restaurant</title><link rel="icon" href="data:," /></head>\n  <body>\n${body}\n${script}\n  </body>\n</html>\n`;
@@ -175,5 +178,47 @@ describe.skipIf(!modelFile)("the README's drop-in blocks on the real Qwen2.5-Cod
     writeFileSync(join(root, 'index.html'), pageWith(htmlBlock()));
     const host = await restaurantHost(root);
     await bookThroughTheChat(host.url, host.bookings, 'script-tag');
+  }, 1_500_000);
+
+  test('ESM in a fresh Vite app (vite build): the same', async () => {
+    const dir = join(app, 'drop-in-vite');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src/main.js'), docBlock('README.md', SECTION, 'js', "import 'inpage-agent/chat'"));
+    writeFileSync(
+      join(dir, 'index.html'),
+      pageWith(withoutScript(htmlBlock()), '<script type="module" src="/src/main.js"></script>'),
+    );
+    await inApp(app, 'node', [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      dir,
+      '--outDir',
+      join(dir, 'out'),
+      '--logLevel',
+      'warn',
+    ]);
+    const host = await restaurantHost(join(dir, 'out'));
+    await bookThroughTheChat(host.url, host.bookings, 'vite');
+  }, 1_500_000);
+
+  test('ESM in a webpack app (production build): the same', async () => {
+    const dir = join(app, 'drop-in-webpack');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src/main.js'), docBlock('README.md', SECTION, 'js', "import 'inpage-agent/chat'"));
+    writeFileSync(
+      join(app, 'webpack.drop-in.config.js'),
+      [
+        'export default {',
+        "  mode: 'production',",
+        `  entry: ${JSON.stringify(join(dir, 'src/main.js'))},`,
+        `  output: { path: ${JSON.stringify(join(dir, 'out'))}, clean: true },`,
+        '  optimization: { minimize: false },',
+        '};',
+      ].join('\n'),
+    );
+    await inApp(app, 'node', ['node_modules/webpack-cli/bin/cli.js', '--config', 'webpack.drop-in.config.js']);
+    writeFileSync(join(dir, 'out/index.html'), pageWith(withoutScript(htmlBlock()), '<script src="main.js"></script>'));
+    const host = await restaurantHost(join(dir, 'out'));
+    await bookThroughTheChat(host.url, host.bookings, 'webpack');
   }, 1_500_000);
 });
