@@ -5,7 +5,7 @@ import { build } from 'vite';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   extensionBuilds,
   libraryEntryBuilds,
@@ -54,6 +54,7 @@ export async function buildPackage(outDir = resolve(root, 'dist'), { quiet = fal
     resolve(outDir, 'types/isolation.d.ts'),
     '/** A classic script (inpage-agent/isolation): copy it to your site and load it with <script src>, never import it. */\nexport {};\n',
   );
+  keepReachableDeclarations(resolve(outDir, 'types'));
   return outDir;
 }
 
@@ -110,6 +111,31 @@ function addDeclarationExtensions(typesDir) {
       fail(`${path} imports ${spec}, which has no declaration file.`);
     });
     if (fixed !== code) writeFileSync(path, fixed);
+  }
+}
+
+/**
+ * tsc writes a declaration for every source file; an app's TypeScript reads only those the package's
+ * entries (package.json's exports) reach through their imports. The others go (a third of them: the
+ * grammar builder's, the readers', …), so the tarball carries no type nobody can name.
+ */
+function keepReachableDeclarations(typesDir) {
+  const { exports } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+  const entries = Object.values(exports).flatMap((target) =>
+    typeof target === 'object' && target.types ? [target.types] : [],
+  );
+  const reached = new Set();
+  const visit = (path) => {
+    if (reached.has(path) || !existsSync(path)) return;
+    reached.add(path);
+    const code = readFileSync(path, 'utf8');
+    for (const [, spec] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.\.?\/[^'"]*)['"]/g))
+      visit(resolve(dirname(path), spec.replace(/\.js$/, '.d.ts')));
+  };
+  for (const entry of entries) visit(join(typesDir, entry.replace(/^\.\/dist\/types\//, '')));
+  for (const file of readdirSync(typesDir, { recursive: true, withFileTypes: true })) {
+    const path = join(file.parentPath, file.name);
+    if (file.isFile() && !reached.has(path)) rmSync(path);
   }
 }
 

@@ -73,7 +73,9 @@ export const bundledPackages = new Set();
 
 /**
  * Vite keeps the whitespace of minified ES modules in lib mode, for the pure annotations an app's bundler
- * reads; the self-contained bundles and the workers go to no bundler, so their whitespace goes too.
+ * reads. The self-contained bundles and the workers are not tree-shaken by an app's bundler, so their
+ * whitespace and comments go; what a bundler does read of them goes back in: the worker URLs as it
+ * recognizes them, and the ignore comments of an import() whose address is a value (a page's engine module).
  */
 function withoutWhitespace() {
   return {
@@ -87,9 +89,12 @@ function withoutWhitespace() {
           mangle: false,
           codegen: { removeWhitespace: true },
         });
-        // The worker URLs as an app's bundler recognizes them (keepWorkerUrls), not as the printer quotes them.
-        if (!errors.length)
-          chunk.code = code.replace(/new URL\(`(\.\/[\w.-]+)`,import\.meta\.url\)/g, 'new URL("$1", import.meta.url)');
+        if (errors.length) continue;
+        chunk.code = code
+          .replace(/new URL\(`(\.\/[\w.-]+)`,import\.meta\.url\)/g, 'new URL("$1", import.meta.url)')
+          .replace(/\bimport\(`(\.\/[\w.-]+)`\)/g, 'import("$1")')
+          // import(x) of a value, not a method named import: `import(e,t){`.
+          .replace(/(?<![\w$.])import\(([\w$.]+)\)(?!\{)/g, 'import(/* @vite-ignore */ /* webpackIgnore: true */ $1)');
       }
     },
   };
@@ -278,7 +283,7 @@ export function workerBuilds(outDir = 'dist') {
       root,
       logLevel: 'warn',
       publicDir: false,
-      plugins: [recordBundledPackages(), wllamaWasmBeside()],
+      plugins: [recordBundledPackages(), wllamaWasmBeside(), withoutWhitespace()],
       build: {
         outDir: resolve(root, outDir),
         emptyOutDir: false,

@@ -177,7 +177,8 @@ async function ownAddress(url: string): Promise<string> {
       );
     throw await loadFailure(url, error);
   }
-  void response.body?.cancel().catch(() => undefined);
+  // Read to its end, not cancelled: a cancelled body shows in the page's network log as a failed request.
+  await response.arrayBuffer().catch(() => undefined);
   return response.url || url;
 }
 
