@@ -13,6 +13,12 @@
  * multiple's 170, 6.6% of live_simple's 228 (questions in other languages),
  * 2.1% of live_multiple's 1,023. Terse requests ("eggs too", "hi there") are
  * left to the model.
+ *
+ * A question is judged by fewer words and at any point of a session: one
+ * that asks who, what, how… of something no tool names ("hello, who are
+ * you?", "did that work?", "what's the capital of Australia?") wants words.
+ * The 0.5B called add_todo with "Hello, who are you?" after a first request
+ * had called it (its odds of a call 0.64 to 0.7, by the prompt).
  */
 import type { AgentEvent } from '../../session/event';
 import type { ToolDeclaration } from '../../tools/declaration';
@@ -22,6 +28,10 @@ import { toolWords, valueWords } from './value-words';
 const PLAIN = new Set('give provide find tell show calculate compute retrieve fetch use using given'.split(' '));
 /** Words a request needs, at least, to be judged by them. */
 const SAYING_ENOUGH = 3;
+/** A question asks something (a question word or a verb first in its clause), not "and eggs?". */
+const ASKS = /\b(who|what|what's|whats|when|where|why|how|which|whose|is|are|was|were|do|does|did)\b[^?]*\?\s*$/i;
+/** A question that asks for an action ("can you sort the table?") is a request, left to the other rules. */
+const ASKS_TO_DO = /^\W*(please\s+)?(can|could|would|will)\s+you\b/i;
 
 export function outsideTools(
   request: string,
@@ -31,8 +41,11 @@ export function outsideTools(
   const words = [...valueWords(request, new Set())].filter(
     (word) => !PLAIN.has(word) && !/^\d/.test(word) && word.length > 1,
   );
+  const own = toolWords(tools);
+  // A question of no telling words at all ("who are you?") names no tool's thing either.
+  const noneOfTheTools = !words.some((word) => own.has(word));
+  if (noneOfTheTools && ASKS.test(request) && !ASKS_TO_DO.test(request)) return true;
   if (words.length < SAYING_ENOUGH) return false;
   if (history.some((event) => event.content?.parts.some((part) => 'functionCall' in part))) return false;
-  const own = toolWords(tools);
-  return !words.some((word) => own.has(word));
+  return noneOfTheTools;
 }

@@ -39,4 +39,17 @@ describe('a request no tool speaks of', () => {
     expect(outsideTools('also pick up the dry cleaning', pageTools, [called])).toBe(false);
     expect(outsideTools('also pick up the dry cleaning', pageTools, [])).toBe(true);
   });
+
+  test('a question about something no tool names wants words, however short and whenever asked', () => {
+    expect(outsideTools('hello, who are you?', pageTools, [called])).toBe(true);
+    expect(outsideTools('did that work?', pageTools, [called])).toBe(true);
+    expect(outsideTools('who are you?', pageTools, [])).toBe(true);
+    expect(outsideTools("what's the capital of Australia?", pageTools, [])).toBe(true);
+  });
+
+  test('a question that names a tool’s thing, asks for an action, or asks nothing is left to the model', () => {
+    expect(outsideTools("what's on my to-do list?", pageTools, [called])).toBe(false);
+    expect(outsideTools('can you tell me a joke?', pageTools, [])).toBe(false);
+    expect(outsideTools('and eggs?', pageTools, [called])).toBe(false);
+  });
 });
