@@ -34,8 +34,11 @@ export async function withMoreCalls(
   const taken = new Set<string>();
   const take = (args: unknown) => argumentWords(args).forEach((word) => taken.add(word));
   response.toolCalls.forEach((call) => take(call.args));
+  // As many calls as the request lists items ("milk, eggs and bread": three), never more: a word left over
+  // ("order by price, lowest first") is no item of its own.
+  const most = Math.min(inv.limits.maxToolCallsPerStep, itemsListed(last.content));
   let turn = response;
-  while (turn.toolCalls.length < inv.limits.maxToolCallsPerStep && [...asked].some((word) => !taken.has(word))) {
+  while (turn.toolCalls.length < most && [...asked].some((word) => !taken.has(word))) {
     const more = await callModel(inv, agentName, { ...request, toolChoice: holdToCall(request) }, turn.raw);
     const fresh = more.toolCalls.filter((call) =>
       [...argumentWords(call.args)].some((w) => asked.has(w) && !taken.has(w)),
@@ -47,6 +50,11 @@ export async function withMoreCalls(
     turn = joined(turn, more);
   }
   return turn;
+}
+
+/** How many things a request lists: one more than its separators (commas, semicolons, "and", "&", "then"). */
+function itemsListed(request: string): number {
+  return 1 + (request.match(/[,;&]|\b(and|then|plus)\b/gi)?.length ?? 0);
 }
 
 /** The continuation's tool choice: the step's named tool stays named; otherwise any offered tool, but a call. */

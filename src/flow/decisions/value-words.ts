@@ -23,7 +23,9 @@ const COMMON = new Set(
     'may might must just also please pls plz thanks thank ok okay yes yeah hi hey hello hmm oh well now then again ' +
     'up down out off over under one thing things something anything everything get got make made let need needs ' +
     'want wants like would like dont don t s d ll re ve m isn aren wasn weren haven hasn didn doesn cant cannot ' +
-    'thing stuff bit lot lots really actually maybe first last next another new old same way whole entire every'
+    'thing stuff bit lot lots really actually maybe first last next another new old same way whole entire every ' +
+    // How to order or pick, never a value: "by price, lowest first".
+    'order lowest highest cheapest priciest biggest smallest largest least top bottom ascending descending'
   ).split(' '),
 );
 

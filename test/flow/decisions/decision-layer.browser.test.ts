@@ -110,6 +110,22 @@ describe('the decision layer, step by step', () => {
     expect(turn!.raw!.split('\n')).toHaveLength(3);
   });
 
+  test('no more calls than the request lists items: "sort by price, lowest first" is one call, whatever the model would add', async () => {
+    const { agent } = await agentFor({
+      'sort the products by price, cheapest first': {
+        chance: 0.9,
+        call: { name: 'sort_table', args: { column: 'price' } },
+        // The 0.5B went on with sort_table calls whose filter took "cheapest", then "first": each one a new word.
+        more: [
+          { name: 'sort_table', args: { column: 'price', filter: 'cheapest' } },
+          { name: 'sort_table', args: { column: 'price', filter: 'soon' } },
+        ],
+      },
+    });
+    const { events } = await agent.send('sort the products by price, cheapest first');
+    expect(calls(modelEvents(events)).map((call) => call.args)).toEqual([{ column: 'price' }]);
+  });
+
   test('a continuation that takes nothing new (the same call again) is not kept, and the turn ends', async () => {
     const { agent, todos } = await agentFor({
       'remember the milk and the soap': {
