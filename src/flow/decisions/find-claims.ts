@@ -34,6 +34,8 @@ const PROMISE = /\b(i'll|i will|i am going to|i'm going to|going to|let me|i'll 
 const UNDER_WAY = /(^\W*|\b(i'm|i am|now|am|is|are)\s+)$/;
 /** A reply's opening word of assent, which changes nothing of what follows it ("Sure, adding it."). */
 const OPENER = /^\W*(sure|ok|okay|alright|right|of course|certainly|got it)\W*/;
+/** After a verb, who did it, by name ("created by Alibaba Cloud"): someone else, not the run ("sorted by price" is). */
+const BY_SOMEONE = /^\s+by\s+[A-Z]/;
 /** A claim that names no action: the run did something, whatever it was. */
 const DONE = /\b(done|all set|taken care of|completed|successfully|finished|updated)\b/;
 
@@ -63,6 +65,7 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
       if (!verb) continue;
       const before = lower.slice(0, match.index);
       if (NOT_A_CLAIM.test(lastClause(before)) || SOMEONE_ELSE.test(before)) continue;
+      if (BY_SOMEONE.test(sentence.slice(match.index + match[0].length))) continue;
       const claim =
         verb.tense === 'done' ||
         (verb.tense === 'under-way' && UNDER_WAY.test(before.replace(OPENER, ''))) ||
@@ -72,7 +75,8 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
       for (const tool of verb.tools) named.add(tool);
     }
     if (claimed) claims.push({ sentence: sentence.trim(), tools: [...named] });
-    else if (DONE.test(lower) && !NOT_A_CLAIM.test(lastClause(lower.slice(0, lower.search(DONE)))))
+    // A bare "done" is weak evidence: an offer anywhere before it ("I can help you add items, mark them as done") takes it.
+    else if (DONE.test(lower) && !NOT_A_CLAIM.test(lower.slice(0, lower.search(DONE))))
       claims.push({ sentence: sentence.trim(), tools: [] });
   }
   return claims;

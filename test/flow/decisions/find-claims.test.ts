@@ -64,4 +64,13 @@ describe('what a reply claims was done', () => {
   ])('claims nothing: %s', (reply) => {
     expect(claimed(reply)).toEqual([]);
   });
+
+  test('a model introducing itself, or offering what it can do, claims nothing', () => {
+    expect(findClaims("Hello! I'm Qwen, created by Alibaba Cloud.", page)).toEqual([]);
+    expect(findClaims('I can help you add items to your list, mark them as done, or sort the table.', page)).toEqual(
+      [],
+    );
+    // Not an agent: the claim stands.
+    expect(findClaims('The table is now sorted by price.', page).map((claim) => claim.tools)).toEqual([['sort_table']]);
+  });
 });
