@@ -21,6 +21,9 @@ import {
   SHARED_WORKER_FILE,
 } from './library-builds.mjs';
 
+/** A declaration file's import of another of ours: its lead (`from`, `import(`), quote and relative path. */
+const RELATIVE_IMPORT = /(\bfrom\s*|\bimport\s*\(\s*)(['"])(\.\.?(?:\/[^'"]*)?)\2/g;
+
 const root = resolve(import.meta.dirname, '..');
 
 /** Builds the package's files into `outDir` (dist/ by default) and checks what they promise. */
@@ -104,7 +107,7 @@ function addDeclarationExtensions(typesDir) {
     if (!file.isFile() || !file.name.endsWith('.d.ts')) continue;
     const path = join(file.parentPath, file.name);
     const code = readFileSync(path, 'utf8');
-    const fixed = code.replace(/(\bfrom\s*|\bimport\s*\(\s*)(['"])(\.\.?(?:\/[^'"]*)?)\2/g, (_, lead, quote, spec) => {
+    const fixed = code.replace(RELATIVE_IMPORT, (_, lead, quote, spec) => {
       const target = resolve(file.parentPath, spec);
       if (existsSync(`${target}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`;
       if (existsSync(join(target, 'index.d.ts'))) return `${lead}${quote}${spec.replace(/\/$/, '')}/index.js${quote}`;
@@ -129,7 +132,7 @@ function keepReachableDeclarations(typesDir) {
     if (reached.has(path) || !existsSync(path)) return;
     reached.add(path);
     const code = readFileSync(path, 'utf8');
-    for (const [, spec] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.\.?\/[^'"]*)['"]/g))
+    for (const [, , , spec] of code.matchAll(RELATIVE_IMPORT))
       visit(resolve(dirname(path), spec.replace(/\.js$/, '.d.ts')));
   };
   for (const entry of entries) visit(join(typesDir, entry.replace(/^\.\/dist\/types\//, '')));

@@ -1,5 +1,5 @@
 /**
- * The state llama.cpp holds after reading a prompt's constant part ahead (sequence-state.ts), kept in the
+ * The state llama.cpp holds after reading a prompt's constant part ahead (wasm/glue/wllama-state.h), kept in the
  * origin's private file system (OPFS) across page loads. A state is found only by the model file's SHA-256 and
  * the exact prefix text, and it carries both with a SHA-256 of its bytes: a state written for another model or
  * prefix, cut short or changed, is never handed back (it is deleted, and the prefix is read again).
