@@ -283,7 +283,11 @@ export interface PageApi {
   prepareCalls(invocationId: string, calls: CallInfo[]): Promise<PreparedCall[]>;
   callback(payload: CallbackPayload): Promise<unknown>;
   progress(progress: ModelProgress): void;
-  status(status: AgentStatus, detail?: string): void;
+  /**
+   * Awaited by the worker: this proxy is a channel of its own, so a status not yet answered could reach
+   * the page after init()'s reply and undo the 'ready' or 'running' the page has set since.
+   */
+  status(status: AgentStatus, detail?: string): void | Promise<void>;
 }
 
 export type AgentStatus = 'starting' | 'loading-model' | 'ready' | 'running' | 'crashed' | 'closed';

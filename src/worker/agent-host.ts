@@ -42,7 +42,7 @@ export class AgentHost implements AgentHostApi {
   }
 
   async init(config: HostConfig, page: PageApi): Promise<HostInfo> {
-    page.status('starting');
+    await page.status('starting');
     const { store, notice } = await openSessionStore({
       storage: config.storage,
       dbName: config.dbName,
@@ -55,7 +55,7 @@ export class AgentHost implements AgentHostApi {
     const { session } = opened;
     for (const tool of config.tools) this.toolsService.declared.set(tool.name, checkDeclaration(tool));
 
-    page.status('loading-model');
+    await page.status('loading-model');
     const { engine, release, reused, inTurn } = await this.engines.acquire(
       config.model,
       (progress) => void page.progress(progress),
@@ -75,7 +75,7 @@ export class AgentHost implements AgentHostApi {
       host: 'SharedWorkerGlobalScope' in self ? 'shared-worker' : 'worker',
     };
     this.ready = { config, page, store, context, releaseEngine: release, inTurn, info, toolkit };
-    page.status('ready');
+    await page.status('ready');
     // In a SharedWorker, a closed tab never says goodbye: its lock's release does.
     if (config.tabLock) void navigator.locks?.request(config.tabLock, () => this.close()).catch(() => undefined);
     return info;
