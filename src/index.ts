@@ -40,24 +40,9 @@ export type {
 } from './session/event';
 export type { RunCall, CallOutcome } from './session/run-calls';
 export type { Session, SessionSummary } from './session/store';
-export type {
-  ModelProgress,
-  ScriptedTurn,
-  ModelOptions,
-  ModelRequest,
-  ChatMessage,
-  ToolChoice,
-  WarmupResult,
-  PromptRead,
-} from './model/engine';
+export type { ModelProgress, ModelRequest, ChatMessage, ToolChoice, WarmupResult, PromptRead } from './model/engine';
+export type { ScriptedTurn, ModelOptions } from './model/model-options';
 // What an engine module (model: { engine: 'module' }) is written against.
-export type {
-  ModelEngine,
-  ModelEngineFactory,
-  EngineModuleEngine,
-  ModelDelta,
-  ModelInfo,
-  ModelToolCall,
-  FinishReason,
-} from './model/engine';
+export type { ModelEngine, ModelDelta, ModelInfo, ModelToolCall, FinishReason } from './model/engine';
+export type { ModelEngineFactory, EngineModuleEngine } from './model/model-options';
 export type { AgentStatus, AgentStats, ContextUsage } from './contract/protocol';

@@ -11,7 +11,7 @@
  * An arm turns the run's model into the `model` option of createAgent for
  * one case; everything after that (tools, the loop, the judge) is shared.
  */
-import type { ModelOptions } from '../../src/model/engine';
+import type { ModelOptions } from '../../src/model/model-options';
 import type { ToolFormatName } from '../../src/model/formats/tool-format';
 import type { ModelCall } from '../bfcl/types';
 

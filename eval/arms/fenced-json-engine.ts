@@ -6,7 +6,8 @@
  * the first call of a turn is passed on, as they do. Blocks that give no call
  * are reported as unreadable (they drop them), so valid-call rates compare.
  */
-import type { EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
+import type { ModelDelta, ModelRequest } from '../../src/model/engine';
+import type { EngineModuleEngine } from '../../src/model/model-options';
 import { chatBackend, type ChatBackendOptions } from './chat-backend';
 import type { ChatBackend } from './chat-types';
 import { fencedJsonMessages } from './fenced-json-messages';

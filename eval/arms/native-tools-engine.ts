@@ -7,7 +7,8 @@
  * history goes in OpenAI's form too, calls and results included
  * (openai-message.ts), so a conversation reads as the template writes it.
  */
-import type { EngineModuleEngine, ModelDelta, ModelRequest } from '../../src/model/engine';
+import type { ModelDelta, ModelRequest } from '../../src/model/engine';
+import type { EngineModuleEngine } from '../../src/model/model-options';
 import { chatBackend, type ChatBackendOptions } from './chat-backend';
 import type { ChatBackend } from './chat-types';
 import { openAiMessage } from './openai-message';

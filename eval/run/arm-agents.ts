@@ -5,7 +5,7 @@
  * arm's agent and opens another. Arms keep their own agents, since each
  * loads the model its own way.
  */
-import type { ModelOptions } from '../../src/model/engine';
+import type { ModelOptions } from '../../src/model/model-options';
 import type { ArmName } from '../arms/arm';
 import { armAgentOptions } from '../arms/arm-agent-options';
 import { openCaseAgent, type CaseAgent } from './case-agent';

@@ -9,7 +9,8 @@
  * schema, the check a call passes before its tool runs in an agent's loop.
  */
 import { createAgent, isAgentError, type Agent } from '../../src/index';
-import type { ChatMessage, ModelOptions } from '../../src/model/engine';
+import type { ChatMessage } from '../../src/model/engine';
+import type { ModelOptions } from '../../src/model/model-options';
 import type { Usage } from '../../src/session/event';
 import { toDeclaration } from '../../src/tools/to-declaration';
 import { validateToolArgs } from '../../src/tools/validate-args';

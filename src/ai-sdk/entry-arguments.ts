@@ -6,7 +6,7 @@
  * arguments are checked here; the fields of a model's options are
  * createAgent's, and its own check reads them when the model's agent starts.
  */
-import type { ModelOptions } from '../model/engine';
+import type { ModelOptions } from '../model/model-options';
 import { AgentError, type Agent } from '../index';
 
 /** What both entries call on an agent; a real one has it all, whichever copy of the package made it. */

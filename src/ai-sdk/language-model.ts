@@ -12,7 +12,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
-import type { ModelOptions } from '../model/engine';
+import type { ModelOptions } from '../model/model-options';
 import type { Agent } from '../index';
 import { collectContent } from './collect-content';
 import { checkModelArguments, isModelOptions } from './entry-arguments';

@@ -5,7 +5,8 @@
  * options, the model gets an agent of its own, made at its first step, that
  * keeps nothing (storage 'memory') and is restarted like any agent's worker.
  */
-import type { ModelDelta, ModelOptions, ModelRequest } from '../model/engine';
+import type { ModelDelta, ModelRequest } from '../model/engine';
+import type { ModelOptions } from '../model/model-options';
 import { AgentError, createAgent, type Agent } from '../index';
 
 export interface ModelSource {

@@ -12,7 +12,6 @@ import type {
   ModelDelta,
   ModelHandle,
   ModelInfo,
-  ModelOptions,
   ModelProgress,
   ModelRequest,
   ModelResponse,
@@ -20,6 +19,7 @@ import type {
   ToolChoice,
   WarmupResult,
 } from '../model/engine';
+import type { ModelOptions } from '../model/model-options';
 import type { ContextUsage } from '../model/context-usage';
 import type { LimitOptions } from './limits';
 import type { DecisionOptions } from './decisions';

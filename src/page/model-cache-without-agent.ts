@@ -6,11 +6,11 @@
  * (model/engines/wllama/wllama-files.ts).
  */
 import { AgentError } from '../errors';
-import type { ModelOptions } from '../model/engine';
+import type { WllamaModelOptions } from '../model/engines/wllama/wllama-options';
 import { deleteCached } from '../model/engines/wllama/wllama-files';
 
 /** The model options given to createAgent, or any object with the GGUF's url (a string or a split model's list). */
-export type CachedModel = Pick<Extract<ModelOptions, { engine: 'wllama' }>, 'url'> & { engine?: 'wllama' };
+export type CachedModel = Pick<WllamaModelOptions, 'url'> & { engine?: 'wllama' };
 
 /** Removes a GGUF model's files from this browser's cache; the next load downloads them again. */
 export async function deleteModelCache(model: CachedModel): Promise<void> {

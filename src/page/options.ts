@@ -1,5 +1,6 @@
 /** createAgent's options: the public contract (DESIGN.md, "Public API"). */
-import type { ModelOptions, ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
+import type { ModelRequest, ModelResponse, ToolChoice } from '../model/engine';
+import type { ModelOptions } from '../model/model-options';
 import type { AgentEvent, ApprovalRequest } from '../session/event';
 import type { RunCall } from '../session/run-calls';
 import type { Tool } from '../tools/define-tool';

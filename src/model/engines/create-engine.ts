@@ -5,7 +5,8 @@
  * demo without WebGPU) never fetches or parses either.
  */
 import { AgentError } from '../../errors';
-import type { ModelEngine, ModelOptions } from '../engine';
+import type { ModelEngine } from '../engine';
+import type { ModelOptions } from '../model-options';
 import { ModuleEngine } from './module/module-engine';
 import { toolFormatNamed } from '../formats/registry';
 import { ScriptedEngine } from './scripted/scripted-engine';

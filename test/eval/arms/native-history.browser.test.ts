@@ -8,7 +8,8 @@
  */
 import { afterAll, expect, test } from 'vitest';
 import createNativeToolsEngine from '../../../eval/arms/native-tools-engine';
-import type { EngineModuleEngine, ModelDelta, ModelRequest } from '../../../src/model/engine';
+import type { ModelDelta, ModelRequest } from '../../../src/model/engine';
+import type { EngineModuleEngine } from '../../../src/model/model-options';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 
 const tool = {

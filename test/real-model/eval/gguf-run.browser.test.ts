@@ -14,7 +14,7 @@ import type { BfclCase } from '../../../eval/bfcl/types';
 import { ArmAgents } from '../../../eval/run/arm-agents';
 import { caseTools } from '../../../eval/run/case-tools';
 import { runCase } from '../../../eval/run/run-case';
-import type { ModelOptions } from '../../../src/model/engine';
+import type { ModelOptions } from '../../../src/model/model-options';
 import { estimateTokens } from '../../../src/model/token-estimate';
 import { toDeclaration } from '../../../src/tools/to-declaration';
 import { hasSharedData, sharedDataPath } from '../../shared-data';

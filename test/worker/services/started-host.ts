@@ -2,7 +2,7 @@
 import { afterEach } from 'vitest';
 import { limitsOf } from '../../../src/contract/limit-defaults';
 import type { EventPort, HostConfig, PageApi, ToolCallRequest } from '../../../src/contract/protocol';
-import type { ScriptedTurn } from '../../../src/model/engine';
+import type { ScriptedTurn } from '../../../src/model/model-options';
 import type { AgentEvent } from '../../../src/session/event';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { AgentHost } from '../../../src/worker/agent-host';

@@ -18,13 +18,13 @@ import { DEFAULT_CONTEXT_WINDOW } from '../../context-window';
 import type {
   Choice,
   ChoiceRequest,
-  EngineModuleEngine,
   ModelDelta,
   ModelEngine,
   ModelInfo,
   ModelProgress,
   ModelRequest,
 } from '../../engine';
+import type { EngineModuleEngine } from '../../model-options';
 import { estimateTokens } from '../../token-estimate';
 
 const SHAPE = 'export default (options) => ({ generate(request, signal) { … } })';

@@ -9,15 +9,8 @@
  * without weights.
  */
 import { AgentError, runAbortedError } from '../../../errors';
-import type {
-  ModelDelta,
-  ModelEngine,
-  ModelInfo,
-  ModelProgress,
-  ModelRequest,
-  ScriptedTurn,
-  PastEvent,
-} from '../../engine';
+import type { ModelDelta, ModelEngine, ModelInfo, ModelProgress, ModelRequest, PastEvent } from '../../engine';
+import type { ScriptedTurn } from '../../model-options';
 import { genericJson } from '../../formats/generic-json';
 import { allowedNames } from '../../formats/tool-call-plan';
 import type { ToolFormat } from '../../formats/tool-format';

@@ -29,12 +29,12 @@ import type {
   ModelDelta,
   ModelEngine,
   ModelInfo,
-  ModelOptions,
   ModelProgress,
   ModelRequest,
   PromptRead,
   WarmupResult,
 } from '../../engine';
+import type { WllamaModelOptions } from './wllama-options';
 import { toolFormatNamed } from '../../formats/registry';
 import type { ToolFormat } from '../../formats/tool-format';
 import { choiceGbnf, readChoice } from '../../gbnf/choice-gbnf';
@@ -62,7 +62,7 @@ import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
  * The page's wllama options as the engine takes them: the URLs made absolute (the worker's base is not the page's),
  * and two knobs for tests and benchmarks.
  */
-export type WllamaEngineOptions = Omit<Extract<ModelOptions, { engine: 'wllama' }>, 'engine' | 'url' | 'onProgress'> & {
+export type WllamaEngineOptions = Omit<WllamaModelOptions, 'engine' | 'url' | 'onProgress'> & {
   /** Absolute URLs of the GGUF file, or of a split model's files in order. */
   urls: string[];
   /** Keep a sliding-window model's whole KV (default true; see load()). */

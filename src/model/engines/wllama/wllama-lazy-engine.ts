@@ -11,18 +11,18 @@ import type {
   Choice,
   ChoiceRequest,
   ModelDelta,
-  ModelOptions,
   ModelRequest,
   PromptRead,
   WarmupResult,
 } from '../../engine';
+import type { WllamaModelOptions } from './wllama-options';
 import { toolFormatNamed } from '../../formats/registry';
 import { LazyEngine } from '../lazy-engine';
 import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, sha256List } from './wllama-files';
 import type { WllamaEngine, WllamaEngineOptions } from './wllama-engine';
 
-export type WllamaOptions = Extract<ModelOptions, { engine: 'wllama' }>;
+export type WllamaOptions = WllamaModelOptions;
 
 export class LazyWllamaEngine extends LazyEngine<WllamaEngine> {
   private readonly urls: string[];
