@@ -194,6 +194,10 @@ export class WllamaEngine implements ModelEngine {
           // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
           // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
           swa_full: this.options.swaFull ?? true,
+          // Once the window is full and the oldest turns leave the prompt, the turns after them are still in the
+          // cache, only further along: llama.cpp finds runs of at least this many tokens there and shifts them into
+          // place (llama-server's --cache-reuse), so a trimmed step reads its own message, not the conversation again.
+          n_cache_reuse: CACHE_REUSE_TOKENS,
           ...(this.options.gpu === 'off' && { n_gpu_layers: 0 }),
           // llama.cpp's own name for a template, so that it never parses the GGUF's (gguf-prompt.ts writes every prompt).
           jinja: false,
@@ -782,6 +786,8 @@ const REPLACEMENT = '\ufffd';
  * thread read 427 tokens at 16 tokens/s in batches of 128 as in one batch; in batches of 64, 7% slower.
  */
 const CPU_BATCH = 128;
+/** The shortest run of the cached conversation llama.cpp moves instead of reading again. */
+const CACHE_REUSE_TOKENS = 64;
 
 /** The most tokens a step writes: the page's n_predict (its -1, no limit, is the context window), else max_tokens. */
 function tokenLimit(completion: Record<string, unknown> | undefined, maxTokens: number, contextWindow: number): number {
