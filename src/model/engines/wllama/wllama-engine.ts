@@ -109,7 +109,6 @@ export class WllamaEngine implements ModelEngine {
   private prompt?: PromptWriter;
   private oneCall = false;
   private loaded?: Promise<void>;
-  private busy = false;
   private state: ModelInfo;
   /** Rejects when the llama.cpp this engine runs is gone (its worker died, or dispose() ended it); every wait on it races this. */
   private gone?: Promise<never>;
@@ -254,16 +253,14 @@ export class WllamaEngine implements ModelEngine {
     });
   }
 
-  /** llama.cpp, loaded and answering nothing else (it runs one request at a time); else why not. */
+  /**
+   * llama.cpp, loaded; else why not. It runs one request at a time: the engine pool gives each request its turn
+   * (worker/engine-pool.ts), so nothing here waits for another.
+   */
   private idle(): { wllama: Wllama; prompt: PromptWriter } {
     const { wllama, prompt } = this;
     if (!wllama || !prompt)
       throw new AgentError('model-failed', `The model ${this.state.modelId} is not loaded yet; call load() first.`);
-    if (this.busy)
-      throw new AgentError(
-        'model-failed',
-        'The model is already answering another request; llama.cpp runs one at a time here.',
-      );
     return { wllama, prompt };
   }
 
@@ -294,13 +291,8 @@ export class WllamaEngine implements ModelEngine {
     }
     const plan = this.plan(request, prompt);
     if (plan.notice) yield plan.notice;
-    this.busy = true;
-    try {
-      for await (const delta of this.decode(wllama, { ...plan, prompt: plan.prompt + turn }, started, signal, gone))
-        yield delta.type === 'finish' && turn && delta.raw !== undefined ? { ...delta, raw: turn + delta.raw } : delta;
-    } finally {
-      this.busy = false;
-    }
+    for await (const delta of this.decode(wllama, { ...plan, prompt: plan.prompt + turn }, started, signal, gone))
+      yield delta.type === 'finish' && turn && delta.raw !== undefined ? { ...delta, raw: turn + delta.raw } : delta;
   }
 
   /**
@@ -326,9 +318,8 @@ export class WllamaEngine implements ModelEngine {
         ms: performance.now() - t0,
         reason: "The request does not end with a user's message, or the model's prompt does not show where it begins.",
       };
-    this.busy = true;
     this.reloadedUnused = false;
-    try {
+    {
       const whole = this.countTokens(text);
       const charsPerToken = text.length / Math.max(1, whole);
       let pieceTokens = FIRST_PIECE_TOKENS;
@@ -364,8 +355,6 @@ export class WllamaEngine implements ModelEngine {
         cachedTokens: cachedTokens ?? 0,
         ms: performance.now() - t0,
       };
-    } finally {
-      this.busy = false;
     }
   }
 
@@ -460,7 +449,6 @@ export class WllamaEngine implements ModelEngine {
     const { signal, gone } = how;
     const mark = this.log.mark;
     let timings: Timings | undefined;
-    this.busy = true;
     try {
       const completion = wllama.createCompletion({
         ...params,
@@ -484,8 +472,6 @@ export class WllamaEngine implements ModelEngine {
       if (signal?.aborted || (error instanceof Error && error.name === 'AbortError'))
         throw new AgentError('aborted', `Aborted while the model read the prompt to ${how.what}.`);
       throw this.log.failure(error, mark, `${this.state.modelId} could not ${how.what}`);
-    } finally {
-      this.busy = false;
     }
     return timings;
   }
