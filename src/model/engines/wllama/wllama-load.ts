@@ -68,42 +68,7 @@ export async function loadLlama(
       loadedBytes: files.bytes,
       totalBytes: files.bytes,
     });
-
-    const onCpu = options.gpu === 'off' || !(await gpuAdapterFound());
-    const wllama = new Wllama({ default: wasmUrl }, { logger: log.logger });
-    wllama.setCompat(null); // no compatibility build from a CDN: the page's own files only
-    how.onLlama(wllama);
-    const mark = log.mark;
-    const { watch, loading } = await watchWorkerStartedBy(() =>
-      wllama.loadModel(files.blobs, {
-        n_ctx: how.contextWindow,
-        n_threads: threads,
-        n_parallel: 1,
-        // On the CPU, llama.cpp reads the prompt a batch at a time between two of wllama's polls: a small batch
-        // lets a stop take effect and the reading show its progress within seconds, not after the whole prompt
-        // (a minute for 500 tokens on two wasm threads). A GPU reads in large batches best; it keeps its default.
-        ...(onCpu && { n_batch: CPU_BATCH, n_ubatch: CPU_BATCH }),
-        log_level: LogLevel.DEBUG,
-        // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
-        // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
-        swa_full: options.swaFull ?? true,
-        ...(options.gpu === 'off' && { n_gpu_layers: 0 }),
-        // llama.cpp's own name for a template, so that it never parses the GGUF's (gguf-prompt.ts writes every prompt).
-        jinja: false,
-        chat_template: 'chatml',
-      }),
-    );
-    try {
-      await settleOrStall(loading, log, options.stallMs ?? DEFAULT_STALL_MS, signal, watch.gone);
-      // wllama resolves even when llama.cpp's load failed (it does not read the result's `success`).
-      const result = wllama.getLoadedContextInfo() as { success?: boolean; n_ctx?: number };
-      if (result.success === false || !result.n_ctx) throw new Error('llama.cpp did not load the model');
-    } catch (error) {
-      await wllama.exit().catch(() => undefined);
-      how.onLlama(undefined);
-      if (signal?.aborted) throw loadAborted();
-      throw log.failure(error, mark, `Loading ${how.modelId} failed`);
-    }
+    const { wllama, watch } = await startLlama(files.blobs, wasmUrl, threads, options, how);
     return { wllama, watch, written };
   });
   const { wllama, watch, written } = started;
@@ -117,4 +82,51 @@ export async function loadLlama(
     logText: log.recent.join('\n'),
   };
   return { wllama, watch, bytes: files.bytes, model };
+}
+
+/** llama.cpp started on the page's wasm, the model's files loaded into it with our settings, or why not. */
+async function startLlama(
+  blobs: Blob[],
+  wasmUrl: string,
+  threads: number,
+  options: WllamaEngineOptions,
+  how: LoadHow,
+): Promise<{ wllama: Wllama; watch: LlamaWorkerWatch }> {
+  const { signal, log } = how;
+  const onCpu = options.gpu === 'off' || !(await gpuAdapterFound());
+  const wllama = new Wllama({ default: wasmUrl }, { logger: log.logger });
+  wllama.setCompat(null); // no compatibility build from a CDN: the page's own files only
+  how.onLlama(wllama);
+  const mark = log.mark;
+  const { watch, loading } = await watchWorkerStartedBy(() =>
+    wllama.loadModel(blobs, {
+      n_ctx: how.contextWindow,
+      n_threads: threads,
+      n_parallel: 1,
+      // On the CPU, llama.cpp reads the prompt a batch at a time between two of wllama's polls: a small batch
+      // lets a stop take effect and the reading show its progress within seconds, not after the whole prompt
+      // (a minute for 500 tokens on two wasm threads). A GPU reads in large batches best; it keeps its default.
+      ...(onCpu && { n_batch: CPU_BATCH, n_ubatch: CPU_BATCH }),
+      log_level: LogLevel.DEBUG,
+      // A model with sliding-window attention (Gemma 3) keeps the whole context's KV: a request whose prefix
+      // is older than the window can still reuse it (after context trimming), instead of prefilling everything.
+      swa_full: options.swaFull ?? true,
+      ...(options.gpu === 'off' && { n_gpu_layers: 0 }),
+      // llama.cpp's own name for a template, so that it never parses the GGUF's (gguf-prompt.ts writes every prompt).
+      jinja: false,
+      chat_template: 'chatml',
+    }),
+  );
+  try {
+    await settleOrStall(loading, log, options.stallMs ?? DEFAULT_STALL_MS, signal, watch.gone);
+    // wllama resolves even when llama.cpp's load failed (it does not read the result's `success`).
+    const result = wllama.getLoadedContextInfo() as { success?: boolean; n_ctx?: number };
+    if (result.success === false || !result.n_ctx) throw new Error('llama.cpp did not load the model');
+  } catch (error) {
+    await wllama.exit().catch(() => undefined);
+    how.onLlama(undefined);
+    if (signal?.aborted) throw loadAborted();
+    throw log.failure(error, mark, `Loading ${how.modelId} failed`);
+  }
+  return { wllama, watch };
 }
