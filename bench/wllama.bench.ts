@@ -24,7 +24,8 @@
 import type { Wllama } from '@wllama/wllama/esm/index.js';
 import type { ModelDelta, ModelRequest } from '../src/model/engine';
 import { GGUF_CACHE } from '../src/model/engines/wllama/wllama-files';
-import { WllamaEngine, type WllamaEngineOptions } from '../src/model/engines/wllama/wllama-engine';
+import { WllamaEngine } from '../src/model/engines/wllama/wllama-engine';
+import type { WllamaEngineOptions } from '../src/model/engines/wllama/wllama-options';
 import { validateWithJsonSchema } from '../src/tools/validate-args';
 import { DEFAULT_AGENT_NAME } from '../src/flow/agents';
 import { defaultRequestProcessors } from '../src/flow/request-processors/build-request';

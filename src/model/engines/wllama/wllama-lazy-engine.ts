@@ -15,12 +15,12 @@ import type {
   PromptRead,
   WarmupResult,
 } from '../../engine';
-import type { WllamaModelOptions } from './wllama-options';
+import type { WllamaEngineOptions, WllamaModelOptions } from './wllama-options';
 import { toolFormatNamed } from '../../formats/registry';
 import { LazyEngine } from '../lazy-engine';
 import { formatOf, modelNameOf } from './wllama-family';
 import { areCached, deleteCached, sha256List } from './wllama-files';
-import type { WllamaEngine, WllamaEngineOptions } from './wllama-engine';
+import type { WllamaEngine } from './wllama-engine';
 
 export type WllamaOptions = WllamaModelOptions;
 

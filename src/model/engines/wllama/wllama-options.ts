@@ -44,3 +44,16 @@ export type WllamaModelOptions = {
   completion?: Record<string, unknown>;
   onProgress?: (progress: ModelProgress) => void;
 };
+
+/**
+ * The page's wllama options as the engine takes them: the URLs made absolute (the worker's base is not the page's),
+ * and two knobs for tests and benchmarks.
+ */
+export type WllamaEngineOptions = Omit<WllamaModelOptions, 'engine' | 'url' | 'onProgress'> & {
+  /** Absolute URLs of the GGUF file, or of a split model's files in order. */
+  urls: string[];
+  /** Keep a sliding-window model's whole KV (default true; see wllama-load.ts). */
+  swaFull?: boolean;
+  /** How long a load may go without a word from llama.cpp before it counts as stalled (default 90 s). */
+  stallMs?: number;
+};
