@@ -75,9 +75,10 @@ export class AgentHost implements AgentHostApi {
       host: 'SharedWorkerGlobalScope' in self ? 'shared-worker' : 'worker',
     };
     this.ready = { config, page, store, context, releaseEngine: release, inTurn, info, toolkit };
-    await page.status('ready');
-    // In a SharedWorker, a closed tab never says goodbye: its lock's release does.
+    // In a SharedWorker, a closed tab never says goodbye: its lock's release does (heard before the status is
+    // answered, which a tab closed now never does).
     if (config.tabLock) void navigator.locks?.request(config.tabLock, () => this.close()).catch(() => undefined);
+    await page.status('ready');
     return info;
   }
 
