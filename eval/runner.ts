@@ -66,6 +66,7 @@ async function runBfcl(): Promise<void> {
   const arms = (params.get('arms') ?? 'ours').split(',').map(armNamed);
   const model = modelFromParams(params);
   const maxTokens = params.get('maxTokens');
+  const through = params.get('through') === 'loop' ? 'loop' : undefined;
   // Cases named are asked in the order named.
   const cases = named ? sample : inRounds(sample, seed);
   const results: CaseResult[] = [];
@@ -78,6 +79,7 @@ async function runBfcl(): Promise<void> {
       model,
       seed,
       ...(maxTokens && { maxTokens: Number(maxTokens) }),
+      ...(through && { through }),
       judged: new Set(window.__evalJudged ?? []),
     },
     {

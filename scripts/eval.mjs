@@ -5,6 +5,8 @@
 // Usage: npm run eval -- [--model=mechanics|<file or URL>.gguf|<web-llm id>] [--arms=ours,ours-no-grammar,native,fenced-json]
 //                        [--categories=simple_python,…] [--limit=<cases per category>] [--seed=bfcl] [--out=eval-results]
 //                        [--max-tokens=<per answer, every arm>] [--calls-per-step=one|any] [--threads=<llama.cpp's>]
+//                        [--through=step|loop]   (each case as one model step, the default, or as a run through the
+//                                                 agent's loop, where the decision layer acts: ours vs ours-before)
 //        npm run eval -- --resume=<results.jsonl> [the same options]   (goes on with a run that was stopped: its file
 //                                                                  grows, the cases it judged are not asked again)
 //        npm run eval -- --cases=<id>[,<id>…] [--model, --arms, …]   (those cases only, in that order)
@@ -40,6 +42,7 @@ const resume = option('resume');
 const cases = option('cases');
 const suite = option('suite', 'bfcl');
 const conversations = option('conversations');
+const through = option('through');
 let model = option('model', 'mechanics');
 
 const resultsIn = (file) =>
@@ -122,9 +125,13 @@ function fail(message) {
 }
 
 if (!['bfcl', 'page'].includes(suite)) fail(`--suite=${suite}: use bfcl (the default) or page.`);
+if (through !== undefined && !['step', 'loop'].includes(through))
+  fail(`--through=${through}: use step (one model step a case, the default) or loop (a run through agent.send).`);
 const pageSuite = suite === 'page';
 if (pageSuite) {
-  const bfclOnly = ['categories', 'limit', 'cases', 'seed', 'max-tokens'].filter((name) => option(name) !== undefined);
+  const bfclOnly = ['categories', 'limit', 'cases', 'seed', 'max-tokens', 'through'].filter(
+    (name) => option(name) !== undefined,
+  );
   if (bfclOnly.length)
     fail(`--suite=page takes no ${bfclOnly.map((name) => `--${name}`).join(', ')} (BFCL's options).`);
   if (model === 'mechanics' || model.startsWith('mechanics:'))
@@ -173,7 +180,7 @@ mkdirSync(outDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 const name = resume
   ? basename(resume, '.jsonl')
-  : `${stamp}-${pageSuite ? 'page-' : ''}${basename(model.replace(/^\w+:/, '')).replace(/[^\w.-]+/g, '_')}-${arms.replace(/,/g, '+')}`;
+  : `${stamp}-${pageSuite ? 'page-' : ''}${basename(model.replace(/^\w+:/, '')).replace(/[^\w.-]+/g, '_')}-${arms.replace(/,/g, '+')}${through === 'loop' ? '-loop' : ''}`;
 const linesPath = resume ? resolve(resume) : join(outDir, `${name}.jsonl`);
 const runPath = linesPath.replace(/\.jsonl$/, '.run.json');
 const options = {
@@ -187,6 +194,7 @@ const options = {
       : { categories: categories?.split(',') ?? 'all', limit: limit ? Number(limit) : 'all' }),
   ...(!pageSuite && { seed }),
   ...(maxTokens && { maxTokens: Number(maxTokens) }),
+  ...(through === 'loop' && { through }),
   ...(callsPerStep && { callsPerStep }),
   ...(threads && { threads: Number(threads) }),
 };
@@ -249,6 +257,7 @@ try {
     ...(categories && { categories }),
     ...(cases && { cases }),
     ...(maxTokens && { maxTokens }),
+    ...(through === 'loop' && { through }),
     ...(callsPerStep && { callsPerStep }),
     ...(threads && { threads }),
   });

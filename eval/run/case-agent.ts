@@ -30,6 +30,8 @@ export interface CaseRun {
   model: ModelOptions;
   /** The most tokens a case's answer may take (the same for every arm). */
   maxTokens?: number;
+  /** 'step' (default): one model step through agent.generate; 'loop': a run through agent.send (case-loop.ts). */
+  through?: 'step' | 'loop';
   signal?: AbortSignal;
 }
 

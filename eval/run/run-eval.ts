@@ -19,6 +19,8 @@ export interface EvalPlan {
   seed: string;
   /** The most tokens a case's answer may take, in every arm. */
   maxTokens?: number;
+  /** How each case is asked: one model step (default), or a run through the agent's loop. */
+  through?: 'step' | 'loop';
   /** Case and arm pairs a resumed run judged before (judgedKey): they are not asked again. */
   judged?: ReadonlySet<string>;
 }
@@ -63,6 +65,7 @@ export async function* runEval(plan: EvalPlan, hooks: EvalHooks = {}): AsyncGene
           modelLabel: describeModel(plan.model),
           model: hooks.onModelProgress ? { ...model, onProgress: hooks.onModelProgress } : model,
           maxTokens: plan.maxTokens,
+          ...(plan.through && { through: plan.through }),
           signal: hooks.signal,
         });
         if (script) result.expected = { ...expectedFor(script, arm, testCase), kind: script.kind };
