@@ -1,5 +1,5 @@
 // The sample app's tools: each reads or changes this page's DOM, as a real page's tools would.
-import { defineTool, z } from '../../src/index';
+import { defineTool, findItem, z } from '../../src/index';
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 
@@ -48,21 +48,20 @@ export const addTodo = defineTool({
 export const completeTodo = defineTool({
   name: 'complete_todo',
   displayName: 'Complete to-do',
-  description: 'Mark the to-do whose text matches as done.',
+  description: "Mark a to-do as done. Pass the visitor's words for it (a word of it, or 'the second one').",
   parameters: z.object({ text: z.string().min(1) }),
   annotations: { idempotent: true },
+  // The visitor's words, matched loosely (docs/tool-design.md): "the milk one", "the second one", "mlik".
   execute: ({ text }) => {
-    const item = [...$('#todos').querySelectorAll('li')].find((li) =>
-      li.querySelector('span')!.textContent!.toLowerCase().includes(text.toLowerCase()),
-    );
-    if (!item)
-      throw new Error(
-        `No to-do matches "${text}". Existing: ${
-          todoItems()
-            .map((t) => t.text)
-            .join(', ') || 'none'
-        }.`,
-      );
+    const items = [...$('#todos').querySelectorAll('li')];
+    const found = findItem(items, text, {
+      text: (li) => li.querySelector('span')!.textContent!,
+      noun: 'to-do',
+      ignore: ['task', 'item'],
+    });
+    // Nothing fits, or two fit equally: the model reads why, and answers the visitor with it.
+    if (!found.found) throw new Error(found.message);
+    const item = found.item;
     item.classList.add('done');
     item.querySelector<HTMLInputElement>('input')!.checked = true;
     changed(item);

@@ -41,8 +41,9 @@ function failure({ call, content }: ToolOutcome): string {
     return `I did not run ${call.name}: you chose not to allow it, so nothing changed.`;
   if (/^interrupted$/i.test(error)) return `${call.name} was not run because the page was reloaded.`;
   if (call.name === 'complete_todo' && /^No to-do matches/.test(error)) {
-    const existing = /Existing: (.*)\.$/.exec(error)?.[1];
-    return `I could not find a to-do matching ${quoted((call.args as { text: string }).text)}. ${!existing || existing === 'none' ? 'Your list is empty.' : `Your list has: ${existing}.`}`;
+    // findItem's message: 'No to-do matches "coffee". The to-dos are: Buy milk, Call Ana.' (or 'no to-dos yet').
+    const existing = /The to-dos are: (.*)\.$/.exec(error)?.[1];
+    return `I could not find a to-do matching ${quoted((call.args as { text: string }).text)}. ${!existing || existing === 'no to-dos yet' ? 'Your list is empty.' : `Your list has: ${existing}.`}`;
   }
   return `${call.name} did not work: ${error}`;
 }

@@ -5,9 +5,14 @@ import { matchesText } from './text-match';
 
 export function matchesCall(call: CallRecord, matcher: CallMatch): boolean {
   if (call.name !== matcher.name || call.outcome !== (matcher.outcome ?? 'ran')) return false;
-  const args = (call.args && typeof call.args === 'object' ? call.args : {}) as Record<string, unknown>;
-  return Object.entries(matcher.args ?? {}).every(([key, match]) =>
-    key === '*' ? matchesArg(Object.values(args).filter(isText).join(' '), match) : matchesArg(args[key], match),
+  return holds(call.args, matcher.args ?? {}) || (!!matcher.orResult && holds(call.result, matcher.orResult));
+}
+
+/** Whether an object's fields match each of `matches` (`'*'`: any of its texts). */
+function holds(value: unknown, matches: Record<string, ArgMatch>): boolean {
+  const fields = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  return Object.entries(matches).every(([key, match]) =>
+    key === '*' ? matchesArg(Object.values(fields).filter(isText).join(' '), match) : matchesArg(fields[key], match),
   );
 }
 

@@ -24,6 +24,11 @@ export interface CallMatch {
   name: string;
   /** The arguments that matter; any other may be anything. `'*'`: words that may be in any of them (a note's title or body). */
   args?: Record<string, ArgMatch>;
+  /**
+   * Or what the tool returned holds these, where `args` does not: a tool that finds the item from the visitor's
+   * words (findItem) marks the eggs for "the second one", and says so in its result ({ done: 'eggs' }).
+   */
+  orResult?: Record<string, ArgMatch>;
   /** Default 'ran'; 'not-approved' where the visitor says no. */
   outcome?: CallOutcome;
 }
@@ -85,7 +90,11 @@ export interface Conversation {
 
 // The short forms the suite is written in.
 export const todo = (text: TextMatch): CallMatch => ({ name: 'add_todo', args: { text } });
-export const complete = (text: TextMatch): CallMatch => ({ name: 'complete_todo', args: { text } });
+export const complete = (text: TextMatch): CallMatch => ({
+  name: 'complete_todo',
+  args: { text },
+  orResult: { done: text },
+});
 export const list = (): CallMatch => ({ name: 'list_todos' });
 export const clear = (outcome: CallOutcome = 'ran'): CallMatch => ({ name: 'clear_todos', outcome });
 /** A note whose title and body together hold these words. */

@@ -1,8 +1,9 @@
 /**
  * Which of a page's items a visitor means, from their own words: "milk" for
  * "Buy milk", "the dog one" for "Walk the dog", "the second one", "the last
- * one", "mlik" for "milk". A small model passes the visitor's words on as it
- * got them (or nearly), so a tool that takes them and matches loosely works
+ * one", "mlik" for "milk", and the visitor's whole request ("Mark the plumber
+ * one as done."). A small model passes the visitor's words on as it got them
+ * (or nearly), so a tool that takes them and matches loosely works
  * where one that wants an exact id or the exact text fails. When nothing or
  * more than one item fits, the result says so in words the model can answer
  * with ("which one: …?"), rather than guessing.
@@ -29,6 +30,16 @@ export type FoundItem<T> =
 /** Words that point at an item without naming it. */
 const POINTING = new Set(
   'the a an one ones item items entry entries thing things that this those these my your our please called named about with number no nr'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The words a request is made of around the item it names ("mark … as done", "I'm done with …", "tick off …",
+ * "remove … from my list"): they name nothing unless an item holds them ("Mark's birthday").
+ */
+const ASKING = new Set(
+  'i im m am is are was it its me us we can could would you please just now also mark marked tick ticked check checked cross crossed off done finish finished complete completed as with of to from in on at for get rid remove delete list todo todos'.split(
     ' ',
   ),
 );
@@ -130,6 +141,7 @@ export function findItem<T>(items: readonly T[], words: string, options: FindIte
   const ignore = new Set([...POINTING, ...(options.ignore ?? []).flatMap(wordsOf)]);
   const texts = items.map((item) => wordsOf(textOf(item)));
   const said = wordsOf(words);
+  const held = new Set(texts.flat());
   const list = () => (items.length ? items.map(textOf).join(', ') : `no ${noun}s yet`);
   const none = (why: string): FoundItem<T> => ({
     found: false,
@@ -145,7 +157,8 @@ export function findItem<T>(items: readonly T[], words: string, options: FindIte
     // A number that is a word of some item ("Room 101") names it rather than a position.
     const inText = /^\d+$/.test(word) && texts.some((known) => known.includes(word));
     if (picked !== undefined && at === undefined && !inText) at = picked;
-    else if (!ignore.has(word) && !(at !== undefined && (word === 'to' || word === 'last'))) naming.push(word);
+    else if (ignore.has(word) || (ASKING.has(word) && !held.has(word))) return;
+    else if (!(at !== undefined && (word === 'to' || word === 'last'))) naming.push(word);
   });
 
   let fitting = items.map((item, index) => ({ item, index, score: 1 }));

@@ -140,7 +140,7 @@ describe('the stand-in as an engine', () => {
         role: 'tool',
         toolCallId: 'c1',
         name: 'complete_todo',
-        content: 'Error: Tool "complete_todo" failed: No to-do matches "coffee". Existing: Buy milk, Call Ana.',
+        content: 'Error: Tool "complete_todo" failed: No to-do matches "coffee". The to-dos are: Buy milk, Call Ana.',
       },
     ]);
     expect(missing.text).toBe('I could not find a to-do matching “coffee”. Your list has: Buy milk, Call Ana.');

@@ -47,6 +47,21 @@ describe('findItem: the item a visitor means, from their own words', () => {
     expect(named(words)).toBe(item);
   });
 
+  test.each([
+    ['Mark the plumber one as done.', 'Call the plumber'],
+    ['done with the dry cleaning', 'Pick up the dry cleaning'],
+    ["I'm finished with the milk", 'Buy milk'],
+    ['tick off the second one', 'Call the plumber'],
+    ['remove the dog one from my list', 'Walk the dog'],
+  ])('the visitor\'s whole request, as a small model passes it on: "%s" is "%s"', (words, item) => {
+    expect(named(words, ['Buy milk', 'Call the plumber', 'Pick up the dry cleaning', 'Walk the dog'])).toBe(item);
+  });
+
+  test('a request\'s own words still name an item that holds them: "mark" is Mark\'s birthday', () => {
+    expect(named('mark as done', ["Mark's birthday", 'Buy milk'])).toBe("Mark's birthday");
+    expect(named('mark it as done', ['Buy milk', 'Walk the dog'])).toBeUndefined();
+  });
+
   test('a place among the items the other words name: "the second milk one"', () => {
     expect(named('the second milk one', ['Buy milk', 'Walk the dog', 'Milk the cow'])).toBe('Milk the cow');
   });

@@ -202,6 +202,27 @@ describe('a request', () => {
     expect(judged.why).toEqual([]);
   });
 
+  test('a tool that finds the item from the visitor\'s words: "the second one" is right when its result names the egg', () => {
+    const request: PageRequest = {
+      text: 'mark the second one as done',
+      kinds: ['follow-up'],
+      expect: { calls: [complete('egg')], page: { todos: { done: ['egg'] } } },
+    };
+    const after = page({ todos: items('milk', '✓eggs', 'bread') });
+    const found = { ...ran('complete_todo', { text: 'the second one' }), result: { done: 'eggs' } };
+    expect(
+      judgeRequest(request, record([found], 'Marked eggs as done.'), context({ before: added, after })).why,
+    ).toEqual([]);
+    const other = { ...ran('complete_todo', { text: 'the first one' }), result: { done: 'milk' } };
+    expect(
+      judgeRequest(
+        request,
+        record([other], 'Marked milk as done.'),
+        context({ before: added, after: page({ todos: items('✓milk', 'eggs', 'bread') }) }),
+      ).why,
+    ).toContain('no call complete_todo(text ~ "egg")');
+  });
+
   test('a destructive call the visitor refused: the reply may not say it was done; unasked, it is counted', () => {
     const refusedClear = { ...ran('clear_todos'), outcome: 'not-approved' as const, code: 'tool-rejected' };
     const asked: PageRequest = {
