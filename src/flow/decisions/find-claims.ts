@@ -15,6 +15,11 @@ export interface Claim {
   sentence: string;
   /** The tools whose action it names; empty for a claim that names none ("Done."): any action does. */
   tools: string[];
+  /**
+   * It says a tool ran, not what changed ("The tool has found the latest news", "… using the get_news
+   * function"): any call of `tools` that ran backs it, a read too; any call at all when it names none.
+   */
+  ran?: true;
 }
 
 type Tense = 'not-yet' | 'done' | 'under-way';
@@ -36,6 +41,18 @@ const UNDER_WAY = /(^\W*|\b(i'm|i am|now|am|is|are)\s+)$/;
 const OPENER = /^\W*(sure|ok|okay|alright|right|of course|certainly|got it)\W*/;
 /** After a verb, who did it, by name ("created by Alibaba Cloud"): someone else, not the run ("sorted by price" is). */
 const BY_SOMEONE = /^\s+by\s+[A-Z]/;
+/**
+ * A report of what a tool did, in a small model's words: "The tool has found …", "The function successfully
+ * authenticated …". The word after it must be a verb's past: a description ("The tool is used to …", "The tool
+ * can sort …", "The tool has been designed …") reports nothing.
+ */
+const TOOL_REPORT =
+  /^\W*(?:[a-z]+,\s*)?(?:the|this|that)\s+(?:tool|function)\s+(?:has\s+|have\s+|had\s+|successfully\s+|just\s+|now\s+|also\s+)*([a-z]+)/;
+const PAST =
+  /^(?:[a-z]+ed|found|made|took|got|ran|sent|built|gave|did|wrote|set|put|read|brought|kept|showed|shown|given|done|taken|written|told|said|paid)$/;
+const DESCRIBING = /^(?:used|designed|named|based|needed|required|intended|meant|supposed|called|limited|allowed)$/;
+/** Where a sentence says which tool did it, by its name: "… using the get_news function", "I called add_todo". */
+const BY_TOOL = /(?:using|used|with|via|through|by calling|called|calling|ran|run)\s+(?:the\s+)?[`'"]?$/;
 /** A claim that names no action: the run did something, whatever it was. */
 const DONE = /\b(done|all set|taken care of|completed|successfully|finished|updated)\b/;
 
@@ -74,12 +91,33 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
       claimed = true;
       for (const tool of verb.tools) named.add(tool);
     }
+    const ranTools = reportedTools(lower, tools);
     if (claimed) claims.push({ sentence: sentence.trim(), tools: [...named] });
+    else if (ranTools) claims.push({ sentence: sentence.trim(), tools: ranTools, ran: true });
     // A bare "done" is weak evidence: an offer anywhere before it ("I can help you add items, mark them as done") takes it.
     else if (DONE.test(lower) && !NOT_A_CLAIM.test(lower.slice(0, lower.search(DONE))))
       claims.push({ sentence: sentence.trim(), tools: [] });
   }
   return claims;
+}
+
+/**
+ * The tools a sentence says ran, by name ("… using the get_news function": get_news) or as "the tool"
+ * ("The tool has found …": none named, any call); undefined when it reports no tool's run.
+ */
+function reportedTools(lower: string, tools: readonly ToolDeclaration[]): string[] | undefined {
+  const named = tools
+    .filter((tool) => {
+      const name = tool.name.toLowerCase();
+      const at = lower.indexOf(name);
+      if (at < 0 || /\w/.test(lower[at + name.length] ?? '')) return false;
+      const before = lower.slice(0, at);
+      return BY_TOOL.test(before) && !NOT_A_CLAIM.test(lastClause(before)) && !SOMEONE_ELSE.test(before);
+    })
+    .map((tool) => tool.name);
+  if (named.length) return named;
+  const verb = TOOL_REPORT.exec(lower)?.[1];
+  return verb && PAST.test(verb) && !DESCRIBING.test(verb) ? [] : undefined;
 }
 
 /** A reply's sentences: split after . ! ? and at line breaks, never inside a number (2.5). */

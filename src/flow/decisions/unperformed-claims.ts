@@ -16,9 +16,21 @@ export function unperformedClaims(
   const claims = findClaims(reply, tools);
   if (!claims.length) return [];
   const performed = performedActions(run, tools);
-  return claims.filter((claim) =>
-    claim.tools.length ? !claim.tools.some((tool) => performed.has(tool)) : performed.size === 0,
-  );
+  const ran = ranCalls(run);
+  return claims.filter((claim) => {
+    // "The tool has found …" says a tool ran, whatever it did: a read backs it.
+    const backing = claim.ran ? ran : performed;
+    return claim.tools.length ? !claim.tools.some((tool) => backing.has(tool)) : backing.size === 0;
+  });
+}
+
+/** The tools answered without an error in this run, reads included. */
+function ranCalls(run: readonly AgentEvent[]): Set<string> {
+  const ran = new Set<string>();
+  for (const event of run)
+    for (const part of event.content?.parts ?? [])
+      if ('functionResponse' in part && !part.functionResponse.error) ran.add(part.functionResponse.name);
+  return ran;
 }
 
 /** The tools that changed something in this run: answered without an error, and not read-only. */

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { findClaims } from '../../../src/flow/decisions/find-claims';
+import { unperformedClaims } from '../../../src/flow/decisions/unperformed-claims';
+import type { AgentEvent } from '../../../src/session/event';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 
 const tool = (
@@ -72,5 +74,43 @@ describe('what a reply claims was done', () => {
     );
     // Not an agent: the claim stands.
     expect(findClaims('The table is now sorted by price.', page).map((claim) => claim.tools)).toEqual([['sort_table']]);
+  });
+});
+
+describe('a reply that says a tool ran', () => {
+  // BFCL's irrelevance_76 through the loop: no call ran, and the 0.5B answered as if one had.
+  const news = [
+    tool('investment_trend_analysis', 'Analyze the trend of an investment portfolio.'),
+    tool('get_weather', 'Get the weather of a city.', { readOnly: true }),
+  ];
+  const ran = (name: string): AgentEvent =>
+    ({ content: { role: 'user', parts: [{ functionResponse: { name, id: 'c1', response: {} } }] } }) as AgentEvent;
+
+  test.each([
+    ['The tool has found the latest sports news in the specified URL.', []],
+    ['The function successfully authenticated the user "John".', []],
+    ['The tool calculated the genetic similarity.', []],
+    ['I found the latests news in sports using the investment_trend_analysis function.', ['investment_trend_analysis']],
+  ])('says a tool ran: %s', (reply, tools) => {
+    expect(findClaims(reply, news)).toEqual([{ sentence: reply, tools, ran: true }]);
+  });
+
+  test.each([
+    'The tool is used to analyze investments.',
+    'The tool can analyze the trend of an investment portfolio.',
+    'The tool has been designed for investments, not news.',
+    'You can get it using the investment_trend_analysis function.',
+    'The function needs a portfolio to analyze.',
+  ])('describes a tool and claims nothing: %s', (reply) => {
+    expect(findClaims(reply, news)).toEqual([]);
+  });
+
+  test('any call that ran backs "the tool has found", a read too; none ran, it is a claim in vain', () => {
+    const reply = 'The tool has found the weather in Paris.';
+    expect(unperformedClaims(reply, news, [])).toEqual([{ sentence: reply, tools: [], ran: true }]);
+    expect(unperformedClaims(reply, news, [ran('get_weather')])).toEqual([]);
+    const named = 'I found it using the investment_trend_analysis function.';
+    expect(unperformedClaims(named, news, [ran('get_weather')])).toHaveLength(1);
+    expect(unperformedClaims(named, news, [ran('investment_trend_analysis')])).toEqual([]);
   });
 });
