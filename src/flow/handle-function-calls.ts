@@ -27,6 +27,7 @@ import { refusal } from './call-processors/refusal';
 import { runTool } from './call-processors/run-tool';
 import { validateCalls } from './call-processors/validate-call';
 import { groundValues } from './decisions/grounded-values';
+import { oneItemEach } from './decisions/one-item-each';
 import { record } from './record';
 import { repeatGuard } from './call-processors/repeat-guard';
 import type {
@@ -40,7 +41,7 @@ import type {
   TurnProcessor,
 } from './types';
 
-export const turnProcessors: readonly TurnProcessor[] = [validateCalls, groundValues, repeatGuard, approvalGate];
+export const turnProcessors: readonly TurnProcessor[] = [validateCalls, groundValues, oneItemEach, repeatGuard, approvalGate];
 export const callProcessors: readonly CallProcessor[] = [beforeTool, runTool, afterTool];
 
 export async function handleFunctionCalls(

@@ -151,6 +151,9 @@ export interface RunState {
   redo?: { tools: string[]; claimed: string };
   /** The run has decided a step again once; a second claim is answered plainly. */
   redecided?: boolean;
+  /** A call that packed several items in one was refused (decisions/one-item-each.ts), and its retry went on for them. */
+  oneItemEach?: boolean;
+  oneItemEachRetried?: boolean;
   /** Calls the run refused as repeats so far (call-processors/repeat-guard.ts). */
   repeatedCalls?: number;
   /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */

@@ -42,8 +42,10 @@ export interface RunCall {
 /** Refusals by the call's arguments: the model may correct them. */
 const BY_VALIDATION: readonly string[] = [
   ...(['invalid-arguments', 'unknown-tool', 'unreadable-call'] satisfies AgentErrorCode[]),
-  // The decision layer's (flow/decisions/grounded-values.ts): an address the visitor never gave.
+  // The decision layer's: an address the visitor never gave (flow/decisions/grounded-values.ts), several items
+  // packed in one call (one-item-each.ts).
   'ungrounded-value',
+  'several-in-one',
 ];
 /** Refusals by a rule of the page or the runtime, whatever the arguments. */
 const BY_RULE: readonly string[] = ['repeated-call', 'max-tool-calls', 'tool-not-allowed'] satisfies AgentErrorCode[];

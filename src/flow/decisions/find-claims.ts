@@ -75,8 +75,9 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
   for (const sentence of sentencesOf(reply)) {
     const lower = sentence.toLowerCase().replace(/[’‘]/g, "'");
     if (lower.trimEnd().endsWith('?')) continue;
-    const named = new Set<string>();
-    let claimed = false;
+    // Each clause's claim stands alone: "The tool added the items and marked the second one as done" after a
+    // complete_todo claims an add no call made.
+    const byClause = new Map<number, Set<string>>();
     for (const match of lower.matchAll(/[a-z]+(?:'[a-z]+)?/g)) {
       const verb = verbs.get(match[0]);
       if (!verb) continue;
@@ -88,12 +89,15 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
         (verb.tense === 'under-way' && UNDER_WAY.test(before.replace(OPENER, ''))) ||
         (verb.tense === 'not-yet' && PROMISE.test(before));
       if (!claim) continue;
-      claimed = true;
+      const clause = clauseAt(before);
+      const named = byClause.get(clause) ?? new Set<string>();
       for (const tool of verb.tools) named.add(tool);
+      byClause.set(clause, named);
     }
+    for (const named of byClause.values()) claims.push({ sentence: sentence.trim(), tools: [...named] });
+    if (byClause.size) continue;
     const ranTools = reportedTools(lower, tools);
-    if (claimed) claims.push({ sentence: sentence.trim(), tools: [...named] });
-    else if (ranTools) claims.push({ sentence: sentence.trim(), tools: ranTools, ran: true });
+    if (ranTools) claims.push({ sentence: sentence.trim(), tools: ranTools, ran: true });
     // A bare "done" is weak evidence: an offer anywhere before it ("I can help you add items, mark them as done") takes it.
     else if (DONE.test(lower) && !NOT_A_CLAIM.test(lower.slice(0, lower.search(DONE))))
       claims.push({ sentence: sentence.trim(), tools: [] });
@@ -123,6 +127,11 @@ function reportedTools(lower: string, tools: readonly ToolDeclaration[]): string
 /** A reply's sentences: split after . ! ? and at line breaks, never inside a number (2.5). */
 function sentencesOf(text: string): string[] {
   return text.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => /[a-z]/i.test(sentence));
+}
+
+/** Which clause of its sentence a verb is in: the count of "and", "but" and semicolons before it. */
+function clauseAt(before: string): number {
+  return before.match(/;|\b(?:and|but|then|also)\b/g)?.length ?? 0;
 }
 
 /** The words since the last comma, semicolon or conjunction: what governs the next verb. */

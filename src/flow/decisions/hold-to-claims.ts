@@ -15,6 +15,8 @@
 import type { ModelRequest } from '../../model/engine';
 import type { Claim } from './find-claims';
 import type { Invocation, StepResponse } from '../types';
+import { askedActions } from './asked-actions';
+import { runRequest } from './run-request';
 import { unperformedClaims } from './unperformed-claims';
 
 /** What a reply that claimed in vain is replaced by when the step cannot be decided again. */
@@ -37,7 +39,11 @@ export function holdToClaims(inv: Invocation, request: ModelRequest, response: S
   const claims = unperformedClaims(response.text, request.tools, run);
   if (!claims.length) return { kind: 'kept' };
   const offered = new Set(request.allowedTools ?? request.tools.map((tool) => tool.name));
-  const mayCall = request.toolChoice !== 'none' || request.messages.at(-1)?.role === 'user';
+  // A question that asks for no action ("did you sort it?") is answered, never acted on: a claim in its answer
+  // is replaced, not made good (the 0.5B answered it "The to-do list was sorted", and a redo sorted the table).
+  const asked = runRequest(inv) ?? '';
+  const question = asked.trim().endsWith('?') && !askedActions(asked, request.tools).length;
+  const mayCall = !question && (request.toolChoice !== 'none' || request.messages.at(-1)?.role === 'user');
   const tools = [...new Set(claims.flatMap((claim) => claim.tools))].filter((tool) => offered.has(tool));
   if (mayCall && tools.length && !inv.run.redecided) {
     inv.run.redecided = true;

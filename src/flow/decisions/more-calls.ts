@@ -17,6 +17,8 @@
 import { callModel } from '../call-model';
 import type { ModelRequest } from '../../model/engine';
 import type { Invocation, StepResponse } from '../types';
+import { itemsListed } from './items-listed';
+import { runRequest } from './run-request';
 import { argumentWords, toolWords, valueWords } from './value-words';
 
 export async function withMoreCalls(
@@ -26,17 +28,17 @@ export async function withMoreCalls(
   response: StepResponse,
 ): Promise<StepResponse> {
   if (!inv.decisions?.moreCalls || !inv.engine.continueTurn || response.answeredBy) return response;
-  const last = request.messages.at(-1);
-  if (last?.role !== 'user' || !response.toolCalls.length || response.raw === undefined) return response;
+  const said = requestOf(inv, request);
+  if (said === undefined || !response.toolCalls.length || response.raw === undefined) return response;
   if (response.finishReason === 'length' || response.callErrors.length) return response;
   const offered = new Set(request.allowedTools ?? request.tools.map((tool) => tool.name));
-  const asked = valueWords(last.content, toolWords(request.tools.filter((tool) => offered.has(tool.name))));
+  const asked = valueWords(said, toolWords(request.tools.filter((tool) => offered.has(tool.name))));
   const taken = new Set<string>();
   const take = (args: unknown) => argumentWords(args).forEach((word) => taken.add(word));
   response.toolCalls.forEach((call) => take(call.args));
   // As many calls as the request lists items ("milk, eggs and bread": three), never more: a word left over
   // ("order by price, lowest first") is no item of its own.
-  const most = Math.min(inv.limits.maxToolCallsPerStep, itemsListed(last.content));
+  const most = Math.min(inv.limits.maxToolCallsPerStep, itemsListed(said));
   let turn = response;
   while (turn.toolCalls.length < most && [...asked].some((word) => !taken.has(word))) {
     const more = await callModel(inv, agentName, { ...request, toolChoice: holdToCall(request) }, turn.raw);
@@ -52,9 +54,16 @@ export async function withMoreCalls(
   return turn;
 }
 
-/** How many things a request lists: one more than its separators (commas, semicolons, "and", "&", "then"). */
-function itemsListed(request: string): number {
-  return 1 + (request.match(/[,;&]|\b(and|then|plus)\b/gi)?.length ?? 0);
+/**
+ * The request a step's turn may go on for: the person's message the step answers, or, in the step after a call
+ * that packed several items in one (one-item-each.ts), the run's request again.
+ */
+function requestOf(inv: Invocation, request: ModelRequest): string | undefined {
+  const last = request.messages.at(-1);
+  if (last?.role === 'user') return last.content;
+  if (last?.role !== 'tool' || !inv.run.oneItemEach || inv.run.oneItemEachRetried) return undefined;
+  inv.run.oneItemEachRetried = true;
+  return runRequest(inv);
 }
 
 /** The continuation's tool choice: the step's named tool stays named; otherwise any offered tool, but a call. */

@@ -15,9 +15,10 @@ import type { AgentEvent } from '../../session/event';
 import { functionCalls, functionResponses } from '../../session/parts';
 import type { Invocation, RequestProcessor } from '../types';
 import { UNGROUNDED_VALUE } from './grounded-values';
+import { SEVERAL_IN_ONE } from './one-item-each';
 
 /** The answers a call's values earn, and no other (a person's no, a repeat, a timeout stay a round). */
-const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE, 'tool-failed']);
+const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE, SEVERAL_IN_ONE, 'tool-failed']);
 
 /** The run's model steps that made calls, the one retried round left out (it is tried again). */
 export function countedRounds(inv: Invocation): AgentEvent[] {

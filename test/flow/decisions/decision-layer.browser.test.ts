@@ -110,6 +110,46 @@ describe('the decision layer, step by step', () => {
     expect(turn!.raw!.split('\n')).toHaveLength(3);
   });
 
+  test('"milk, eggs and bread" packed in one to-do is refused with each item named; the retry adds one each', async () => {
+    const { agent, todos } = await agentFor({
+      'Put milk, eggs and bread on my list': {
+        chance: 0.9,
+        // The 0.5B in the page suite: one to-do, "Milk, eggs, bread".
+        call: { name: 'add_todo', args: { text: 'Milk, eggs, bread' } },
+        retryCall: { name: 'add_todo', args: { text: 'Milk' } },
+        more: [
+          { name: 'add_todo', args: { text: 'eggs' } },
+          { name: 'add_todo', args: { text: 'bread' } },
+        ],
+        after: 'Added milk, eggs and bread.',
+      },
+    });
+    const { events, text, calls: outcomes } = await agent.send('Put milk, eggs and bread on my list');
+    expect(todos).toEqual(['Milk', 'eggs', 'bread']);
+    const [refused] = responses(events);
+    expect(refused).toMatchObject({
+      code: 'several-in-one',
+      error:
+        'Not run: "Milk, eggs, bread" is 3 items in one add_todo call, and add_todo takes one. Call add_todo once for each: "Milk", "eggs", "bread".',
+    });
+    expect(outcomes.map((call) => call.outcome)).toEqual(['refused', 'ran', 'ran', 'ran']);
+    expect(text).toBe('Added milk, eggs and bread.');
+  });
+
+  test('packed again on the retry, it runs: once a run; one thing asked, one text is never split', async () => {
+    const packed = { name: 'add_todo', args: { text: 'Milk, eggs, bread' } };
+    const again = await agentFor({
+      'Put milk, eggs and bread on my list': { chance: 0.9, call: packed, retryCall: packed, after: 'Added.' },
+    });
+    await again.agent.send('Put milk, eggs and bread on my list');
+    expect(again.todos).toEqual(['Milk, eggs, bread']);
+    const one = await agentFor({
+      'remember to buy milk': { chance: 0.9, call: { name: 'add_todo', args: { text: 'Buy milk, the oat one' } } },
+    });
+    await one.agent.send('remember to buy milk');
+    expect(one.todos).toEqual(['Buy milk, the oat one']);
+  });
+
   test('no more calls than the request lists items: "sort by price, lowest first" is one call, whatever the model would add', async () => {
     const { agent } = await agentFor({
       'sort the products by price, cheapest first': {
@@ -157,6 +197,21 @@ describe('the decision layer, step by step', () => {
     expect(replies).toEqual(['Added eggs.']);
     expect(modelEvents(events)[0]!.decision).toMatchObject({ held: 'call', by: 'claim', tools: ['add_todo'] });
     expect(modelEvents(events)[0]!.decision!.claimed).toBe("I've added eggs to your list.");
+  });
+
+  test('a question that asks for no action is never acted on: "did you sort it?" answered with a claim gets "nothing was done"', async () => {
+    const { agent } = await agentFor({
+      // The page suite's 0.5B: it answered "The to-do list was sorted…", and the claim's redo sorted the table.
+      'did you sort it?': {
+        chance: 0.2,
+        words: 'The products table is sorted by price.',
+        heldCall: { name: 'sort_table', args: { column: 'price' } },
+      },
+    });
+    const { events, text, unperformedClaims } = await agent.send('did you sort it?');
+    expect(calls(events)).toEqual([]);
+    expect(text).toBe('Nothing was done: no tool ran for this request. Ask again if you want me to try.');
+    expect(unperformedClaims).toEqual([{ sentence: 'The products table is sorted by price.', tools: ['sort_table'] }]);
   });
 
   test('a claim the run cannot make good is replaced by a plain "only what the calls did was done", and kept on the event and the result', async () => {

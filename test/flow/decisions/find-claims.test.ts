@@ -47,6 +47,14 @@ describe('what a reply claims was done', () => {
     ['I filled in the contact form for Ana.', [['fill_form']]],
     ['Done!', [[]]],
     ['All set, your list has three items.', [[]]],
+    // Each clause its own claim: the page suite's 0.5B, after one complete_todo, copying its earlier reply.
+    [
+      'The tool added the specified items to the to-do list and marked the second one as done.',
+      [
+        ['add_note', 'add_todo'],
+        ['complete_todo', 'toggleTodo'],
+      ],
+    ],
   ])('%s', (reply, tools) => {
     expect(claimed(reply)).toEqual(tools);
   });

@@ -1,0 +1,58 @@
+/**
+ * One item a call. Where a request lists several things ("Put milk, eggs and
+ * bread on my list") and the model packs them into the one text of a single
+ * call (add_todo({ text: "Milk, eggs, bread" })), that call is answered with
+ * the reason instead of running, naming each item, and the run asks again
+ * (retry-values.ts), its turn going on for the items left (more-calls.ts).
+ *
+ * Only a call whose arguments are one text: a form's message or a note's body
+ * may hold a list, a to-do is one thing. Once a run: a model that packs them
+ * again is let be.
+ *
+ * Why: in the page suite the 0.5B answered "Put milk, eggs and bread on my
+ * list" with one to-do, "Milk, eggs, bread", and "I also need to call the
+ * plumber and renew my passport" with one, the sentence whole; the continuation
+ * found every asked word taken and added nothing.
+ */
+import type { TurnProcessor } from '../types';
+import { refusal } from '../call-processors/refusal';
+import { itemsListed } from './items-listed';
+import { runRequest } from './run-request';
+import { argumentWords, toolWords, valueWords } from './value-words';
+
+export const SEVERAL_IN_ONE = 'several-in-one';
+
+/** Where a call's one text lists things: commas, semicolons, "and", "&", "plus", "then". */
+const SEPARATOR = /\s*(?:[,;&]|\b(?:and|plus|then)\b)\s*/i;
+
+export const oneItemEach: TurnProcessor = (inv, turn) => {
+  if (!inv.decisions?.moreCalls || !inv.decisions.retry || inv.run.oneItemEach) return;
+  const [only, ...others] = turn.calls;
+  if (!only || others.length || only.response || !only.declaration) return;
+  const text = soleText(only.args);
+  const request = runRequest(inv);
+  if (text === undefined || !request || itemsListed(request) < 2) return;
+  const asked = valueWords(request, toolWords([only.declaration]));
+  const pieces = text
+    .split(SEPARATOR)
+    .map((piece) => piece.trim().replace(/[.!]+$/, ''))
+    .filter(Boolean);
+  // Every piece one of the things asked: "Milk, eggs, bread" is three; "Salt and pepper crisps" for "add crisps" is one.
+  const items = pieces.filter((piece) => [...argumentWords(piece)].some((word) => asked.has(word)));
+  if (items.length < 2 || items.length !== pieces.length) return;
+  const name = only.call.name;
+  inv.run.oneItemEach = true;
+  only.response = refusal(
+    turn,
+    only,
+    `Not run: ${JSON.stringify(text)} is ${items.length} items in one ${name} call, and ${name} takes one. Call ${name} once for each: ${items.map((item) => JSON.stringify(item)).join(', ')}.`,
+    SEVERAL_IN_ONE,
+  );
+};
+
+/** The call's one text, when its arguments are exactly one string. */
+function soleText(args: unknown): string | undefined {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const values = Object.values(args);
+  return values.length === 1 && typeof values[0] === 'string' ? values[0] : undefined;
+}
