@@ -41,7 +41,13 @@ import type {
   TurnProcessor,
 } from './types';
 
-export const turnProcessors: readonly TurnProcessor[] = [validateCalls, groundValues, oneItemEach, repeatGuard, approvalGate];
+export const turnProcessors: readonly TurnProcessor[] = [
+  validateCalls,
+  groundValues,
+  oneItemEach,
+  repeatGuard,
+  approvalGate,
+];
 export const callProcessors: readonly CallProcessor[] = [beforeTool, runTool, afterTool];
 
 export async function handleFunctionCalls(
