@@ -151,9 +151,11 @@ export interface RunState {
   redo?: { tools: string[]; claimed: string };
   /** The run has decided a step again once; a second claim is answered plainly. */
   redecided?: boolean;
-  /** A call that packed several items in one was refused (decisions/one-item-each.ts), and its retry went on for them. */
-  oneItemEach?: boolean;
-  oneItemEachRetried?: boolean;
+  /**
+   * A call that packed several items in one text was refused (decisions/one-item-each.ts): its tool, the
+   * argument, and the items, which the retry's arguments are held to; `retried` once the retry's turn went on.
+   */
+  oneItemEach?: { tool: string; key: string; items: string[]; retried?: boolean };
   /** Calls the run refused as repeats so far (call-processors/repeat-guard.ts). */
   repeatedCalls?: number;
   /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */
@@ -199,6 +201,8 @@ export interface StepRequest {
   tools: ToolDeclaration[];
   /** What this step may call (a subset of `tools`); absent: all of them. */
   allowedTools?: string[];
+  /** Arguments narrower than a tool's schema for this step, held by the grammar only (ModelRequest.narrowedArguments). */
+  narrowedArguments?: ModelRequest['narrowedArguments'];
   /** Messages the context-window guard dropped, said in the model event. */
   trimmed: number;
   /** The prompt's tokens as the context-window guard counted them (to learn how far it was off). */

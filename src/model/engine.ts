@@ -55,6 +55,12 @@ export interface ModelRequest {
    * by the grammar without changing the prompt. Absent: every tool in `tools`.
    */
   allowedTools?: string[];
+  /**
+   * For this step, the arguments a tool's call may take, narrower than its schema (one of a few values), enforced
+   * by the grammar without changing the prompt. An engine without a grammar ignores it; the tool's own schema
+   * still validates every call.
+   */
+  narrowedArguments?: Record<string, ToolDeclaration['parameters']>;
   /** Absent: 'auto'. */
   toolChoice?: ToolChoice;
   sampling?: SamplingOptions;

@@ -61,8 +61,9 @@ export async function withMoreCalls(
 function requestOf(inv: Invocation, request: ModelRequest): string | undefined {
   const last = request.messages.at(-1);
   if (last?.role === 'user') return last.content;
-  if (last?.role !== 'tool' || !inv.run.oneItemEach || inv.run.oneItemEachRetried) return undefined;
-  inv.run.oneItemEachRetried = true;
+  const refused = inv.run.oneItemEach;
+  if (last?.role !== 'tool' || !refused || refused.retried) return undefined;
+  refused.retried = true;
   return runRequest(inv);
 }
 

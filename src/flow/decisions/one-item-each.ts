@@ -14,6 +14,7 @@
  * plumber and renew my passport" with one, the sentence whole; the continuation
  * found every asked word taken and added nothing.
  */
+import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import type { TurnProcessor } from '../types';
 import { refusal } from '../call-processors/refusal';
 import { itemsListed } from './items-listed';
@@ -29,9 +30,9 @@ export const oneItemEach: TurnProcessor = (inv, turn) => {
   if (!inv.decisions?.moreCalls || !inv.decisions.retry || inv.run.oneItemEach) return;
   const [only, ...others] = turn.calls;
   if (!only || others.length || only.response || !only.declaration) return;
-  const text = soleText(only.args);
+  const [key, text] = soleText(only.args) ?? [];
   const request = runRequest(inv);
-  if (text === undefined || !request || itemsListed(request) < 2) return;
+  if (key === undefined || text === undefined || !request || itemsListed(request) < 2) return;
   const asked = valueWords(request, toolWords([only.declaration]));
   const pieces = text
     .split(SEPARATOR)
@@ -41,7 +42,7 @@ export const oneItemEach: TurnProcessor = (inv, turn) => {
   const items = pieces.filter((piece) => [...argumentWords(piece)].some((word) => asked.has(word)));
   if (items.length < 2 || items.length !== pieces.length) return;
   const name = only.call.name;
-  inv.run.oneItemEach = true;
+  inv.run.oneItemEach = { tool: name, key, items };
   only.response = refusal(
     turn,
     only,
@@ -50,9 +51,30 @@ export const oneItemEach: TurnProcessor = (inv, turn) => {
   );
 };
 
-/** The call's one text, when its arguments are exactly one string. */
-function soleText(args: unknown): string | undefined {
+/** The call's one argument and its text, when its arguments are exactly one string. */
+function soleText(args: unknown): [string, string] | undefined {
   if (!args || typeof args !== 'object' || Array.isArray(args)) return undefined;
-  const values = Object.values(args);
-  return values.length === 1 && typeof values[0] === 'string' ? values[0] : undefined;
+  const entries = Object.entries(args);
+  const [key, value] = entries[0] ?? [];
+  return entries.length === 1 && key !== undefined && typeof value === 'string' ? [key, value] : undefined;
+}
+
+/**
+ * The retry's arguments: the refused call's one text held to one of its items, so the model that packed them
+ * cannot pack them again (the 0.5B, told "Call add_todo once for each", wrote "Milk, eggs, bread" once more).
+ */
+export function oneItemArguments(
+  refused: NonNullable<Parameters<TurnProcessor>[0]['run']['oneItemEach']>,
+  tools: readonly ToolDeclaration[],
+): Record<string, ToolDeclaration['parameters']> | undefined {
+  const tool = tools.find((candidate) => candidate.name === refused.tool);
+  const properties = tool?.parameters.properties as Record<string, JsonSchema> | undefined;
+  const property = properties?.[refused.key];
+  if (!tool || !property || typeof property !== 'object') return undefined;
+  return {
+    [tool.name]: {
+      ...tool.parameters,
+      properties: { ...properties, [refused.key]: { ...property, enum: refused.items } },
+    },
+  };
 }

@@ -15,7 +15,7 @@ import type { AgentEvent } from '../../session/event';
 import { functionCalls, functionResponses } from '../../session/parts';
 import type { Invocation, RequestProcessor } from '../types';
 import { UNGROUNDED_VALUE } from './grounded-values';
-import { SEVERAL_IN_ONE } from './one-item-each';
+import { oneItemArguments, SEVERAL_IN_ONE } from './one-item-each';
 
 /** The answers a call's values earn, and no other (a person's no, a repeat, a timeout stay a round). */
 const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE, SEVERAL_IN_ONE, 'tool-failed']);
@@ -41,6 +41,10 @@ export const retryValuesProcessor: RequestProcessor = (inv, step) => {
   if (!tools.length) return;
   step.toolChoice = tools.length === 1 ? { name: tools[0]! } : 'required';
   if (tools.length > 1) step.allowedTools = tools;
+  // Several items packed in one call: each call of the retry takes one of them.
+  const packed = inv.run.oneItemEach;
+  const narrowed = packed && !packed.retried && oneItemArguments(packed, step.tools);
+  if (narrowed) step.narrowedArguments = narrowed;
 };
 
 function badValuesOnly(round: AgentEvent, run: readonly AgentEvent[]): boolean {

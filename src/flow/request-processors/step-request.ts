@@ -10,6 +10,7 @@ export function requestOf(step: StepRequest): ModelRequest {
     messages,
     tools: step.tools,
     ...(step.allowedTools && { allowedTools: step.allowedTools }),
+    ...(step.narrowedArguments && { narrowedArguments: step.narrowedArguments }),
     ...(step.toolChoice && { toolChoice: step.toolChoice }),
   };
 }

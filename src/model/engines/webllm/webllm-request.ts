@@ -29,6 +29,7 @@ import { escapeCall, shownTools } from '../../escape-parts';
 import { alternatingTurns } from '../alternating-turns';
 import { conversationTurns } from '../conversation-turns';
 import { defaultMaxTokens } from '../default-max-tokens';
+import { grammarTools } from '../grammar-tools';
 import { withoutEndOfTurn } from '../without-end-of-turn';
 import { allowedNames, planToolCalls } from '../../formats/tool-call-plan';
 import type { ToolFormat } from '../../formats/tool-format';
@@ -141,10 +142,10 @@ export function toWebLLMRequest(request: ModelRequest, style: RequestStyle): Web
     out.tool_choice = typeof choice === 'object' ? { type: 'function', function: { name: choice.name } } : 'auto';
   } else if (mode === 'prompt' && toolNames.length && !style.unconstrained) {
     if (style.grammar === 'json') {
-      out.response_format = jsonResponseFormat(tools.filter((tool) => toolNames.includes(tool.name)));
+      out.response_format = jsonResponseFormat(grammarTools(request).filter((tool) => toolNames.includes(tool.name)));
       jsonAnswer = true;
     } else {
-      const plan = planToolCalls(format, tools, {
+      const plan = planToolCalls(format, grammarTools(request), {
         allowedTools: request.allowedTools,
         toolChoice: choice,
         relaxed: style.relaxed,

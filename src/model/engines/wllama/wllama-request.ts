@@ -19,6 +19,7 @@ import type { ToolFormat } from '../../formats/tool-format';
 import { structuralTagToGbnf, GbnfUnsupported, WORDS_GBNF, type GbnfGrammar } from '../../gbnf/structural-tag-gbnf';
 import type { PromptWriter } from './wllama-prompt';
 import { defaultMaxTokens } from '../default-max-tokens';
+import { grammarTools } from '../grammar-tools';
 
 /** llama.cpp's grammar trigger types (common_grammar_trigger_type): a word in the output. */
 const TRIGGER_WORD = 1;
@@ -94,7 +95,7 @@ export function toWllamaRequest(request: ModelRequest, style: WllamaStyle): Wlla
   if (answers && style.grammar !== false) Object.assign(params, { grammar: WORDS_GBNF });
   if (!tools.length || !toolNames.length) return plan;
 
-  const toolPlan = planToolCalls(format, tools, {
+  const toolPlan = planToolCalls(format, grammarTools(request), {
     allowedTools: request.allowedTools,
     toolChoice: choice,
     bareCalls: true,
