@@ -125,15 +125,21 @@ export const sortTable = defineTool({
     const index = { name: 0, price: 1, stock: 2 }[column];
     const rows = [...body.rows];
     const value = (row: HTMLTableRowElement) => row.cells[index]!.textContent!;
+    const name = (row: HTMLTableRowElement) => row.cells[0]!.textContent!;
+    const kept = (row: HTMLTableRowElement) =>
+      !filter || [value(row), name(row)].some((text) => text.toLowerCase().includes(filter.toLowerCase()));
+    // A filter no row holds would empty the table: say so and change nothing (a small model fills an optional
+    // filter with a word of the request, "price"), so the model reads why and can sort without it.
+    if (!rows.some(kept))
+      throw new Error(
+        `No product holds "${filter}", so nothing was sorted. The products are: ${rows.map(name).join(', ')}. Leave filter out to sort them all.`,
+      );
     rows.sort(
       (a, b) =>
         (index === 0 ? value(a).localeCompare(value(b)) : Number(value(a)) - Number(value(b))) * (descending ? -1 : 1),
     );
     for (const row of rows) {
-      row.hidden =
-        Boolean(filter) &&
-        !value(row).toLowerCase().includes(filter!.toLowerCase()) &&
-        !row.cells[0]!.textContent!.toLowerCase().includes(filter!.toLowerCase());
+      row.hidden = !kept(row);
       body.append(row);
     }
     changed($('#products'));
