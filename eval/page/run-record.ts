@@ -71,9 +71,25 @@ function answered(response: FunctionResponse): Pick<CallRecord, 'outcome' | 'res
   return { outcome: outcomeOf(response.code), error: response.error, ...(response.code && { code: response.code }) };
 }
 
-/** The runtime's codes: a person's no; a call it never ran (no such tool, arguments that do not fit, a repeat, unreadable); else the tool failed. */
+/**
+ * The runtime's codes: a person's no; a call it never ran (no such tool, arguments that do not fit, a repeat,
+ * unreadable, over a limit, or refused by the decision layer: an address never given, several items in one);
+ * else the tool failed.
+ */
+const NEVER_RAN = [
+  'unknown-tool',
+  'invalid-arguments',
+  'repeated-call',
+  'invalid-tool',
+  'unreadable-call',
+  'max-tool-calls',
+  'tool-not-allowed',
+  'ungrounded-value',
+  'several-in-one',
+];
+
 function outcomeOf(code: string | undefined): CallOutcome {
   if (code === 'tool-rejected') return 'not-approved';
-  if (!code || ['unknown-tool', 'invalid-arguments', 'repeated-call', 'invalid-tool'].includes(code)) return 'refused';
+  if (!code || NEVER_RAN.includes(code)) return 'refused';
   return 'failed';
 }

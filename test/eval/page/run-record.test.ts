@@ -33,6 +33,7 @@ test('calls with their outcomes, every step’s words, tokens summed, decisions 
           call('c2', 'add_todo', { text: 'milk' }),
           call('c3', 'clear_todos', {}),
           call('c4', 'complete_todo', { text: 'bread' }),
+          call('c5', 'add_todo', { text: 'milk, eggs' }),
         ],
       },
       usage: { promptTokens: 100, completionTokens: 20 },
@@ -47,6 +48,7 @@ test('calls with their outcomes, every step’s words, tokens summed, decisions 
           answer('c2', 'add_todo', 'Not run: already called', 'repeated-call'),
           answer('c3', 'clear_todos', 'The user rejected this call.', 'tool-rejected'),
           answer('c4', 'complete_todo', 'complete_todo failed: No to-do matches', 'tool-failed'),
+          answer('c5', 'add_todo', 'Not run: "milk, eggs" is 2 items in one add_todo call', 'several-in-one'),
         ],
       },
     }),
@@ -63,6 +65,8 @@ test('calls with their outcomes, every step’s words, tokens summed, decisions 
     ['add_todo', 'refused', 'repeated-call'],
     ['clear_todos', 'not-approved', 'tool-rejected'],
     ['complete_todo', 'failed', 'tool-failed'],
+    // The decision layer's refusals ran nothing.
+    ['add_todo', 'refused', 'several-in-one'],
   ]);
   expect(record.reply).toBe('On it.\nNothing was done: no tool ran for this request.');
   expect(record).toMatchObject({ promptTokens: 130, completionTokens: 29, steps: 2 });

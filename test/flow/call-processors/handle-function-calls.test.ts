@@ -4,6 +4,7 @@ import { validateCalls } from '../../../src/flow/call-processors/validate-call';
 import { approvalGate } from '../../../src/flow/call-processors/approval-gate';
 import { repeatGuard } from '../../../src/flow/call-processors/repeat-guard';
 import { groundValues } from '../../../src/flow/decisions/grounded-values';
+import { oneItemEach } from '../../../src/flow/decisions/one-item-each';
 import { beforeTool } from '../../../src/flow/call-processors/before-tool';
 import { runTool } from '../../../src/flow/call-processors/run-tool';
 import { afterTool } from '../../../src/flow/call-processors/after-tool';
@@ -13,8 +14,8 @@ const wipe = declaration('wipe', { needsApproval: true, annotations: { destructi
 const look = declaration('look', { annotations: { readOnly: true } });
 
 describe('the pipeline of a turn’s calls', () => {
-  test('its steps, in order: validate → grounded values → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
-    expect(turnProcessors).toEqual([validateCalls, groundValues, repeatGuard, approvalGate]);
+  test('its steps, in order: validate → grounded values → one item each → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
+    expect(turnProcessors).toEqual([validateCalls, groundValues, oneItemEach, repeatGuard, approvalGate]);
     expect(callProcessors).toEqual([beforeTool, runTool, afterTool]);
   });
 

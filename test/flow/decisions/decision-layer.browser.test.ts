@@ -62,18 +62,24 @@ const modelEvents = (events: AgentEvent[]) => events.filter((event) => event.con
 describe('the decision layer, step by step', () => {
   test('a request no tool fits is answered in words when the model is unlikely to call; with the layer off it calls', async () => {
     const requests = {
-      'thanks!': { chance: 0.2, call: { name: 'add_todo', args: { text: 'thanks' } }, words: "You're welcome!" },
+      'that sounds good': { chance: 0.2, call: { name: 'add_todo', args: { text: 'sounds good' } }, words: 'Great!' },
+      // A greeting or thanks alone is held to words whatever the model's odds (the 0.5B's were 0.78 on "hi!").
+      'thanks!': { chance: 0.9, call: { name: 'add_todo', args: { text: 'thanks' } }, words: "You're welcome!" },
     };
     const on = await agentFor(requests);
-    const answered = await on.agent.send('thanks!');
-    expect(answered.text).toBe("You're welcome!");
+    const answered = await on.agent.send('that sounds good');
+    expect(answered.text).toBe('Great!');
     expect(calls(answered.events)).toEqual([]);
     expect(modelEvents(answered.events)[0]!.decision).toMatchObject({ held: 'answer', by: 'chance', chance: 0.2 });
+    const thanked = await on.agent.send('thanks!');
+    expect(thanked.text).toBe("You're welcome!");
+    expect(modelEvents(thanked.events)[0]!.decision).toEqual({ held: 'answer', by: 'words' });
     expect(on.todos).toEqual([]);
 
     const off = await agentFor(requests, false);
+    await off.agent.send('that sounds good');
     await off.agent.send('thanks!');
-    expect(off.todos).toEqual(['thanks']);
+    expect(off.todos).toEqual(['sounds good', 'thanks']);
   });
 
   test("a request that names a tool's action is held to a call of that tool, though the model would answer in words", async () => {

@@ -34,7 +34,6 @@ describe('a request no tool speaks of', () => {
   });
 
   test('a terse request, or one in a conversation that has called tools, is left to the model', () => {
-    expect(outsideTools('hi there', pageTools, [])).toBe(false);
     expect(outsideTools('oh and eggs and bread too', pageTools, [])).toBe(false);
     expect(outsideTools('also pick up the dry cleaning', pageTools, [called])).toBe(false);
     expect(outsideTools('also pick up the dry cleaning', pageTools, [])).toBe(true);
@@ -45,6 +44,13 @@ describe('a request no tool speaks of', () => {
     expect(outsideTools('did that work?', pageTools, [called])).toBe(true);
     expect(outsideTools('who are you?', pageTools, [])).toBe(true);
     expect(outsideTools("what's the capital of Australia?", pageTools, [])).toBe(true);
+  });
+
+  test('a greeting, thanks or goodbye alone wants words, whenever said; a bare "ok" or "yes" is left to the model', () => {
+    for (const said of ['hi!', 'hi there', 'Hello!', 'ok thanks!', 'thanks, bye', 'thank you so much', 'Good morning'])
+      expect(outsideTools(said, pageTools, [called]), said).toBe(true);
+    for (const said of ['ok', 'yes please', 'hi, add milk', 'thanks, now sort the table', 'hey can you clear it'])
+      expect(outsideTools(said, pageTools, [called]), said).toBe(false);
   });
 
   test('a question that names a tool’s thing, asks for an action, or asks nothing is left to the model', () => {
