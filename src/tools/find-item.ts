@@ -123,14 +123,17 @@ function itemScore(said: readonly string[], known: readonly string[], whole: str
   if (whole === phrase) return 2;
   let sum = 0;
   let matched = 0;
+  let last = 0;
   for (const word of said) {
     let best = 0;
     for (const candidate of known) best = Math.max(best, wordScore(word, candidate));
     if (best > 0) matched++;
     sum += best;
+    last = best;
   }
-  // Most of what they said must be in it: "the red mug" is not "Blue mug".
-  if (matched * 2 <= said.length) return 0;
+  // Most of what they said must be in it: "the red mug" is not "Blue mug"; and the thing they name, which English
+  // says last, must be: "Buy a new teapot" is not "Buy a new kettle".
+  if (matched * 2 <= said.length || last === 0) return 0;
   // The words in the same order, as a phrase, count a little more than the same words scattered.
   return sum / said.length + (` ${whole} `.includes(` ${phrase} `) ? 0.1 : 0);
 }

@@ -32,6 +32,10 @@ describe("the demo's tools take a small model's words", () => {
       'No to-do matches "coffee". The to-dos are: Milk, Eggs, Bread, Call the plumber.',
     );
     expect(done()).toEqual([]);
+    // The page suite's 0.5B answered "only show me the teapot" this way, with a kettle on the list.
+    addTodoItem('Buy a new kettle.');
+    expect(() => completeTodo.execute({ text: 'Buy a new teapot.' }, context)).toThrow('No to-do matches');
+    expect(done()).toEqual([]);
   });
 
   test('sort_table with a filter no product holds sorts nothing and hides nothing, and says why', () => {
