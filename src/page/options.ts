@@ -96,5 +96,5 @@ export interface RunResult {
    * sorted by price."), with the tools whose action they claim. The decision layer replaced that reply
    * with a plain "nothing was done" (createAgent({ decisions })); absent when no reply claimed in vain.
    */
-  unperformedClaims?: { sentence: string; tools: string[] }[];
+  unperformedClaims?: { sentence: string; tools: string[]; ran?: true }[];
 }
