@@ -33,14 +33,16 @@ export const oneItemEach: TurnProcessor = (inv, turn) => {
   const [key, text] = soleText(only.args) ?? [];
   const request = runRequest(inv);
   if (key === undefined || text === undefined || !request || itemsListed(request) < 2) return;
-  const asked = valueWords(request, toolWords([only.declaration]));
+  const own = toolWords([only.declaration]);
+  const asked = valueWords(request, own);
   const pieces = text
     .split(SEPARATOR)
     .map((piece) => piece.trim().replace(/[.!]+$/, ''))
     .filter(Boolean);
   // Every piece one of the things asked: "Milk, eggs, bread" is three; "Salt and pepper crisps" for "add crisps" is one.
-  const items = pieces.filter((piece) => [...argumentWords(piece)].some((word) => asked.has(word)));
-  if (items.length < 2 || items.length !== pieces.length) return;
+  const fitting = pieces.filter((piece) => [...argumentWords(piece)].some((word) => asked.has(word)));
+  if (fitting.length < 2 || fitting.length !== pieces.length) return;
+  const items = fitting.map((piece) => itemOf(piece, own));
   const name = only.call.name;
   inv.run.oneItemEach = { tool: name, key, items };
   only.response = refusal(
@@ -50,6 +52,20 @@ export const oneItemEach: TurnProcessor = (inv, turn) => {
     SEVERAL_IN_ONE,
   );
 };
+
+/**
+ * A piece without the request's own words at its edges: the 0.5B passed the request whole, "Put milk, eggs and
+ * bread on my list", whose pieces "Put milk" and "bread on my list" are milk and bread.
+ */
+function itemOf(piece: string, own: ReadonlySet<string>): string {
+  const words = piece.split(/\s+/);
+  const telling = (word: string) => valueWords(word, own).size > 0;
+  let start = 0;
+  let end = words.length;
+  while (start < end - 1 && !telling(words[start]!)) start++;
+  while (end > start + 1 && !telling(words[end - 1]!)) end--;
+  return words.slice(start, end).join(' ');
+}
 
 /** The call's one argument and its text, when its arguments are exactly one string. */
 function soleText(args: unknown): [string, string] | undefined {

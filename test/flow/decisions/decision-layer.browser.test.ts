@@ -144,6 +144,18 @@ describe('the decision layer, step by step', () => {
     expect(text).toBe('Added milk, eggs and bread.');
   });
 
+  test("the request passed whole in one call: each item named without the request's own words", async () => {
+    const whole = 'Put milk, eggs and bread on my list';
+    const { agent } = await agentFor({
+      // The real 0.5B in the long session of qwen-instruct.browser.test.ts.
+      [whole]: { chance: 0.9, call: { name: 'add_todo', args: { text: whole } }, after: 'Added.' },
+    });
+    const { events } = await agent.send(whole);
+    expect(responses(events)[0]!.error).toBe(
+      `Not run: "${whole}" is 3 items in one add_todo call, and add_todo takes one. Call add_todo once for each: "milk", "eggs", "bread".`,
+    );
+  });
+
   test('packed again on the retry, it runs: once a run; one thing asked, one text is never split', async () => {
     const packed = { name: 'add_todo', args: { text: 'Milk, eggs, bread' } };
     const again = await agentFor({
