@@ -91,6 +91,8 @@ export default defineConfig({
         test: {
           name: 'real-model-e2e',
           include: ['test/real-model/e2e/**/*.test.ts'],
+          // The eval page's ten real cases are `npm run eval:page`'s alone, never a test `npm test` skips.
+          exclude: process.env.INPAGE_EVAL_PAGE === '1' ? [] : ['test/real-model/e2e/eval-page.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
