@@ -247,6 +247,15 @@ export class ChatView {
     item.append(actions);
   }
 
+  /**
+   * Asks a run's request again. The request is looked up when pressed: after a reload, the answer saying a call was
+   * cut off can arrive while the chat still reads the stored events, and be drawn before the request it answers.
+   */
+  private askAgain(invocationId: string): void {
+    const question = this.asked.get(invocationId);
+    if (question) this.hooks.ask(question);
+  }
+
   private cardFor(callId: string, name = 'tool', args: unknown = {}): HTMLLIElement {
     const found = this.log.querySelector<HTMLLIElement>(`li.card[data-call-id="${CSS.escape(callId)}"]`);
     return found ?? this.add(createCard(this.strings, { id: callId, name, displayName: this.nameOf(name), args }));
@@ -335,12 +344,11 @@ export class ChatView {
       } else if (code === 'tool-rejected' || /rejected|not allow/i.test(error)) {
         setCardState(strings, card, 'denied', strings.notAllowedNotRun);
       } else if (error === 'interrupted') {
-        const question = this.asked.get(event.invocationId);
         offerAgain(
           strings,
           card,
           this.hooks.tool(name).asksFirst ? strings.interruptedAsked : strings.interruptedRan,
-          () => question && this.hooks.ask(question),
+          () => this.askAgain(event.invocationId),
         );
       } else {
         setCardState(strings, card, 'failed', error);
