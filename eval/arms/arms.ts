@@ -2,11 +2,12 @@
 import type { Arm, ArmName } from './arm';
 import { fencedJson } from './fenced-json';
 import { native } from './native';
-import { ours, oursBefore, oursWithoutGrammar } from './ours';
+import { ours, oursAllTools, oursBefore, oursWithoutGrammar } from './ours';
 
 export const ARMS: Readonly<Record<ArmName, Arm>> = {
   ours,
   'ours-before': oursBefore,
+  'ours-all-tools': oursAllTools,
   'ours-no-grammar': oursWithoutGrammar,
   native,
   'fenced-json': fencedJson,

@@ -31,6 +31,12 @@ export const oursBefore: Arm = {
   label: 'ours, the loop before the decision layer',
 };
 
+export const oursAllTools: Arm = {
+  ...ours,
+  name: 'ours-all-tools',
+  label: 'ours, every tool offered to a call',
+};
+
 export const oursWithoutGrammar: Arm = {
   name: 'ours-no-grammar',
   label: 'ours, no grammar (prompt + reader)',

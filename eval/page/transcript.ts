@@ -54,11 +54,12 @@ const requestNumber = (result: PageResult) => Number(result.id.split('/').pop())
 function describeDecision(decision: StepDecision): string {
   const held =
     decision.held === 'call' ? `a call${decision.tools?.length ? ` of ${decision.tools.join(' or ')}` : ''}` : 'words';
-  const by =
-    decision.by === 'asked'
-      ? 'the request asking for it'
-      : decision.by === 'chance'
-        ? `the model's odds of a call ${decision.chance?.toFixed(2) ?? ''}`.trim()
-        : `the reply claiming "${decision.claimed ?? ''}"`;
+  const by = {
+    asked: 'the request asking for it',
+    values: 'a value of the request that a tool takes',
+    words: 'the request naming nothing a tool has',
+    chance: `the model's odds of a call ${decision.chance?.toFixed(2) ?? ''}`.trim(),
+    claim: `the reply claiming "${decision.claimed ?? ''}"`,
+  }[decision.by];
   return `${held}, by ${by}`;
 }

@@ -9,6 +9,7 @@ import type { DecisionOptions, Decisions } from './decisions';
 
 const DECISION_DEFAULTS: Decisions = {
   callOrAnswer: true,
+  toolsThatFit: true,
   moreCalls: true,
   retry: true,
   claims: true,
@@ -16,6 +17,7 @@ const DECISION_DEFAULTS: Decisions = {
 
 const OFF: Decisions = {
   callOrAnswer: false,
+  toolsThatFit: false,
   moreCalls: false,
   retry: false,
   claims: false,

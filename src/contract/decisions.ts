@@ -13,6 +13,8 @@ const parts = z.strictObject(
   {
     /** Before a step writes anything, whether a call or words answer the request (the model's own odds, and the tools' fit). */
     callOrAnswer: onOff('decide between a call and words before each step'),
+    /** Where a step is held to a call among several tools, it is offered only those the request's words point to. */
+    toolsThatFit: onOff("offer a call only the tools the request's words point to"),
     /** While the request holds values no call of the turn took ("milk, eggs and bread"), the turn goes on with another call. */
     moreCalls: onOff('go on with another call while the request holds values no call took'),
     /** A call whose arguments fail its schema, or name values the visitor never gave, is written again once with the reason. */
@@ -21,7 +23,7 @@ const parts = z.strictObject(
     claims: onOff('hold replies to the calls that ran'),
   },
   {
-    error: 'must be true, false, or an object of parts: { callOrAnswer, moreCalls, retry, claims }',
+    error: 'must be true, false, or an object of parts: { callOrAnswer, toolsThatFit, moreCalls, retry, claims }',
   },
 );
 
@@ -32,7 +34,7 @@ export const decisionsShape = {
    */
   decisions: z
     .union([z.boolean(), parts], {
-      error: 'must be true, false, or an object of parts: { callOrAnswer, moreCalls, retry, claims }',
+      error: 'must be true, false, or an object of parts: { callOrAnswer, toolsThatFit, moreCalls, retry, claims }',
     })
     .optional(),
 };
@@ -43,6 +45,7 @@ export type DecisionOptions = z.input<typeof decisionsSchema>;
 /** Each part as a run takes it: on or off. */
 export interface Decisions {
   callOrAnswer: boolean;
+  toolsThatFit: boolean;
   moreCalls: boolean;
   retry: boolean;
   claims: boolean;

@@ -78,8 +78,12 @@ export type EndReason =
 export interface StepDecision {
   /** 'call': the step was held to a call (of `tools` when named); 'answer': to words. */
   held: 'call' | 'answer';
-  by: 'asked' | 'words' | 'chance' | 'claim';
-  /** The tools the request named by their action ('asked'). */
+  /**
+   * 'asked': the request named a tool's action; 'values': it gave a value in a format a tool takes; 'words': no
+   * tool's word was in it; 'chance': the model's odds; 'claim': a reply claimed an action no call did.
+   */
+  by: 'asked' | 'values' | 'words' | 'chance' | 'claim';
+  /** The tools the step was held to: the ones the request named by their action ('asked'), or the ones its words point to. */
   tools?: string[];
   /** What the reply the step replaces claimed ('claim'): the model said so without a call. */
   claimed?: string;

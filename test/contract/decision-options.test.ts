@@ -7,8 +7,8 @@ import { decisionsOf } from '../../src/contract/decision-defaults';
 import { AgentError } from '../../src/errors';
 
 const model = { engine: 'scripted', turns: [] } as const;
-const ALL_ON = { callOrAnswer: true, moreCalls: true, retry: true, claims: true };
-const ALL_OFF = { callOrAnswer: false, moreCalls: false, retry: false, claims: false };
+const ALL_ON = { callOrAnswer: true, toolsThatFit: true, moreCalls: true, retry: true, claims: true };
+const ALL_OFF = { callOrAnswer: false, toolsThatFit: false, moreCalls: false, retry: false, claims: false };
 
 describe('decisions among createAgent options', () => {
   test.each([['yes'], [{ fitTools: 8 }], [{ claims: 'always' }], [{ toolFirst: true }]])(
@@ -44,5 +44,6 @@ describe('the parts a run takes', () => {
     expect(decisionsOf({ decisions: true }, 'module')).toEqual(ALL_ON);
     expect(decisionsOf({ decisions: false }, 'wllama')).toEqual(ALL_OFF);
     expect(decisionsOf({ decisions: { claims: false } }, 'scripted')).toEqual({ ...ALL_ON, claims: false });
+    expect(decisionsOf({ decisions: { toolsThatFit: false } }, 'wllama')).toEqual({ ...ALL_ON, toolsThatFit: false });
   });
 });

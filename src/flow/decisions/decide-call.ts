@@ -4,6 +4,11 @@
  *
  * - a request that names a tool's action ("sort the products", asked-actions.ts)
  *   is held to a call of that tool (or of those tools);
+ * - a request that gives a value in the format a tool's parameter takes (an
+ *   email address, a date) and asks no question is held to a call of that
+ *   tool: Qwen2.5-Coder 0.5B's odds of a call were 0.00 on "My name is Dana
+ *   Wu, email dana.wu@example.com, and I want to ask…" on a page whose
+ *   contact form takes a name, an email and a message;
  * - a request that shares no word with any tool, in a session that has not
  *   called one, is held to words (outside-tools.ts);
  * - else the model's own odds of opening with a call (ModelEngine.callChance)
@@ -13,6 +18,9 @@
  *   irrelevance cases, "To find…" and then a call), nor does one that opens
  *   with a call end it in prose.
  *
+ * Held to a call among several tools, the step is offered only the tools the
+ * request's words point to (fitting-tools.ts), when the part toolsThatFit is on.
+ *
  * Only the first step of a request (its last message is the person's):
  * after results, the round rules and the offer of more calls decide. An
  * engine without callChance decides as it writes.
@@ -21,6 +29,7 @@ import { emitPartial } from '../record';
 import { requestOf } from '../request-processors/step-request';
 import type { RequestProcessor, StepRequest } from '../types';
 import { askedActions } from './asked-actions';
+import { fittingTools, toolsTakingValues } from './fitting-tools';
 import { outsideTools } from './outside-tools';
 
 /** The model's chance of opening with a call at which the step is held to one. */
@@ -34,14 +43,26 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
     step.decision = { ...step.decision!, claimed: redo.claimed };
     return;
   }
-  if (!inv.decisions?.callOrAnswer || step.toolChoice) return;
+  const { decisions } = inv;
+  if (!decisions?.callOrAnswer || step.toolChoice) return;
   const last = step.messages.at(-1);
   if (last?.role !== 'user') return;
   const offered = new Set(step.allowedTools ?? step.tools.map((tool) => tool.name));
   const tools = step.tools.filter((tool) => offered.has(tool.name));
   if (!tools.length) return;
+  // Among several tools, the ones the request's words point to.
+  const fit = (names: readonly string[]) =>
+    decisions.toolsThatFit
+      ? fittingTools(
+          last.content,
+          tools.filter((tool) => names.includes(tool.name)),
+        )
+      : [...names];
   const asked = askedActions(last.content, tools);
-  if (asked.length) return holdToCall(step, asked, 'asked');
+  if (asked.length) return holdToCall(step, fit(asked), 'asked');
+  // A value only a tool takes ("my email is dana@wu.studio"), given outside a question, is given for that tool.
+  const taking = last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
+  if (taking.length && taking.length < tools.length) return holdToCall(step, fit(taking), 'values');
   if (outsideTools(last.content, tools, inv.history)) {
     step.toolChoice = 'none';
     step.decision = { held: 'answer', by: 'words' };
@@ -51,17 +72,23 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   const { chance, ms, usage } = await inv.engine.callChance(requestOf(step), inv.signal, (read) =>
     emitPartial(inv, { author: step.agent.name, promptRead: read }),
   );
-  const held = chance >= CALL_AT_LEAST ? 'call' : 'answer';
-  step.toolChoice = held === 'call' ? 'required' : 'none';
-  step.decision = { held, by: 'chance', chance, ms };
   if (usage) step.decisionUsage = usage;
+  if (chance < CALL_AT_LEAST) {
+    step.toolChoice = 'none';
+    step.decision = { held: 'answer', by: 'chance', chance, ms };
+    return;
+  }
+  const fitting = fit(tools.map((tool) => tool.name));
+  holdToCall(step, fitting.length < tools.length ? fitting : [], 'chance');
+  step.decision = { ...step.decision!, chance, ms };
 };
 
-function holdToCall(step: StepRequest, asked: string[], by: 'asked' | 'claim'): void {
-  if (asked.length === 1) step.toolChoice = { name: asked[0]! };
+/** Holds the step to a call of `tools` (of any tool offered, when empty). */
+function holdToCall(step: StepRequest, tools: string[], by: 'asked' | 'values' | 'claim' | 'chance'): void {
+  if (tools.length === 1) step.toolChoice = { name: tools[0]! };
   else {
     step.toolChoice = 'required';
-    step.allowedTools = asked;
+    if (tools.length) step.allowedTools = tools;
   }
-  step.decision = { held: 'call', by, tools: asked };
+  step.decision = { held: 'call', by, ...(tools.length && { tools }) };
 }

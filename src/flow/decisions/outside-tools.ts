@@ -25,7 +25,9 @@ import type { ToolDeclaration } from '../../tools/declaration';
 import { toolWords, valueWords } from './value-words';
 
 /** Words too plain to say what a request is about: asking and telling verbs. */
-const PLAIN = new Set('give provide find tell show calculate compute retrieve fetch use using given'.split(' '));
+export const PLAIN_WORDS = new Set(
+  'give provide find tell show calculate compute retrieve fetch use using given ask user keep'.split(' '),
+);
 /** Words a request needs, at least, to be judged by them. */
 const SAYING_ENOUGH = 3;
 /** A question asks something (a question word or a verb first in its clause), not "and eggs?". */
@@ -47,7 +49,7 @@ export function outsideTools(
 ): boolean {
   if (GREETING.test(request.replace(/^\W*(?:ok|okay|great|cool|perfect|nice)\b/i, ''))) return true;
   const words = [...valueWords(request, new Set())].filter(
-    (word) => !PLAIN.has(word) && !/^\d/.test(word) && word.length > 1,
+    (word) => !PLAIN_WORDS.has(word) && !/^\d/.test(word) && word.length > 1,
   );
   const own = toolWords(tools);
   // A question of no telling words at all ("who are you?") names no tool's thing either.

@@ -49,6 +49,13 @@ function wordsOf(text: string): string[] {
 
 /** The words the tools describe themselves with: their names, descriptions, parameters and action verbs. */
 export function toolWords(tools: readonly ToolDeclaration[]): Set<string> {
+  const words = describedWords(tools);
+  for (const tool of tools) for (const word of wordsOf(actionVerbsOf(tool).join(' '))) words.add(word);
+  return words;
+}
+
+/** The words of the tools' names, descriptions and parameters, without the verbs akin to theirs. */
+export function describedWords(tools: readonly ToolDeclaration[]): Set<string> {
   const words = new Set<string>();
   for (const tool of tools) {
     const text = [
@@ -56,7 +63,6 @@ export function toolWords(tools: readonly ToolDeclaration[]): Set<string> {
       tool.description,
       tool.whenToUse ?? '',
       parameterText(tool.parameters),
-      actionVerbsOf(tool).join(' '),
     ].join(' ');
     for (const word of wordsOf(text)) words.add(word);
   }

@@ -97,6 +97,51 @@ describe('the decision layer, step by step', () => {
     expect(text).toBe('Sorted by price.');
   });
 
+  test("held to a call by the model's odds, the step is offered only the tools the request's words point to; with the part off, the model's pick runs", async () => {
+    const request = 'the products by price, cheapest first';
+    const script = {
+      [request]: {
+        chance: 0.9,
+        // The 0.5B's kind of pick in the page suite: the tool its history had used.
+        call: { name: 'complete_todo', args: { text: 'price' } },
+        named: { sort_table: { name: 'sort_table', args: { column: 'price' } } },
+        after: 'Sorted by price.',
+      },
+    };
+    const on = await agentFor(script);
+    const sorted = await on.agent.send(request);
+    expect(modelEvents(sorted.events)[0]!.decision).toMatchObject({
+      held: 'call',
+      by: 'chance',
+      tools: ['sort_table'],
+      chance: 0.9,
+    });
+    expect(calls(sorted.events).map((call) => [call.name, call.args])).toEqual([['sort_table', { column: 'price' }]]);
+
+    const off = await agentFor(script, { toolsThatFit: false });
+    const picked = await off.agent.send(request);
+    expect(calls(picked.events).map((call) => call.name)).toContain('complete_todo');
+    expect(calls(picked.events).map((call) => call.name)).not.toContain('sort_table');
+    expect(modelEvents(picked.events)[0]!.decision).toEqual({ held: 'call', by: 'chance', chance: 0.9, ms: 1 });
+  });
+
+  test('a value only one tool takes (an email address) is given for it: held to that tool though the model would answer in words; in a question, left to the model', async () => {
+    const given = 'my name is Dana and my email is dana@wu.studio';
+    const asked = 'is dana@wu.studio the email you have?';
+    const fill = { name: 'fill_form', args: { name: 'Dana', email: 'dana@wu.studio' } };
+    const { agent, sent } = await agentFor({
+      // The 0.5B's odds of a call were 0.00 on such a request in the page suite.
+      [given]: { chance: 0, words: 'Sure, Dana.', heldCall: fill, after: 'The form is filled.' },
+      [asked]: { chance: 0, words: 'Yes.', heldCall: fill },
+    });
+    const filled = await agent.send(given);
+    expect(modelEvents(filled.events)[0]!.decision).toEqual({ held: 'call', by: 'values', tools: ['fill_form'] });
+    expect(sent).toEqual([{ name: 'Dana', email: 'dana@wu.studio' }]);
+    const answered = await agent.send(asked);
+    expect(answered.text).toBe('Yes.');
+    expect(sent).toHaveLength(1);
+  });
+
   test('"milk, eggs and bread": the turn goes on while the request holds items no call took, all in one turn', async () => {
     const { agent, todos } = await agentFor({
       'put milk, eggs and bread on my list': {
