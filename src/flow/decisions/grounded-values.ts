@@ -6,13 +6,20 @@
  * the visitor said nothing of an address. Such a call is answered with the
  * reason instead of running, and the run asks for it once more (retry-values.ts).
  *
- * Only addresses: other values are the model's to word ("buy milk" for
- * "remember to buy milk", "price" for "cheapest first").
+ * Other values are the model's to word ("buy milk" for "remember to buy
+ * milk", "price" for "cheapest first"), as long as they say something of
+ * the conversation: a sentence of two or more telling words, none of them said
+ * by the person, returned by a tool or in the tool's own description, is
+ * the model's own ("I'm sorry, but I can't assist with that.", the 0.5B's
+ * message in a contact form for "I want to ask whether the grinder is back
+ * in stock"). Of the right values in BFCL's answers, it refuses none in six
+ * categories (test/flow/decisions/grounded-values-bfcl.test.ts).
  */
 import type { AgentEvent } from '../../session/event';
-import type { JsonSchema } from '../../tools/declaration';
+import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import type { TurnProcessor } from '../types';
 import { refusal } from '../call-processors/refusal';
+import { describedWords, valueWords } from './value-words';
 
 export const UNGROUNDED_VALUE = 'ungrounded-value';
 
@@ -29,6 +36,8 @@ const ADDRESS_FORMATS = new Set([
   'ipv6',
   'uuid',
 ]);
+/** Words a text needs to be a sentence of the model's own. */
+const SENTENCE = 4;
 /** What looks like an address in any string. */
 const LOOKS_LIKE_ADDRESS = /^(?:[^\s@]+@[^\s@]+\.[^\s@]+|[a-z][a-z0-9+.-]*:\/\/\S+)$/i;
 
@@ -48,8 +57,52 @@ export const groundValues: TurnProcessor = (inv, turn) => {
       );
       break;
     }
+    if (call.response) continue;
+    for (const { path, value } of texts(call.args, call.declaration.parameters)) {
+      said ??= conversationText(inv.history);
+      if (!unsaid(value, said, call.declaration)) continue;
+      call.response = refusal(
+        turn,
+        call,
+        `Not run: ${path} is ${JSON.stringify(value)}, which says nothing the user said. Write it from the user's own words.`,
+        UNGROUNDED_VALUE,
+      );
+      break;
+    }
   }
 };
+
+/**
+ * A sentence (four words or more) of two or more telling words, none said in the conversation or by the tool's
+ * own declaration. Names, places and dates are left alone ("Los Angeles, CA" for "la", "2023-03-10" for
+ * "wednesday next week"): a model may know them better than the person wrote them.
+ */
+export function unsaid(value: string, said: string, tool: ToolDeclaration): boolean {
+  if ((value.match(/[\p{L}\d]+/gu) ?? []).length < SENTENCE) return false;
+  const words = [...valueWords(value, new Set())].filter((word) => /^\p{L}+$/u.test(word));
+  if (words.length < 2) return false;
+  const known = valueWords(said, describedWords([tool]));
+  const own = describedWords([tool]);
+  return !words.some((word) => known.has(word) || own.has(word));
+}
+
+/** The string values of `args` that are no address and choose from no list: free text the model wrote. */
+function texts(
+  args: unknown,
+  schema: JsonSchema | undefined,
+  path = 'the argument',
+): { path: string; value: string }[] {
+  if (typeof args === 'string')
+    return schema?.format || schema?.enum || schema?.const !== undefined || LOOKS_LIKE_ADDRESS.test(args.trim())
+      ? []
+      : [{ path, value: args }];
+  if (Array.isArray(args)) return args.flatMap((item, i) => texts(item, schema?.items as JsonSchema, `${path}[${i}]`));
+  if (args && typeof args === 'object') {
+    const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+    return Object.entries(args).flatMap(([key, value]) => texts(value, properties[key], key));
+  }
+  return [];
+}
 
 /** The string values of `args` that are addresses, by their schema's format or by their look. */
 function addresses(

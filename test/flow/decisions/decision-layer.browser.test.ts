@@ -27,7 +27,7 @@ function page() {
   const fillForm = defineTool({
     name: 'fill_form',
     description: 'Fill the contact form on this page.',
-    parameters: z.object({ name: z.string(), email: z.email() }),
+    parameters: z.object({ name: z.string(), email: z.email(), message: z.string().optional() }),
     execute: (args) => (sent.push(args), { filled: true }),
   });
   const completeTodo = defineTool({
@@ -140,6 +140,33 @@ describe('the decision layer, step by step', () => {
     const answered = await agent.send(asked);
     expect(answered.text).toBe('Yes.');
     expect(sent).toHaveLength(1);
+  });
+
+  test("a sentence of the model's own words as a value (its refusal as the form's message) is refused, and the call written again once", async () => {
+    const request = 'I am Dana, dana@wu.studio, and I want to ask whether the grinder is back in stock';
+    const fixed = {
+      name: 'fill_form',
+      args: { name: 'Dana', email: 'dana@wu.studio', message: 'Is the grinder back in stock?' },
+    };
+    const { agent, sent } = await agentFor({
+      [request]: {
+        chance: 0,
+        // The 0.5B's message in the page suite.
+        heldCall: {
+          name: 'fill_form',
+          args: { name: 'Dana', email: 'dana@wu.studio', message: "I'm sorry, but I can't assist with that." },
+        },
+        // Written again (after the refusal, or as its turn goes on): the visitor's words.
+        retryCall: fixed,
+        call: fixed,
+        after: 'The form is filled.',
+      },
+    });
+    const { events } = await agent.send(request);
+    const outcomes = responses(events).map((response) => (response.error ? response.code : 'ran'));
+    expect(outcomes).toEqual(['ungrounded-value', 'ran']);
+    expect(responses(events)[0]!.error).toMatch(/says nothing the user said/);
+    expect(sent).toEqual([{ name: 'Dana', email: 'dana@wu.studio', message: 'Is the grinder back in stock?' }]);
   });
 
   test('"milk, eggs and bread": the turn goes on while the request holds items no call took, all in one turn', async () => {
