@@ -121,6 +121,9 @@ const NEGATION =
 /** An offer, a condition or something the visitor may do: no claim of the speaker's. */
 const OFFER =
   /\b(if|whether|would you like|do you want|want me to|shall i|should i|let me know|you can|you could|you may|feel free|once you|when you)\b/;
+/** The speaker saying what it can help with: the gerunds after it list abilities. */
+const ABILITY =
+  /\b(?:i|we)\s+(?:can|could|am able to|are able to)\s+(?:help|assist)\b|\b(?:such as|things like|tasks like)\b/;
 const CONDITIONAL_OPENING = /^\s*(if|once|when|whenever|should you|unless)\b/;
 
 /** Every claim in the reply, in its order. */
@@ -128,8 +131,10 @@ export function claimsIn(reply: string): Claim[] {
   const claims: Claim[] = [];
   for (const { sentence, listItem } of sentencesOf(reply)) {
     if (sentence.endsWith('?') || CONDITIONAL_OPENING.test(sentence)) continue;
+    // "I can help you with tasks like adding items, marking a to-do as done, …": each gerund is an ability.
+    const abilities = listItem || ABILITY.test(sentence.toLowerCase());
     for (const clause of clausesOf(sentence)) {
-      const claim = claimIn(clause, listItem);
+      const claim = claimIn(clause, abilities);
       if (claim) claims.push(claim);
     }
   }
@@ -141,7 +146,7 @@ export function unbackedClaims(reply: string, performed: ReadonlySet<string>): C
   return claimsIn(reply).filter((claim) => !claim.tools.some((tool) => performed.has(tool)));
 }
 
-function claimIn(clause: string, listItem: boolean): Claim | undefined {
+function claimIn(clause: string, abilities: boolean): Claim | undefined {
   const text = clause.toLowerCase();
   if (NEGATION.test(text) || OFFER.test(text)) return undefined;
   const found = (verb: string, tools: readonly string[]): Claim => ({ phrase: clause.trim(), verb, tools });
@@ -157,7 +162,7 @@ function claimIn(clause: string, listItem: boolean): Claim | undefined {
     // "I was trained", "I am …": a passive with the speaker as its subject describes the speaker.
     if (pattern === PASSIVE && /\bi\s+(?:was|am|have been)\b/.test(text)) continue;
     // "- Sorting the products table": an item of a list of what the model can do ("Sorted the table" still claims).
-    if (pattern === OPENING && listItem && verb.ing.includes(word)) continue;
+    if (pattern === OPENING && abilities && verb.ing.includes(word)) continue;
     return found(word, verb.tools);
   }
   const past = subjectAndPast(text);

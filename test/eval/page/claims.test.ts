@@ -14,6 +14,7 @@ describe('claims', () => {
     ["I'll sort the table by price for you.", 'sort', 'sort_table'],
     ["I'm adding that now.", 'adding', 'add_todo'],
     ['Sure, adding milk, eggs and bread…', 'adding', 'add_todo'],
+    ['I can see it: adding milk now.', 'adding', 'add_todo'],
     ['Okay, sorting the products by price now.', 'sorting', 'sort_table'],
     ['Added milk to your list.', 'added', 'add_todo'],
     ['Marked "eggs" as done.', 'marked', 'complete_todo'],
@@ -90,6 +91,8 @@ describe('claims', () => {
     'I can help with:\n- Adding to-dos\n* Sorting the products table\n1. Filling in the contact form',
     'I was trained by Alibaba Cloud.',
     'You can check the list any time.',
+    // The 0.5B's answer to "what are u" in the page suite: the gerunds after "I can help you with" are abilities.
+    "I'm an AI language model created by OpenAI. However, I can help you with tasks like adding items to a to-do list, marking a to-do as done, listing the to-do list, clearing the to-do list, adding a note, sorting the products table, and filling the contact form.",
   ])('%s claims nothing', (reply) => {
     expect(tools(reply)).toEqual([]);
   });
