@@ -2,8 +2,8 @@
  * What an arm changes in createAgent's options beyond its model, merged into
  * them wherever the eval starts an agent (BFCL's case agent, the page suite).
  * `ours-before` is the loop before issue 50's decision layer, beside the new
- * one (`ours`, createAgent's defaults); `ours-all-tools` is the new one with
- * every tool offered to a call (the part toolsThatFit off).
+ * one (`ours`, createAgent's defaults); `ours-tools-that-fit` is the new one
+ * with its part toolsThatFit on (off by default).
  */
 import type { AgentOptions } from '../../src/page/options';
 import type { ArmName } from './arm';
@@ -12,7 +12,7 @@ export type ArmAgentOptions = Partial<Omit<AgentOptions, 'model'>>;
 
 const ARM_AGENT_OPTIONS: Readonly<Partial<Record<ArmName, ArmAgentOptions>>> = {
   'ours-before': { decisions: false },
-  'ours-all-tools': { decisions: { toolsThatFit: false } },
+  'ours-tools-that-fit': { decisions: { toolsThatFit: true } },
 };
 
 export function armAgentOptions(arm: ArmName): ArmAgentOptions {

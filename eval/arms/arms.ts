@@ -2,12 +2,12 @@
 import type { Arm, ArmName } from './arm';
 import { fencedJson } from './fenced-json';
 import { native } from './native';
-import { ours, oursAllTools, oursBefore, oursWithoutGrammar } from './ours';
+import { ours, oursBefore, oursToolsThatFit, oursWithoutGrammar } from './ours';
 
 export const ARMS: Readonly<Record<ArmName, Arm>> = {
   ours,
   'ours-before': oursBefore,
-  'ours-all-tools': oursAllTools,
+  'ours-tools-that-fit': oursToolsThatFit,
   'ours-no-grammar': oursWithoutGrammar,
   native,
   'fenced-json': fencedJson,

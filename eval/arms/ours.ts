@@ -31,10 +31,10 @@ export const oursBefore: Arm = {
   label: 'ours, the loop before the decision layer',
 };
 
-export const oursAllTools: Arm = {
+export const oursToolsThatFit: Arm = {
   ...ours,
-  name: 'ours-all-tools',
-  label: 'ours, every tool offered to a call',
+  name: 'ours-tools-that-fit',
+  label: 'ours, only the tools that fit offered to a call',
 };
 
 export const oursWithoutGrammar: Arm = {

@@ -13,7 +13,11 @@ const parts = z.strictObject(
   {
     /** Before a step writes anything, whether a call or words answer the request (the model's own odds, and the tools' fit). */
     callOrAnswer: onOff('decide between a call and words before each step'),
-    /** Where a step is held to a call among several tools, it is offered only those the request's words point to. */
+    /**
+     * Where a step is held to a call among several tools, it is offered only those the request's words point to,
+     * and a request that gives a value only a tool takes (an email address) is held to a call of that tool. Off by
+     * default (docs/evals.md).
+     */
     toolsThatFit: onOff("offer a call only the tools the request's words point to"),
     /** While the request holds values no call of the turn took ("milk, eggs and bread"), the turn goes on with another call. */
     moreCalls: onOff('go on with another call while the request holds values no call took'),

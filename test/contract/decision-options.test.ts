@@ -7,7 +7,7 @@ import { decisionsOf } from '../../src/contract/decision-defaults';
 import { AgentError } from '../../src/errors';
 
 const model = { engine: 'scripted', turns: [] } as const;
-const ALL_ON = { callOrAnswer: true, toolsThatFit: true, moreCalls: true, retry: true, claims: true };
+const DEFAULTS = { callOrAnswer: true, toolsThatFit: false, moreCalls: true, retry: true, claims: true };
 const ALL_OFF = { callOrAnswer: false, toolsThatFit: false, moreCalls: false, retry: false, claims: false };
 
 describe('decisions among createAgent options', () => {
@@ -34,16 +34,16 @@ describe('decisions among createAgent options', () => {
 
 describe('the parts a run takes', () => {
   test('on for llama.cpp and web-llm, off for a script and a module engine, when the page says nothing', () => {
-    expect(decisionsOf({}, 'wllama')).toEqual(ALL_ON);
-    expect(decisionsOf({}, 'webllm')).toEqual(ALL_ON);
+    expect(decisionsOf({}, 'wllama')).toEqual(DEFAULTS);
+    expect(decisionsOf({}, 'webllm')).toEqual(DEFAULTS);
     expect(decisionsOf({}, 'scripted')).toEqual(ALL_OFF);
     expect(decisionsOf({}, 'module')).toEqual(ALL_OFF);
   });
 
-  test('true and false mean every part; an object sets its parts and keeps the others on', () => {
-    expect(decisionsOf({ decisions: true }, 'module')).toEqual(ALL_ON);
+  test('true means every part at its default, false every part off; an object sets its parts and keeps the others at theirs', () => {
+    expect(decisionsOf({ decisions: true }, 'module')).toEqual(DEFAULTS);
     expect(decisionsOf({ decisions: false }, 'wllama')).toEqual(ALL_OFF);
-    expect(decisionsOf({ decisions: { claims: false } }, 'scripted')).toEqual({ ...ALL_ON, claims: false });
-    expect(decisionsOf({ decisions: { toolsThatFit: false } }, 'wllama')).toEqual({ ...ALL_ON, toolsThatFit: false });
+    expect(decisionsOf({ decisions: { claims: false } }, 'scripted')).toEqual({ ...DEFAULTS, claims: false });
+    expect(decisionsOf({ decisions: { toolsThatFit: true } }, 'wllama')).toEqual({ ...DEFAULTS, toolsThatFit: true });
   });
 });

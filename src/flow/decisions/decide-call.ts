@@ -4,9 +4,9 @@
  *
  * - a request that names a tool's action ("sort the products", asked-actions.ts)
  *   is held to a call of that tool (or of those tools);
- * - a request that gives a value in the format a tool's parameter takes (an
- *   email address, a date) and asks no question is held to a call of that
- *   tool: Qwen2.5-Coder 0.5B's odds of a call were 0.00 on "My name is Dana
+ * - with the part toolsThatFit, a request that gives a value in the format a
+ *   tool's parameter takes (an email address, a date) and asks no question is
+ *   held to a call of that tool: Qwen2.5-Coder 0.5B's odds of a call were 0.00 on "My name is Dana
  *   Wu, email dana.wu@example.com, and I want to ask…" on a page whose
  *   contact form takes a name, an email and a message;
  * - a request that shares no word with any tool, in a session that has not
@@ -19,7 +19,8 @@
  *   with a call end it in prose.
  *
  * Held to a call among several tools, the step is offered only the tools the
- * request's words point to (fitting-tools.ts), when the part toolsThatFit is on.
+ * request's words point to (fitting-tools.ts), when the part toolsThatFit is on
+ * (off by default: docs/evals.md).
  *
  * Only the first step of a request (its last message is the person's):
  * after results, the round rules and the offer of more calls decide. An
@@ -61,7 +62,8 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   const asked = askedActions(last.content, tools);
   if (asked.length) return holdToCall(step, fit(asked), 'asked');
   // A value only a tool takes ("my email is dana@wu.studio"), given outside a question, is given for that tool.
-  const taking = last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
+  const taking =
+    !decisions.toolsThatFit || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
   if (taking.length && taking.length < tools.length) return holdToCall(step, fit(taking), 'values');
   if (outsideTools(last.content, tools, inv.history)) {
     step.toolChoice = 'none';

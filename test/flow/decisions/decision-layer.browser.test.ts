@@ -97,7 +97,7 @@ describe('the decision layer, step by step', () => {
     expect(text).toBe('Sorted by price.');
   });
 
-  test("held to a call by the model's odds, the step is offered only the tools the request's words point to; with the part off, the model's pick runs", async () => {
+  test("with toolsThatFit, a step held to a call by the model's odds is offered only the tools the request's words point to; by default, the model's pick runs", async () => {
     const request = 'the products by price, cheapest first';
     const script = {
       [request]: {
@@ -108,7 +108,7 @@ describe('the decision layer, step by step', () => {
         after: 'Sorted by price.',
       },
     };
-    const on = await agentFor(script);
+    const on = await agentFor(script, { toolsThatFit: true });
     const sorted = await on.agent.send(request);
     expect(modelEvents(sorted.events)[0]!.decision).toMatchObject({
       held: 'call',
@@ -118,22 +118,25 @@ describe('the decision layer, step by step', () => {
     });
     expect(calls(sorted.events).map((call) => [call.name, call.args])).toEqual([['sort_table', { column: 'price' }]]);
 
-    const off = await agentFor(script, { toolsThatFit: false });
+    const off = await agentFor(script);
     const picked = await off.agent.send(request);
     expect(calls(picked.events).map((call) => call.name)).toContain('complete_todo');
     expect(calls(picked.events).map((call) => call.name)).not.toContain('sort_table');
     expect(modelEvents(picked.events)[0]!.decision).toEqual({ held: 'call', by: 'chance', chance: 0.9, ms: 1 });
   });
 
-  test('a value only one tool takes (an email address) is given for it: held to that tool though the model would answer in words; in a question, left to the model', async () => {
+  test('with toolsThatFit, a value only one tool takes (an email address) is given for it: held to that tool though the model would answer in words; in a question, left to the model', async () => {
     const given = 'my name is Dana and my email is dana@wu.studio';
     const asked = 'is dana@wu.studio the email you have?';
     const fill = { name: 'fill_form', args: { name: 'Dana', email: 'dana@wu.studio' } };
-    const { agent, sent } = await agentFor({
-      // The 0.5B's odds of a call were 0.00 on such a request in the page suite.
-      [given]: { chance: 0, words: 'Sure, Dana.', heldCall: fill, after: 'The form is filled.' },
-      [asked]: { chance: 0, words: 'Yes.', heldCall: fill },
-    });
+    const { agent, sent } = await agentFor(
+      {
+        // The 0.5B's odds of a call were 0.00 on such a request in the page suite.
+        [given]: { chance: 0, words: 'Sure, Dana.', heldCall: fill, after: 'The form is filled.' },
+        [asked]: { chance: 0, words: 'Yes.', heldCall: fill },
+      },
+      { toolsThatFit: true },
+    );
     const filled = await agent.send(given);
     expect(modelEvents(filled.events)[0]!.decision).toEqual({ held: 'call', by: 'values', tools: ['fill_form'] });
     expect(sent).toEqual([{ name: 'Dana', email: 'dana@wu.studio' }]);
@@ -148,20 +151,23 @@ describe('the decision layer, step by step', () => {
       name: 'fill_form',
       args: { name: 'Dana', email: 'dana@wu.studio', message: 'Is the grinder back in stock?' },
     };
-    const { agent, sent } = await agentFor({
-      [request]: {
-        chance: 0,
-        // The 0.5B's message in the page suite.
-        heldCall: {
-          name: 'fill_form',
-          args: { name: 'Dana', email: 'dana@wu.studio', message: "I'm sorry, but I can't assist with that." },
+    const { agent, sent } = await agentFor(
+      {
+        [request]: {
+          chance: 0,
+          // The 0.5B's message in the page suite.
+          heldCall: {
+            name: 'fill_form',
+            args: { name: 'Dana', email: 'dana@wu.studio', message: "I'm sorry, but I can't assist with that." },
+          },
+          // Written again (after the refusal, or as its turn goes on): the visitor's words.
+          retryCall: fixed,
+          call: fixed,
+          after: 'The form is filled.',
         },
-        // Written again (after the refusal, or as its turn goes on): the visitor's words.
-        retryCall: fixed,
-        call: fixed,
-        after: 'The form is filled.',
       },
-    });
+      { toolsThatFit: true },
+    );
     const { events } = await agent.send(request);
     const outcomes = responses(events).map((response) => (response.error ? response.code : 'ran'));
     expect(outcomes).toEqual(['ungrounded-value', 'ran']);
