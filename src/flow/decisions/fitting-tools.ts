@@ -1,12 +1,12 @@
 /**
  * The tools a request's own words point to, among several on offer: each
  * tool scores the request's telling words found in its name, description or
- * parameters (not the verbs akin to its own: "note" is one of add's) (a word that several tools share counts for less: split among
- * them), and one more for each parameter format a value of the request
- * has (an email address where a parameter takes format email, a date where
- * one takes a date: the validator's own table of formats).
- * The tools of the best score are kept; when no word points anywhere, all
- * are.
+ * parameters (not the verbs akin to its own: "note" is one of add's; a word
+ * that several tools share counts for less, split among them), and one more
+ * for each parameter format a value of the request has (an email address
+ * where a parameter takes format email, a date where one takes a date: the
+ * validator's own table of formats). The tools of the best score are kept;
+ * when no word points anywhere, all are.
  *
  * Why: held to a call by its odds, Qwen2.5-Coder 0.5B picked the tool its
  * history had used, not the one asked for: "I'd like to get in touch with the
@@ -28,19 +28,24 @@ export function fittingTools(request: string, tools: readonly ToolDeclaration[])
   if (tools.length < 2) return names;
   // A request of several parts ("book the flight, and then find a hotel") wants the tools of each part.
   const parts = request.split(CLAUSE).filter((part) => part.trim());
-  const fit = new Set(parts.length > 1 ? parts.flatMap((part) => bestTools(part, tools, 1)) : []);
-  for (const name of bestTools(request, tools)) fit.add(name);
+  const own = tools.map((tool) => describedWords([tool]));
+  const fit = new Set(parts.length > 1 ? parts.flatMap((part) => bestTools(part, tools, own, 1)) : []);
+  for (const name of bestTools(request, tools, own)) fit.add(name);
   return fit.size ? names.filter((name) => fit.has(name)) : names;
 }
 
 /** Where a request's parts part: a sentence's end, a comma or semicolon, "and", "then", "also". */
 const CLAUSE = /[.;!?](?:\s|$)|,|\b(?:and|then|also|plus)\b/i;
 
-/** The tools of the best score for `request`; none when no word points anywhere. */
-function bestTools(request: string, tools: readonly ToolDeclaration[], least = 0): string[] {
+/** The tools of the best score for `request` (`own`: each tool's words); none when no word points anywhere. */
+function bestTools(
+  request: string,
+  tools: readonly ToolDeclaration[],
+  own: readonly ReadonlySet<string>[],
+  least = 0,
+): string[] {
   const names = tools.map((tool) => tool.name);
   const words = [...valueWords(request, new Set())].filter((word) => !PLAIN_WORDS.has(word));
-  const own = tools.map((tool) => describedWords([tool]));
   const tokens = tokensOf(request);
   const scores = tools.map((tool, i) => {
     let score = 0;

@@ -16,7 +16,7 @@
  * categories (test/flow/decisions/grounded-values-bfcl.test.ts).
  */
 import type { AgentEvent } from '../../session/event';
-import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
+import type { JsonSchema } from '../../tools/declaration';
 import type { TurnProcessor } from '../types';
 import { refusal } from '../call-processors/refusal';
 import { describedWords, valueWords } from './value-words';
@@ -44,9 +44,12 @@ const LOOKS_LIKE_ADDRESS = /^(?:[^\s@]+@[^\s@]+\.[^\s@]+|[a-z][a-z0-9+.-]*:\/\/\
 export const groundValues: TurnProcessor = (inv, turn) => {
   if (!inv.decisions?.retry) return;
   let said: string | undefined;
+  let saidWords: Set<string> | undefined;
   for (const call of turn.calls) {
     if (call.response || !call.declaration) continue;
-    for (const { path, value } of addresses(call.args, call.declaration.parameters)) {
+    const values = stringValues(call.args, call.declaration.parameters);
+    for (const { path, value: raw } of values.filter(isAddress)) {
+      const value = raw.trim();
       said ??= conversationText(inv.history);
       if (said.includes(value.toLowerCase())) continue;
       call.response = refusal(
@@ -58,9 +61,12 @@ export const groundValues: TurnProcessor = (inv, turn) => {
       break;
     }
     if (call.response) continue;
-    for (const { path, value } of texts(call.args, call.declaration.parameters)) {
+    let own: Set<string> | undefined;
+    for (const { path, value } of values.filter(isText)) {
       said ??= conversationText(inv.history);
-      if (!unsaid(value, said, call.declaration)) continue;
+      saidWords ??= valueWords(said, new Set());
+      own ??= describedWords([call.declaration]);
+      if (!unsaid(value, [saidWords, own])) continue;
       call.response = refusal(
         turn,
         call,
@@ -73,56 +79,44 @@ export const groundValues: TurnProcessor = (inv, turn) => {
 };
 
 /**
- * A sentence (four words or more) of two or more telling words, none said in the conversation or by the tool's
- * own declaration. Names, places and dates are left alone ("Los Angeles, CA" for "la", "2023-03-10" for
- * "wednesday next week"): a model may know them better than the person wrote them.
+ * A sentence (four words or more) of two or more telling words, none of them `known` (the conversation's words,
+ * the tool's own declaration's). Names, places and dates are left alone ("Los Angeles, CA" for "la",
+ * "2023-03-10" for "wednesday next week"): a model may know them better than the person wrote them.
  */
-export function unsaid(value: string, said: string, tool: ToolDeclaration): boolean {
+export function unsaid(value: string, known: readonly ReadonlySet<string>[]): boolean {
   if ((value.match(/[\p{L}\d]+/gu) ?? []).length < SENTENCE) return false;
   const words = [...valueWords(value, new Set())].filter((word) => /^\p{L}+$/u.test(word));
   if (words.length < 2) return false;
-  const known = valueWords(said, describedWords([tool]));
-  const own = describedWords([tool]);
-  return !words.some((word) => known.has(word) || own.has(word));
+  return !words.some((word) => known.some((set) => set.has(word)));
 }
 
-/** The string values of `args` that are no address and choose from no list: free text the model wrote. */
-function texts(
-  args: unknown,
-  schema: JsonSchema | undefined,
-  path = 'the argument',
-): { path: string; value: string }[] {
-  if (typeof args === 'string')
-    return schema?.format || schema?.enum || schema?.const !== undefined || LOOKS_LIKE_ADDRESS.test(args.trim())
-      ? []
-      : [{ path, value: args }];
-  if (Array.isArray(args)) return args.flatMap((item, i) => texts(item, schema?.items as JsonSchema, `${path}[${i}]`));
-  if (args && typeof args === 'object') {
-    const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
-    return Object.entries(args).flatMap(([key, value]) => texts(value, properties[key], key));
-  }
-  return [];
+interface StringValue {
+  path: string;
+  value: string;
+  schema: JsonSchema | undefined;
 }
 
-/** The string values of `args` that are addresses, by their schema's format or by their look. */
-function addresses(
-  args: unknown,
-  schema: JsonSchema | undefined,
-  path = 'the argument',
-): { path: string; value: string }[] {
-  if (typeof args === 'string') {
-    const format = typeof schema?.format === 'string' ? schema.format : undefined;
-    return (format && ADDRESS_FORMATS.has(format)) || LOOKS_LIKE_ADDRESS.test(args.trim())
-      ? [{ path, value: args.trim() }]
-      : [];
-  }
+/** Every string value of `args`, with where it sits and the schema it answers to. */
+function stringValues(args: unknown, schema: JsonSchema | undefined, path = 'the argument'): StringValue[] {
+  if (typeof args === 'string') return [{ path, value: args, schema }];
   if (Array.isArray(args))
-    return args.flatMap((item, i) => addresses(item, schema?.items as JsonSchema, `${path}[${i}]`));
+    return args.flatMap((item, i) => stringValues(item, schema?.items as JsonSchema, `${path}[${i}]`));
   if (args && typeof args === 'object') {
     const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
-    return Object.entries(args).flatMap(([key, value]) => addresses(value, properties[key], key));
+    return Object.entries(args).flatMap(([key, value]) => stringValues(value, properties[key], key));
   }
   return [];
+}
+
+/** An address, by its schema's format or by its look. */
+function isAddress({ value, schema }: StringValue): boolean {
+  const format = typeof schema?.format === 'string' ? schema.format : undefined;
+  return (format !== undefined && ADDRESS_FORMATS.has(format)) || LOOKS_LIKE_ADDRESS.test(value.trim());
+}
+
+/** Free text the model wrote: no format, no list to choose from, no address's look. */
+function isText({ value, schema }: StringValue): boolean {
+  return !(schema?.format || schema?.enum || schema?.const !== undefined || LOOKS_LIKE_ADDRESS.test(value.trim()));
 }
 
 /** What the person wrote and the tools returned in this session, in lower case. */

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { unsaid } from '../../../src/flow/decisions/grounded-values';
+import { describedWords, valueWords } from '../../../src/flow/decisions/value-words';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { answersFile, casesFile, parseCategory } from '../../../eval/bfcl/load';
 import type { BfclCategory } from '../../../eval/bfcl/categories';
@@ -16,17 +17,22 @@ function refusedShare(category: BfclCategory): number {
   const cases = parseCategory(category, read(casesFile(category)), read(answersFile(category)));
   let lost = 0;
   for (const testCase of cases) {
-    const said = testCase.messages
-      .map((message) => String(message.content))
-      .join('\n')
-      .toLowerCase();
+    const said = valueWords(
+      testCase.messages
+        .map((message) => String(message.content))
+        .join('\n')
+        .toLowerCase(),
+      new Set(),
+    );
     const refused = testCase.expected!.some((call) => {
       const [name, args] = Object.entries(call)[0]!;
       const fn = testCase.functions.find((candidate) => candidate.name === name)!;
       const tool = { name: toolName(name), description: fn.description ?? '', parameters: parametersSchema(fn) };
       return Object.values(args as Record<string, unknown[]>).some((accepted) => {
         const texts = accepted.filter((value): value is string => typeof value === 'string' && value !== '');
-        return texts.length > 0 && texts.every((text) => unsaid(text, said, tool as ToolDeclaration));
+        return (
+          texts.length > 0 && texts.every((text) => unsaid(text, [said, describedWords([tool as ToolDeclaration])]))
+        );
       });
     });
     if (refused) lost++;

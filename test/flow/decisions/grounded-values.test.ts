@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { unsaid } from '../../../src/flow/decisions/grounded-values';
+import { describedWords, valueWords } from '../../../src/flow/decisions/value-words';
+import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { pageTools } from './page-tools';
 
 const fillForm = pageTools.find((tool) => tool.name === 'fill_form')!;
@@ -7,19 +9,24 @@ const addNote = pageTools.find((tool) => tool.name === 'add_note')!;
 const request =
   "I'd like to get in touch with the shop. My name is Dana Wu, email dana.wu@example.com, and I want to ask whether the grinder is back in stock.";
 
+/** What the conversation and the tool's own declaration say, as unsaid() reads them. */
+const known = (said: string, tool: ToolDeclaration) => [valueWords(said, new Set()), describedWords([tool])];
+
 describe('a text the model wrote that says nothing the person said', () => {
   test("the 0.5B's refusal as a contact form's message is its own words", () => {
-    expect(unsaid("I'm sorry, but I can't assist with that.", request.toLowerCase(), fillForm)).toBe(true);
+    expect(unsaid("I'm sorry, but I can't assist with that.", known(request.toLowerCase(), fillForm))).toBe(true);
   });
 
   test('a text that takes a word of the request, or of the tool itself, is the visitor’s', () => {
-    expect(unsaid('Is the grinder back in stock?', request.toLowerCase(), fillForm)).toBe(false);
-    expect(unsaid('Team meeting moved, excited to see everyone', 'note: team meeting moved', addNote)).toBe(false);
-    expect(unsaid('A note for this page', 'hello', addNote)).toBe(false);
+    expect(unsaid('Is the grinder back in stock?', known(request.toLowerCase(), fillForm))).toBe(false);
+    expect(unsaid('Team meeting moved, excited to see everyone', known('note: team meeting moved', addNote))).toBe(
+      false,
+    );
+    expect(unsaid('A note for this page', known('hello', addNote))).toBe(false);
   });
 
   test('a word or two of the model’s own is its to word ("Buy milk", "price")', () => {
-    expect(unsaid('Groceries', 'put milk on my list', addNote)).toBe(false);
-    expect(unsaid('Buy milk', 'remember milk', addNote)).toBe(false);
+    expect(unsaid('Groceries', known('put milk on my list', addNote))).toBe(false);
+    expect(unsaid('Buy milk', known('remember milk', addNote))).toBe(false);
   });
 });
