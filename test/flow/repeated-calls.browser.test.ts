@@ -107,6 +107,45 @@ describe('a call the run already made', () => {
     expect(items()).toEqual(['Buy milk', 'Buy milk']);
   });
 
+  test('a call its tool failed is not run again the same way until something changes', async () => {
+    // The 0.5B, told there is no to-do at that place in the list ("the second one"), wrote the same call again.
+    const { addTodo, items } = todoList();
+    const tried: string[] = [];
+    const completeTodo = defineTool({
+      name: 'complete_todo',
+      description: 'Mark the to-do whose text matches as done.',
+      parameters: z.object({ text: z.string() }),
+      execute: ({ text }) => {
+        tried.push(text);
+        const found = items().find((item) => item?.toLowerCase().includes(text.toLowerCase()));
+        if (!found) throw new Error(`No to-do matches "${text}".`);
+        return { done: found };
+      },
+    });
+    const second = { name: 'complete_todo', args: { text: 'the second one' } };
+    const agent = await start({
+      model: {
+        engine: 'scripted',
+        turns: [
+          { toolCalls: [second] },
+          { toolCalls: [second] },
+          { toolCalls: [{ name: 'add_todo', args: { text: 'the second one' } }] },
+          { toolCalls: [second] },
+          { text: 'Done.' },
+        ],
+      },
+      tools: [addTodo, completeTodo],
+      storage: 'memory',
+    });
+    const { events } = await agent.send('mark the second one done');
+    expect(responses(events).map((r) => r.code ?? 'ran')).toEqual(['tool-failed', 'repeated-call', 'ran', 'ran']);
+    expect(responses(events)[1]!.error).toMatch(
+      /failed with these same arguments just before \(.*No to-do matches "the second one".*\)\. Do not call it the same way again/s,
+    );
+    // The tool ran for the first try and after the add, not for the repeat.
+    expect(tried).toEqual(['the second one', 'the second one']);
+  });
+
   test('maxRepeatedCalls: 0 ends at the first repeat; Infinity runs repeats; nonsense is refused', async () => {
     const strict = todoList();
     const agent = await start({

@@ -8,7 +8,10 @@
  *
  * "The same" is judged against the calls answered in this run since the
  * last call that changed something: a read-only call made again after a
- * change (list, add, list) reads new state and runs.
+ * change (list, add, list) reads new state and runs. A call its tool failed
+ * is not run again the same way either, until something changes: the 0.5B,
+ * told `There is no to-do at that place in the list ("the second one")`,
+ * wrote complete_todo("the second one") again.
  */
 import type { AgentEvent, FunctionCall } from '../../session/event';
 import { isBuiltin } from '../agents';
@@ -16,21 +19,25 @@ import type { Invocation, TurnCall, TurnProcessor } from '../types';
 import { refusal } from './refusal';
 
 const REPEATED_CALL = 'repeated-call';
+/** The code of a call its own tool failed (tools/invoke-tool.ts). */
+const TOOL_FAILED = 'tool-failed';
 
 export const repeatGuard: TurnProcessor = (inv, turn) => {
   if (inv.limits.maxRepeatedCalls === Infinity) return;
-  const answered = answeredSinceLastChange(inv);
+  const { answered, failed } = answeredSinceLastChange(inv);
   for (const call of turn.calls) {
     if (call.response || isBuiltin(call.call.name)) continue;
     const key = keyOf(call.call.name, call.args);
     // The same call twice in one turn is a repeat too: the first of them runs.
-    if (!answered.has(key)) {
+    if (!answered.has(key) && !failed.has(key)) {
       answered.add(key);
       continue;
     }
     inv.run.repeatedCalls = (inv.run.repeatedCalls ?? 0) + 1;
     const over = inv.run.repeatedCalls > inv.limits.maxRepeatedCalls;
-    call.response = refusal(turn, call, repeatMessage(call, over), REPEATED_CALL);
+    const error = failed.get(key);
+    const message = error === undefined ? repeatMessage(call, over) : failedAgainMessage(call, error, over);
+    call.response = refusal(turn, call, message, REPEATED_CALL);
     if (over)
       call.response.ends = {
         reason: REPEATED_CALL,
@@ -47,24 +54,43 @@ function repeatMessage(call: TurnCall, over: boolean): string {
     : `${base} Use that result: answer the user in words now, or call another tool.`;
 }
 
-/** The calls this run answered without an error, since its last answered call that may have changed something. */
-function answeredSinceLastChange(inv: Invocation): Set<string> {
+function failedAgainMessage(call: TurnCall, error: string, over: boolean): string {
+  const base = `Not run: ${call.call.name} failed with these same arguments just before (${error}).`;
+  return over
+    ? `${base} The run ends here.`
+    : `${base} Do not call it the same way again: change the arguments, or answer the user in words.`;
+}
+
+/**
+ * The calls this run answered since its last answered call that may have changed something: those that ran, and
+ * those their tool failed (with the error), which a change may have mended.
+ */
+function answeredSinceLastChange(inv: Invocation): { answered: Set<string>; failed: Map<string, string> } {
   const calls = new Map<string, FunctionCall>();
-  const keys = new Set<string>();
+  const answered = new Set<string>();
+  const failed = new Map<string, string>();
   const run = runEvents(inv.history, inv.invocationId);
   for (const event of run) {
     for (const part of event.content?.parts ?? []) {
       if ('functionCall' in part) calls.set(part.functionCall.id, part.functionCall);
-      if (!('functionResponse' in part) || part.functionResponse.error) continue;
+      if (!('functionResponse' in part)) continue;
       const call = calls.get(part.functionResponse.id);
       if (!call) continue;
+      const { error, code } = part.functionResponse;
+      if (error) {
+        if (code === TOOL_FAILED) failed.set(keyOf(call.name, call.args), error);
+        continue;
+      }
       const changes = !isBuiltin(call.name) && !inv.tools.get(call.name)?.annotations.readOnly;
-      // A change makes every earlier read stale: a read after it reads new state.
-      if (changes) clearReads(inv, keys);
-      keys.add(keyOf(call.name, call.args));
+      // A change makes every earlier read stale (a read after it reads new state), and may mend what failed.
+      if (changes) {
+        clearReads(inv, answered);
+        failed.clear();
+      }
+      answered.add(keyOf(call.name, call.args));
     }
   }
-  return keys;
+  return { answered, failed };
 }
 
 /** After a change, reads may be made again; the changes themselves stay (the same add twice is still a repeat). */

@@ -16,6 +16,7 @@ import type { ModelRequest } from '../../model/engine';
 import type { Claim } from './find-claims';
 import type { Invocation, StepResponse } from '../types';
 import { askedActions } from './asked-actions';
+import { isQuestion } from './question';
 import { runRequest } from './run-request';
 import { unperformedClaims } from './unperformed-claims';
 
@@ -36,13 +37,16 @@ export type ClaimsOutcome =
 export function holdToClaims(inv: Invocation, request: ModelRequest, response: StepResponse): ClaimsOutcome {
   if (!inv.decisions?.claims || response.answeredBy || !response.text.trim()) return { kind: 'kept' };
   const run = inv.history.filter((event) => event.invocationId === inv.invocationId);
-  const claims = unperformedClaims(response.text, request.tools, run);
+  // A question that asks for no action ("did you sort it?", "what's 2+2") is answered, never acted on: a claim in
+  // its answer is replaced, not made good (the 0.5B answered one "The to-do list was sorted", and a redo sorted the
+  // table; it answered "what's 2+2" with "The tool added a note", and a redo added one). What it asks about may be
+  // the session's past, so the session's calls back its answer ("Yes, both notes were saved", after two runs that
+  // saved them), not this run's alone.
+  const asked = runRequest(inv) ?? '';
+  const question = isQuestion(asked) && !askedActions(asked, request.tools).length;
+  const claims = unperformedClaims(response.text, request.tools, question ? inv.history : run);
   if (!claims.length) return { kind: 'kept' };
   const offered = new Set(request.allowedTools ?? request.tools.map((tool) => tool.name));
-  // A question that asks for no action ("did you sort it?") is answered, never acted on: a claim in its answer
-  // is replaced, not made good (the 0.5B answered it "The to-do list was sorted", and a redo sorted the table).
-  const asked = runRequest(inv) ?? '';
-  const question = asked.trim().endsWith('?') && !askedActions(asked, request.tools).length;
   const mayCall = !question && (request.toolChoice !== 'none' || request.messages.at(-1)?.role === 'user');
   const tools = [...new Set(claims.flatMap((claim) => claim.tools))].filter((tool) => offered.has(tool));
   if (mayCall && tools.length && !inv.run.redecided) {

@@ -1,8 +1,9 @@
 /**
- * What a reply claims that no call of its run performed: each claim of
- * find-claims.ts whose tools did not run without an error in this run (a
- * claim that names no action, "Done.", needs any action that ran). A read
- * (a readOnly tool) performs no action, so it answers no claim of one.
+ * What a reply claims that no call performed: each claim of find-claims.ts
+ * whose tools did not run without an error in `events` (its run's, or the
+ * session's for a question about what was done; a claim that names no
+ * action, "Done.", needs any action that ran). A read (a readOnly tool)
+ * performs no action, so it answers no claim of one.
  */
 import type { AgentEvent } from '../../session/event';
 import type { ToolDeclaration } from '../../tools/declaration';
@@ -11,12 +12,12 @@ import { findClaims, type Claim } from './find-claims';
 export function unperformedClaims(
   reply: string,
   tools: readonly ToolDeclaration[],
-  run: readonly AgentEvent[],
+  events: readonly AgentEvent[],
 ): Claim[] {
   const claims = findClaims(reply, tools);
   if (!claims.length) return [];
-  const performed = performedActions(run, tools);
-  const ran = ranCalls(run);
+  const performed = performedActions(events, tools);
+  const ran = ranCalls(events);
   return claims.filter((claim) => {
     // "The tool has found …" says a tool ran, whatever it did: a read backs it.
     const backing = claim.ran ? ran : performed;
@@ -24,7 +25,7 @@ export function unperformedClaims(
   });
 }
 
-/** The tools answered without an error in this run, reads included. */
+/** The tools answered without an error in `run`, reads included. */
 function ranCalls(run: readonly AgentEvent[]): Set<string> {
   const ran = new Set<string>();
   for (const event of run)
@@ -33,7 +34,7 @@ function ranCalls(run: readonly AgentEvent[]): Set<string> {
   return ran;
 }
 
-/** The tools that changed something in this run: answered without an error, and not read-only. */
+/** The tools that changed something in `run`: answered without an error, and not read-only. */
 function performedActions(run: readonly AgentEvent[], tools: readonly ToolDeclaration[]): Set<string> {
   const readOnly = new Set(tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name));
   const performed = new Set<string>();

@@ -312,6 +312,39 @@ describe('the decision layer, step by step', () => {
     expect(unperformedClaims).toEqual([{ sentence: 'The products table is sorted by price.', tools: ['sort_table'] }]);
   });
 
+  test('a question about what was done is answered from the session\'s calls: "did you add the milk?" keeps its true "yes"', async () => {
+    // The page suite's 0.5B: "Yes, both notes were saved." after two runs that saved them was replaced by "Nothing
+    // was done", since no call of the question's own run had saved a note.
+    const { agent } = await agentFor({
+      'add milk': { chance: 0.9, call: { name: 'add_todo', args: { text: 'milk' } } },
+      'did you add the milk?': { chance: 0.1, words: "Yes, I've added milk to your list." },
+      'did you send the form?': { chance: 0.1, words: "Yes, I've filled the contact form." },
+    });
+    await agent.send('add milk');
+    const asked = await agent.send('did you add the milk?');
+    expect(asked.text).toBe("Yes, I've added milk to your list.");
+    expect(asked.unperformedClaims).toBeUndefined();
+    // A claim no call of the session backs is still replaced.
+    const sent = await agent.send('did you send the form?');
+    expect(sent.text).toBe('Nothing was done: no tool ran for this request. Ask again if you want me to try.');
+  });
+
+  test('"what\'s 2+2" answered with a claim is a question: the claim is replaced, never made good by a call', async () => {
+    // The page suite's 0.5B answered it "The tool added a note to the to-do list on this page.", and the claim's
+    // redo added a note "2+2 equals 4." that nobody asked for.
+    const { agent, todos } = await agentFor({
+      "what's 2+2": {
+        chance: 0.2,
+        words: "I've added 2+2 to your list.",
+        heldCall: { name: 'add_todo', args: { text: '2+2 equals 4' } },
+      },
+    });
+    const { events, text } = await agent.send("what's 2+2");
+    expect(calls(events)).toEqual([]);
+    expect(todos).toEqual([]);
+    expect(text).toBe('Nothing was done: no tool ran for this request. Ask again if you want me to try.');
+  });
+
   test('a claim the run cannot make good is replaced by a plain "only what the calls did was done", and kept on the event and the result', async () => {
     const { agent, todos } = await agentFor({
       // After its one round the model may only answer, and it claims what it never did.

@@ -1,0 +1,15 @@
+/**
+ * A request that asks rather than tells: it ends with a question mark, or
+ * opens as a question does ("what's 2+2", "did you save both notes", "how
+ * many are left"). Whether it also asks for an action is asked-actions.ts's
+ * to say ("can you add milk?" asks one). English only.
+ */
+
+/** The openings of a question, where no imperative opens ("do the dishes" is a request; "does it" asks). */
+const OPENS_AS_QUESTION =
+  /^(?:what|what's|whats|how|who|whose|why|when|where|which|is|are|was|were|does|did|didn't|have you|has it|can you tell|could you tell)\b/;
+
+export function isQuestion(request: string): boolean {
+  const text = request.trim().toLowerCase().replace(/[’‘]/g, "'");
+  return text.endsWith('?') || OPENS_AS_QUESTION.test(text);
+}
