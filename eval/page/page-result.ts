@@ -32,6 +32,8 @@ export interface PageResult extends Omit<RequestCounts, 'unbackedClaims'> {
   /** The page after the request. */
   page?: PageState;
   promptTokens: number;
+  /** Of them, read from scratch (not in the engine's cache; absent in lines written before it was counted). */
+  prefilledTokens?: number;
   completionTokens: number;
   /** Model steps the request took (recorded ones). */
   steps: number;

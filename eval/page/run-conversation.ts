@@ -84,6 +84,7 @@ export async function* runConversation(run: ConversationRun): AsyncGenerator<Pag
       ...(error && { error }),
       page: after,
       promptTokens: record.promptTokens,
+      prefilledTokens: record.prefilledTokens,
       completionTokens: record.completionTokens,
       steps: record.steps,
       decisions: record.decisions,

@@ -12,6 +12,8 @@ export interface RunRecord {
   calls: CallRecord[];
   reply: string;
   promptTokens: number;
+  /** The prompt tokens its steps read from scratch, not found in the engine's cache (where the engine tells: llama.cpp). */
+  prefilledTokens: number;
   completionTokens: number;
   /** Model steps the run recorded (a step the decision layer asked again is not recorded, nor counted in the tokens). */
   steps: number;
@@ -28,6 +30,7 @@ export function recordOfRun(events: readonly AgentEvent[]): RunRecord {
   const calls = new Map<string, CallRecord>();
   const said: string[] = [];
   let promptTokens = 0;
+  let prefilledTokens = 0;
   let completionTokens = 0;
   let steps = 0;
   const decisions: StepDecision[] = [];
@@ -38,6 +41,7 @@ export function recordOfRun(events: readonly AgentEvent[]): RunRecord {
     if (role === 'model') {
       steps++;
       promptTokens += event.usage?.promptTokens ?? 0;
+      prefilledTokens += (event.usage?.promptTokens ?? 0) - (event.usage?.cachedPromptTokens ?? 0);
       completionTokens += event.usage?.completionTokens ?? 0;
       if (event.decision) decisions.push(event.decision);
       for (const claim of event.unperformedClaims ?? []) replacedClaims.push(claim.sentence);
@@ -59,6 +63,7 @@ export function recordOfRun(events: readonly AgentEvent[]): RunRecord {
     calls: [...calls.values()],
     reply: said.join('\n'),
     promptTokens,
+    prefilledTokens,
     completionTokens,
     steps,
     decisions,

@@ -44,7 +44,11 @@ function requestLines(result: PageResult): string[] {
   lines.push(`   reply: ${reply}`);
   const ended = result.endReason && result.endReason !== 'answer' ? `, ended: ${result.endReason}` : '';
   const verdict = result.verdict === 'correct' ? 'right' : `${result.verdict}: ${result.why.join('; ')}`;
-  lines.push(`   ${result.seconds.toFixed(1)} s${ended} · ${verdict}`);
+  const read =
+    result.prefilledTokens === undefined
+      ? ''
+      : ` (read ${result.prefilledTokens} of ${result.promptTokens} prompt tokens)`;
+  lines.push(`   ${result.seconds.toFixed(1)} s${read}${ended} · ${verdict}`);
   return lines;
 }
 

@@ -55,7 +55,7 @@ test('calls with their outcomes, every step’s words, tokens summed, decisions 
     event({ partial: true, content: { role: 'model', parts: [{ text: 'Nothing' }] } }),
     event({
       content: { role: 'model', parts: [{ text: 'Nothing was done: no tool ran for this request.' }] },
-      usage: { promptTokens: 30, completionTokens: 9 },
+      usage: { promptTokens: 30, completionTokens: 9, cachedPromptTokens: 24 },
       unperformedClaims: [{ sentence: 'I cleared it.', tools: ['clear_todos'] }],
       endReason: 'answer',
     }),
@@ -69,7 +69,8 @@ test('calls with their outcomes, every step’s words, tokens summed, decisions 
     ['add_todo', 'refused', 'several-in-one'],
   ]);
   expect(record.reply).toBe('On it.\nNothing was done: no tool ran for this request.');
-  expect(record).toMatchObject({ promptTokens: 130, completionTokens: 29, steps: 2 });
+  // The second step found 24 of its 30 tokens in the cache: 106 read from scratch.
+  expect(record).toMatchObject({ promptTokens: 130, prefilledTokens: 106, completionTokens: 29, steps: 2 });
   expect(record.decisions).toEqual([{ held: 'call', by: 'asked', tools: ['add_todo'] }]);
   expect(record.replacedClaims).toEqual(['I cleared it.']);
 });
