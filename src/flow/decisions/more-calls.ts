@@ -39,19 +39,47 @@ export async function withMoreCalls(
   // As many calls as the request lists items ("milk, eggs and bread": three), never more: a word left over
   // ("order by price, lowest first") is no item of its own.
   const most = Math.min(inv.limits.maxToolCallsPerStep, itemsListed(said));
+  const next = { ...request, toolChoice: holdToCall(request), sampling: nextCallSampling(request, response) };
   let turn = response;
   while (turn.toolCalls.length < most && [...asked].some((word) => !taken.has(word))) {
-    const more = await callModel(inv, agentName, { ...request, toolChoice: holdToCall(request) }, turn.raw);
+    const more = await callModel(inv, agentName, next, turn.raw);
     const fresh = more.toolCalls.filter((call) =>
       [...argumentWords(call.args)].some((w) => asked.has(w) && !taken.has(w)),
     );
-    // All or nothing: a continuation with a call that takes nothing new is not kept (its raw would replay it).
+    // All or nothing: a continuation with a call that takes nothing new is not kept (its raw would replay it),
+    // but the time and tokens it took stay the step's: the visitor waited for them.
     if (!fresh.length || fresh.length < more.toolCalls.length || more.callErrors.length || more.raw === undefined)
-      break;
+      return spent(turn, more);
     fresh.forEach((call) => take(call.args));
     turn = joined(turn, more);
   }
   return turn;
+}
+
+/**
+ * A continuation writes one more call, about as long as the step's calls were: it gets half as many tokens
+ * again and a few more (never more than the step had). Past that it writes no call worth keeping: the 0.5B,
+ * held to fill_form again after a call that had taken the request's values, wrote on for 585 s (one thread)
+ * until the step's own limit, where the whole request had taken 121 s.
+ */
+function nextCallSampling(request: ModelRequest, response: StepResponse): ModelRequest['sampling'] {
+  const written = response.usage?.completionTokens;
+  if (!written) return request.sampling;
+  const perCall = Math.ceil(written / response.toolCalls.length);
+  const most = Math.ceil(perCall * 1.5) + 16;
+  return { ...request.sampling, maxTokens: Math.min(request.sampling?.maxTokens ?? Infinity, most) };
+}
+
+/** A turn with the time and tokens of a continuation that was not kept. */
+function spent(turn: StepResponse, dropped: StepResponse): StepResponse {
+  return {
+    ...turn,
+    ms: turn.ms + dropped.ms,
+    usage: turn.usage && {
+      ...turn.usage,
+      completionTokens: turn.usage.completionTokens + (dropped.usage?.completionTokens ?? 0),
+    },
+  };
 }
 
 /**
