@@ -16,7 +16,7 @@ import type { ModelRequest } from '../../model/engine';
 import type { Claim } from './find-claims';
 import type { Invocation, StepResponse } from '../types';
 import { askedActions } from './asked-actions';
-import { isQuestion } from './question';
+import { asksAboutThePast, isQuestion } from './question';
 import { runRequest } from './run-request';
 import { unperformedClaims } from './unperformed-claims';
 
@@ -39,12 +39,13 @@ export function holdToClaims(inv: Invocation, request: ModelRequest, response: S
   const run = inv.history.filter((event) => event.invocationId === inv.invocationId);
   // A question that asks for no action ("did you sort it?", "what's 2+2") is answered, never acted on: a claim in
   // its answer is replaced, not made good (the 0.5B answered one "The to-do list was sorted", and a redo sorted the
-  // table; it answered "what's 2+2" with "The tool added a note", and a redo added one). What it asks about may be
-  // the session's past, so the session's calls back its answer ("Yes, both notes were saved", after two runs that
-  // saved them), not this run's alone.
+  // table; it answered "what's 2+2" with "The tool added a note", and a redo added one). A question about the past
+  // asks what the session did, so the session's calls back its answer ("Yes, both notes were saved", after two
+  // runs that saved them); any other question's answer claims what its own run did.
   const asked = runRequest(inv) ?? '';
   const question = isQuestion(asked) && !askedActions(asked, request.tools).length;
-  const claims = unperformedClaims(response.text, request.tools, question ? inv.history : run);
+  const backing = question && asksAboutThePast(asked) ? inv.history : run;
+  const claims = unperformedClaims(response.text, request.tools, backing);
   if (!claims.length) return { kind: 'kept' };
   const offered = new Set(request.allowedTools ?? request.tools.map((tool) => tool.name));
   const mayCall = !question && (request.toolChoice !== 'none' || request.messages.at(-1)?.role === 'user');

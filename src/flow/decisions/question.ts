@@ -2,7 +2,8 @@
  * A request that asks rather than tells: it ends with a question mark, or
  * opens as a question does ("what's 2+2", "did you save both notes", "how
  * many are left"). Whether it also asks for an action is asked-actions.ts's
- * to say ("can you add milk?" asks one). English only.
+ * to say ("can you add milk?" asks one). A question about the past ("did you
+ * save both notes?") asks what the session did. English only.
  */
 
 /** The openings of a question, where no imperative opens ("do the dishes" is a request; "does it" asks). */
@@ -12,4 +13,11 @@ const OPENS_AS_QUESTION =
 export function isQuestion(request: string): boolean {
   const text = request.trim().toLowerCase().replace(/[’‘]/g, "'");
   return text.endsWith('?') || OPENS_AS_QUESTION.test(text);
+}
+
+/** Words that ask what was done: "did you", "have you", "was it". */
+const ABOUT_THE_PAST = /\b(?:did|didn't|have you|haven't you|has it|has that|was it|were they|is it done)\b/;
+
+export function asksAboutThePast(request: string): boolean {
+  return ABOUT_THE_PAST.test(request.toLowerCase().replace(/[’‘]/g, "'"));
 }

@@ -332,16 +332,19 @@ describe('the decision layer, step by step', () => {
   test('"what\'s 2+2" answered with a claim is a question: the claim is replaced, never made good by a call', async () => {
     // The page suite's 0.5B answered it "The tool added a note to the to-do list on this page.", and the claim's
     // redo added a note "2+2 equals 4." that nobody asked for.
+    // A to-do added earlier in the session does not back it: the question asks nothing of the past.
     const { agent, todos } = await agentFor({
+      'add milk': { chance: 0.9, call: { name: 'add_todo', args: { text: 'milk' } } },
       "what's 2+2": {
         chance: 0.2,
         words: "I've added 2+2 to your list.",
         heldCall: { name: 'add_todo', args: { text: '2+2 equals 4' } },
       },
     });
+    await agent.send('add milk');
     const { events, text } = await agent.send("what's 2+2");
     expect(calls(events)).toEqual([]);
-    expect(todos).toEqual([]);
+    expect(todos).toEqual(['milk']);
     expect(text).toBe('Nothing was done: no tool ran for this request. Ask again if you want me to try.');
   });
 
