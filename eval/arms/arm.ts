@@ -4,7 +4,7 @@
  * - `ours`: the family's format, prompt and reader, decoding under our grammar;
  * - `ours-before`: the same, with the loop before issue 50's decision layer
  *   (`decisions: false`, its agent options in arm-agent-options.ts);
- * - `ours-tools-that-fit`: the decision layer with its part toolsThatFit on (off by default);
+ * - `ours-tools-that-fit`, `ours-given-values`: the decision layer with that part on (each off by default);
  * - `ours-no-grammar`: the same prompt and reader, free decoding;
  * - `native`: llama.cpp's own tool calling (wllama's createChatCompletion with `tools`);
  * - `fenced-json`: what the AI SDK's in-browser providers do, JSON in a fenced block, no grammar.
@@ -16,7 +16,8 @@ import type { ModelOptions } from '../../src/model/model-options';
 import type { ToolFormatName } from '../../src/model/formats/tool-format';
 import type { ModelCall } from '../bfcl/types';
 
-export type ArmName = 'ours' | 'ours-before' | 'ours-tools-that-fit' | 'ours-no-grammar' | 'native' | 'fenced-json';
+export type ArmName =
+  'ours' | 'ours-before' | 'ours-tools-that-fit' | 'ours-given-values' | 'ours-no-grammar' | 'native' | 'fenced-json';
 
 /** The model of a run. */
 export type EvalModel =

@@ -2,12 +2,13 @@
 import type { Arm, ArmName } from './arm';
 import { fencedJson } from './fenced-json';
 import { native } from './native';
-import { ours, oursBefore, oursToolsThatFit, oursWithoutGrammar } from './ours';
+import { ours, oursBefore, oursGivenValues, oursToolsThatFit, oursWithoutGrammar } from './ours';
 
 export const ARMS: Readonly<Record<ArmName, Arm>> = {
   ours,
   'ours-before': oursBefore,
   'ours-tools-that-fit': oursToolsThatFit,
+  'ours-given-values': oursGivenValues,
   'ours-no-grammar': oursWithoutGrammar,
   native,
   'fenced-json': fencedJson,

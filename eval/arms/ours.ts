@@ -37,6 +37,12 @@ export const oursToolsThatFit: Arm = {
   label: 'ours, only the tools that fit offered to a call',
 };
 
+export const oursGivenValues: Arm = {
+  ...ours,
+  name: 'ours-given-values',
+  label: 'ours, a value only some tools take held to a call of them',
+};
+
 export const oursWithoutGrammar: Arm = {
   name: 'ours-no-grammar',
   label: 'ours, no grammar (prompt + reader)',

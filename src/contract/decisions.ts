@@ -14,11 +14,15 @@ const parts = z.strictObject(
     /** Before a step writes anything, whether a call or words answer the request (the model's own odds, and the tools' fit). */
     callOrAnswer: onOff('decide between a call and words before each step'),
     /**
-     * Where a step is held to a call among several tools, it is offered only those the request's words point to,
-     * and a request that gives a value only a tool takes (an email address) is held to a call of that tool. Off by
-     * default (docs/evals.md).
+     * Where a step is held to a call among several tools, it is offered only those the request's words point to.
+     * Off by default (docs/evals.md).
      */
     toolsThatFit: onOff("offer a call only the tools the request's words point to"),
+    /**
+     * A request that gives a value in the format only some tools take (an email address) and asks no question is
+     * held to a call of those tools. Off by default (docs/evals.md).
+     */
+    givenValues: onOff('hold a request that gives a value only some tools take to a call of them'),
     /** While the request holds values no call of the turn took ("milk, eggs and bread"), the turn goes on with another call. */
     moreCalls: onOff('go on with another call while the request holds values no call took'),
     /** A call whose arguments fail its schema, or name values the visitor never gave, is written again once with the reason. */
@@ -27,7 +31,8 @@ const parts = z.strictObject(
     claims: onOff('hold replies to the calls that ran'),
   },
   {
-    error: 'must be true, false, or an object of parts: { callOrAnswer, toolsThatFit, moreCalls, retry, claims }',
+    error:
+      'must be true, false, or an object of parts: { callOrAnswer, toolsThatFit, givenValues, moreCalls, retry, claims }',
   },
 );
 
@@ -38,7 +43,8 @@ export const decisionsShape = {
    */
   decisions: z
     .union([z.boolean(), parts], {
-      error: 'must be true, false, or an object of parts: { callOrAnswer, toolsThatFit, moreCalls, retry, claims }',
+      error:
+        'must be true, false, or an object of parts: { callOrAnswer, toolsThatFit, givenValues, moreCalls, retry, claims }',
     })
     .optional(),
 };
@@ -50,6 +56,7 @@ export type DecisionOptions = z.input<typeof decisionsSchema>;
 export interface Decisions {
   callOrAnswer: boolean;
   toolsThatFit: boolean;
+  givenValues: boolean;
   moreCalls: boolean;
   retry: boolean;
   claims: boolean;

@@ -7,8 +7,22 @@ import { decisionsOf } from '../../src/contract/decision-defaults';
 import { AgentError } from '../../src/errors';
 
 const model = { engine: 'scripted', turns: [] } as const;
-const DEFAULTS = { callOrAnswer: true, toolsThatFit: false, moreCalls: true, retry: true, claims: true };
-const ALL_OFF = { callOrAnswer: false, toolsThatFit: false, moreCalls: false, retry: false, claims: false };
+const DEFAULTS = {
+  callOrAnswer: true,
+  toolsThatFit: false,
+  givenValues: false,
+  moreCalls: true,
+  retry: true,
+  claims: true,
+};
+const ALL_OFF = {
+  callOrAnswer: false,
+  toolsThatFit: false,
+  givenValues: false,
+  moreCalls: false,
+  retry: false,
+  claims: false,
+};
 
 describe('decisions among createAgent options', () => {
   test.each([['yes'], [{ fitTools: 8 }], [{ claims: 'always' }], [{ toolFirst: true }]])(
@@ -45,5 +59,6 @@ describe('the parts a run takes', () => {
     expect(decisionsOf({ decisions: false }, 'wllama')).toEqual(ALL_OFF);
     expect(decisionsOf({ decisions: { claims: false } }, 'scripted')).toEqual({ ...DEFAULTS, claims: false });
     expect(decisionsOf({ decisions: { toolsThatFit: true } }, 'wllama')).toEqual({ ...DEFAULTS, toolsThatFit: true });
+    expect(decisionsOf({ decisions: { givenValues: true } }, 'wllama')).toEqual({ ...DEFAULTS, givenValues: true });
   });
 });

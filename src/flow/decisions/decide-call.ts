@@ -4,11 +4,11 @@
  *
  * - a request that names a tool's action ("sort the products", asked-actions.ts)
  *   is held to a call of that tool (or of those tools);
- * - with the part toolsThatFit, a request that gives a value in the format a
+ * - with the part givenValues, a request that gives a value in the format a
  *   tool's parameter takes (an email address, a date) and asks no question is
- *   held to a call of that tool: Qwen2.5-Coder 0.5B's odds of a call were 0.00 on "My name is Dana
- *   Wu, email dana.wu@example.com, and I want to ask…" on a page whose
- *   contact form takes a name, an email and a message;
+ *   held to a call of that tool: Qwen2.5-Coder 0.5B's odds of a call were
+ *   0.00 on "My name is Dana Wu, email dana.wu@example.com, and I want to
+ *   ask…" on a page whose contact form takes a name, an email and a message;
  * - a request that shares no word with any tool, in a session that has not
  *   called one, is held to words (outside-tools.ts);
  * - else the model's own odds of opening with a call (ModelEngine.callChance)
@@ -63,7 +63,7 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   if (asked.length) return holdToCall(step, fit(asked), 'asked');
   // A value only a tool takes ("my email is dana@wu.studio"), given outside a question, is given for that tool.
   const taking =
-    !decisions.toolsThatFit || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
+    !decisions.givenValues || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
   if (taking.length && taking.length < tools.length) return holdToCall(step, fit(taking), 'values');
   if (outsideTools(last.content, tools, inv.history)) {
     step.toolChoice = 'none';

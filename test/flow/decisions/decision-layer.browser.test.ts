@@ -125,7 +125,7 @@ describe('the decision layer, step by step', () => {
     expect(modelEvents(picked.events)[0]!.decision).toEqual({ held: 'call', by: 'chance', chance: 0.9, ms: 1 });
   });
 
-  test('with toolsThatFit, a value only one tool takes (an email address) is given for it: held to that tool though the model would answer in words; in a question, left to the model', async () => {
+  test('with givenValues, a value only one tool takes (an email address) is given for it: held to that tool though the model would answer in words; in a question, left to the model', async () => {
     const given = 'my name is Dana and my email is dana@wu.studio';
     const asked = 'is dana@wu.studio the email you have?';
     const fill = { name: 'fill_form', args: { name: 'Dana', email: 'dana@wu.studio' } };
@@ -135,7 +135,7 @@ describe('the decision layer, step by step', () => {
         [given]: { chance: 0, words: 'Sure, Dana.', heldCall: fill, after: 'The form is filled.' },
         [asked]: { chance: 0, words: 'Yes.', heldCall: fill },
       },
-      { toolsThatFit: true },
+      { givenValues: true },
     );
     const filled = await agent.send(given);
     expect(modelEvents(filled.events)[0]!.decision).toEqual({ held: 'call', by: 'values', tools: ['fill_form'] });
@@ -143,6 +143,13 @@ describe('the decision layer, step by step', () => {
     const answered = await agent.send(asked);
     expect(answered.text).toBe('Yes.');
     expect(sent).toHaveLength(1);
+    // The narrowing alone holds nothing to a call.
+    const narrowing = await agentFor(
+      { [given]: { chance: 0, words: 'Sure, Dana.', heldCall: fill } },
+      { toolsThatFit: true },
+    );
+    expect((await narrowing.agent.send(given)).text).toBe('Sure, Dana.');
+    expect(narrowing.sent).toEqual([]);
   });
 
   test("a sentence of the model's own words as a value (its refusal as the form's message) is refused, and the call written again once", async () => {
@@ -166,7 +173,7 @@ describe('the decision layer, step by step', () => {
           after: 'The form is filled.',
         },
       },
-      { toolsThatFit: true },
+      { givenValues: true },
     );
     const { events } = await agent.send(request);
     const outcomes = responses(events).map((response) => (response.error ? response.code : 'ran'));

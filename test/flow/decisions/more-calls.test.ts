@@ -1,6 +1,7 @@
 // The turn that goes on with another call (more-calls.ts), with an engine that plays a model which, held to a
 // call after its first, writes on and on: what it may write, and what the step then says it cost.
 import { describe, expect, test } from 'vitest';
+import { decisionsOf } from '../../../src/contract/decision-defaults';
 import { withMoreCalls } from '../../../src/flow/decisions/more-calls';
 import type { StepResponse } from '../../../src/flow/types';
 import type { ModelDelta, ModelRequest } from '../../../src/model/engine';
@@ -13,7 +14,8 @@ const addTodo = declaration('add_todo', {
 
 async function afterFirstCall(maxTokens?: number) {
   const { inv } = await invocation([addTodo]);
-  inv.decisions = { callOrAnswer: true, toolsThatFit: false, moreCalls: true, retry: true, claims: true };
+  // The parts at their defaults, moreCalls among them.
+  inv.decisions = decisionsOf({ decisions: true }, 'wllama');
   const asked: (number | undefined)[] = [];
   inv.engine.continueTurn = async function* (request: ModelRequest): AsyncIterable<ModelDelta> {
     asked.push(request.sampling?.maxTokens);
