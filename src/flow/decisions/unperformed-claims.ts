@@ -16,8 +16,7 @@ export function unperformedClaims(
 ): Claim[] {
   const claims = findClaims(reply, tools);
   if (!claims.length) return [];
-  const performed = performedActions(events, tools);
-  const ran = ranCalls(events);
+  const { ran, performed } = answeredCalls(events, tools);
   return claims.filter((claim) => {
     // "The tool has found …" says a tool ran, whatever it did: a read backs it.
     const backing = claim.ran ? ran : performed;
@@ -25,22 +24,22 @@ export function unperformedClaims(
   });
 }
 
-/** The tools answered without an error in `run`, reads included. */
-function ranCalls(run: readonly AgentEvent[]): Set<string> {
-  const ran = new Set<string>();
-  for (const event of run)
-    for (const part of event.content?.parts ?? [])
-      if ('functionResponse' in part && !part.functionResponse.error) ran.add(part.functionResponse.name);
-  return ran;
-}
-
-/** The tools that changed something in `run`: answered without an error, and not read-only. */
-function performedActions(run: readonly AgentEvent[], tools: readonly ToolDeclaration[]): Set<string> {
+/**
+ * The tools answered without an error in `events`: every one (`ran`, reads included), and those that changed
+ * something (`performed`: not read-only).
+ */
+function answeredCalls(
+  events: readonly AgentEvent[],
+  tools: readonly ToolDeclaration[],
+): { ran: Set<string>; performed: Set<string> } {
   const readOnly = new Set(tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name));
+  const ran = new Set<string>();
   const performed = new Set<string>();
-  for (const event of run)
-    for (const part of event.content?.parts ?? [])
-      if ('functionResponse' in part && !part.functionResponse.error && !readOnly.has(part.functionResponse.name))
-        performed.add(part.functionResponse.name);
-  return performed;
+  for (const event of events)
+    for (const part of event.content?.parts ?? []) {
+      if (!('functionResponse' in part) || part.functionResponse.error) continue;
+      ran.add(part.functionResponse.name);
+      if (!readOnly.has(part.functionResponse.name)) performed.add(part.functionResponse.name);
+    }
+  return { ran, performed };
 }
