@@ -17,10 +17,9 @@ import type { AgentEvent, FunctionCall } from '../../session/event';
 import { isBuiltin } from '../agents';
 import type { Invocation, TurnCall, TurnProcessor } from '../types';
 import { refusal } from './refusal';
+import { TOOL_FAILED } from './run-tool';
 
 const REPEATED_CALL = 'repeated-call';
-/** The code of a call its own tool failed (tools/invoke-tool.ts). */
-const TOOL_FAILED = 'tool-failed';
 
 export const repeatGuard: TurnProcessor = (inv, turn) => {
   if (inv.limits.maxRepeatedCalls === Infinity) return;

@@ -5,12 +5,15 @@
  * only the run's abort reaches the call. An approved call carries the
  * arguments the person saw, and the page runs it only with exactly those.
  */
-import { isAgentGone, messageOf } from '../../errors';
+import { type AgentErrorCode, isAgentGone, messageOf } from '../../errors';
 import type { ToolOutcome } from '../../tools/invoke-tool';
 import { builtinResponse, isBuiltin } from '../agents';
 import { emitPartial } from '../record';
 import type { CallProcessor, CallResponse, Invocation, Turn, TurnCall } from '../types';
 import { refusal } from './refusal';
+
+/** The code of a call its own tool failed (here, and in tools/invoke-tool.ts): the repeat guard and the retry of values read it. */
+export const TOOL_FAILED = 'tool-failed' satisfies AgentErrorCode;
 
 const NOT_SHOWN =
   'Not run: it was approved without being shown with the arguments it would run with. Ask the user to approve it again.';
@@ -60,7 +63,7 @@ async function runPageTool(inv: Invocation, turn: Turn, call: TurnCall): Promise
     return {
       ok: false,
       ms: performance.now() - t0,
-      error: { code: 'tool-failed', message: `${name} failed: ${messageOf(error)}` },
+      error: { code: TOOL_FAILED, message: `${name} failed: ${messageOf(error)}` },
     };
   }
 }

@@ -13,12 +13,13 @@
  */
 import type { AgentEvent } from '../../session/event';
 import { functionCalls, functionResponses } from '../../session/parts';
+import { TOOL_FAILED } from '../call-processors/run-tool';
 import type { Invocation, RequestProcessor } from '../types';
 import { UNGROUNDED_VALUE } from './grounded-values';
 import { oneItemArguments, SEVERAL_IN_ONE } from './one-item-each';
 
 /** The answers a call's values earn, and no other (a person's no, a repeat, a timeout stay a round). */
-const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE, SEVERAL_IN_ONE, 'tool-failed']);
+const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE, SEVERAL_IN_ONE, TOOL_FAILED]);
 
 /** The run's model steps that made calls, the one retried round left out (it is tried again). */
 export function countedRounds(inv: Invocation): AgentEvent[] {
