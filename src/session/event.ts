@@ -72,7 +72,7 @@ export type EndReason =
 /**
  * What the decision layer decided for a step before it wrote anything, as its model event records it: held to
  * a call because the request named a tool's action ('asked') or because its reply claimed one ('claim'); held
- * to words because the request shares no word with any tool ('words'); or either way by the model's own odds
+ * to words because the request shares no word with any tool ('words') or asks what was done ('question'); or either way by the model's own odds
  * of opening with a call ('chance').
  */
 export interface StepDecision {
@@ -80,9 +80,9 @@ export interface StepDecision {
   held: 'call' | 'answer';
   /**
    * 'asked': the request named a tool's action; 'values': it gave a value in a format a tool takes; 'words': no
-   * tool's word was in it; 'chance': the model's odds; 'claim': a reply claimed an action no call did.
+   * tool's word was in it; 'question': it asked what was done ("did you add it?"); 'chance': the model's odds; 'claim': a reply claimed an action no call did.
    */
-  by: 'asked' | 'values' | 'words' | 'chance' | 'claim';
+  by: 'asked' | 'values' | 'words' | 'question' | 'chance' | 'claim';
   /** The tools the step was held to: the ones the request named by their action ('asked'), or the ones its words point to. */
   tools?: string[];
   /** What the reply the step replaces claimed ('claim'): the model said so without a call. */

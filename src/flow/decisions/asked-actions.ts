@@ -15,7 +15,7 @@ import { actionVerbsOf, formsOf } from './action-verbs';
 
 /** What may stand before an imperative verb: nothing, a greeting or assent, "please", or a polite frame. */
 const ASKING =
-  /(^|[.!,;:]\s*|\b(please|pls|plz|now|then|also|and|just|can you|could you|would you|will you|you can|i want you to|i need you to|i'd like you to|let's|go ahead and|help me|i want to|i need to|i'd like to)\s+)$/;
+  /(^|[.!?,;:]\s*|\b(please|pls|plz|now|then|also|and|just|can you|could you|would you|will you|you can|i want you to|i need you to|i'd like you to|let's|go ahead and|help me|i want to|i need to|i'd like to)\s+)$/;
 /** Words that make what follows a question about the past, a negation or a wish not to: no request. */
 const NOT_ASKING = /\b(did|didn't|have you|has it|don't|do not|never|not|no need to|stop)\b/;
 
@@ -29,9 +29,8 @@ export function askedActions(request: string, tools: readonly ToolDeclaration[])
       const before = text
         .slice(0, match.index)
         .replace(/^\W*(hi|hey|hello|ok|okay|sure|great|thanks|thank you)\W*/, '');
-      const clause = before.slice(
-        Math.max(before.lastIndexOf(','), before.lastIndexOf('.'), before.lastIndexOf(' and ')) + 1,
-      );
+      // A clause ends at a comma, a sentence's end or "and": "did you add milk? add it now" asks in its second.
+      const clause = before.slice(Math.max(...[',', '.', '?', '!', ' and '].map((end) => before.lastIndexOf(end))) + 1);
       if (NOT_ASKING.test(clause)) continue;
       if (ASKING.test(before) || ASKING.test(clause)) asked.add(tool.name);
     }

@@ -9,6 +9,10 @@
  *   held to a call of that tool: Qwen2.5-Coder 0.5B's odds of a call were
  *   0.00 on "My name is Dana Wu, email dana.wu@example.com, and I want to
  *   ask…" on a page whose contact form takes a name, an email and a message;
+ * - a question about what was done that asks for nothing ("did you add my
+ *   groceries?") is held to words: the reply is checked against the session's
+ *   calls (hold-to-claims.ts). Left to its odds (0.76), the 0.5B called
+ *   add_todo and wrote "bread, eggs, milk, " until its token limit;
  * - a request that shares no word with any tool, in a session that has not
  *   called one, is held to words (outside-tools.ts);
  * - else the model's own odds of opening with a call (ModelEngine.callChance)
@@ -32,6 +36,7 @@ import type { RequestProcessor, StepRequest } from '../types';
 import { askedActions } from './asked-actions';
 import { fittingTools, toolsTakingValues } from './fitting-tools';
 import { outsideTools } from './outside-tools';
+import { asksAboutThePast, isQuestion } from './question';
 
 /** The model's chance of opening with a call at which the step is held to one. */
 const CALL_AT_LEAST = 0.65;
@@ -65,11 +70,8 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   const taking =
     !decisions.givenValues || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
   if (taking.length && taking.length < tools.length) return holdToCall(step, fit(taking), 'values');
-  if (outsideTools(last.content, tools, inv.history)) {
-    step.toolChoice = 'none';
-    step.decision = { held: 'answer', by: 'words' };
-    return;
-  }
+  if (isQuestion(last.content) && asksAboutThePast(last.content)) return holdToWords(step, 'question');
+  if (outsideTools(last.content, tools, inv.history)) return holdToWords(step, 'words');
   if (!inv.engine.callChance) return;
   const { chance, ms, usage } = await inv.engine.callChance(requestOf(step), inv.signal, (read) =>
     emitPartial(inv, { author: step.agent.name, promptRead: read }),
@@ -84,6 +86,11 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   holdToCall(step, fitting.length < tools.length ? fitting : [], 'chance');
   step.decision = { ...step.decision!, chance, ms };
 };
+
+function holdToWords(step: StepRequest, by: 'words' | 'question'): void {
+  step.toolChoice = 'none';
+  step.decision = { held: 'answer', by };
+}
 
 /** Holds the step to a call of `tools` (of any tool offered, when empty). */
 function holdToCall(step: StepRequest, tools: string[], by: 'asked' | 'values' | 'claim' | 'chance'): void {

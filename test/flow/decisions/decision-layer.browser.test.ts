@@ -319,6 +319,30 @@ describe('the decision layer, step by step', () => {
     expect(unperformedClaims).toEqual([{ sentence: 'The products table is sorted by price.', tools: ['sort_table'] }]);
   });
 
+  test("a question about what was done is held to words, whatever the model's odds; one that also asks is held to the call", async () => {
+    const { agent, todos } = await agentFor({
+      // The page suite's 0.5B: odds 0.76, then add_todo("Bread, eggs, milk, bread, eggs, milk, …") to its token limit.
+      'did you add my groceries?': {
+        chance: 0.76,
+        call: { name: 'add_todo', args: { text: 'Bread, eggs, milk' } },
+        words: 'No, I have not added anything yet.',
+      },
+      "didn't you add milk? add it now": {
+        chance: 0.2,
+        words: 'Yes.',
+        heldCall: { name: 'add_todo', args: { text: 'milk' } },
+        after: 'Added milk.',
+      },
+    });
+    const answered = await agent.send('did you add my groceries?');
+    expect(answered.text).toBe('No, I have not added anything yet.');
+    expect(modelEvents(answered.events)[0]!.decision).toEqual({ held: 'answer', by: 'question' });
+    expect(todos).toEqual([]);
+    const asked = await agent.send("didn't you add milk? add it now");
+    expect(modelEvents(asked.events)[0]!.decision).toEqual({ held: 'call', by: 'asked', tools: ['add_todo'] });
+    expect(todos).toEqual(['milk']);
+  });
+
   test('a question about what was done is answered from the session\'s calls: "did you add the milk?" keeps its true "yes"', async () => {
     // The page suite's 0.5B: "Yes, both notes were saved." after two runs that saved them was replaced by "Nothing
     // was done", since no call of the question's own run had saved a note.
