@@ -2,11 +2,14 @@
  * One step's decoding: llama.cpp's completion streamed through the family's
  * reader into deltas, with the step's recovery rules when a completion fails
  * (invalid-utf8-rule.ts, strict-grammar-rule.ts): each goes on in a new
- * completion from the text so far, which llama.cpp's cache holds.
+ * completion from the text so far, which llama.cpp's cache holds. A step
+ * whose output falls into a loop (repeating-tail.ts) is stopped there, as
+ * if at its token limit, and says so in a notice.
  */
 import { AgentError } from '../../../errors';
 import type { FinishReason, ModelDelta } from '../../engine';
 import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
+import { RepeatingTail } from '../../readers/repeating-tail';
 import { ToolCallStream } from '../../readers/stream-tool-calls';
 import type { Usage } from '../../usage';
 import { goOnAfterInvalidUtf8, tokenLimit } from './invalid-utf8-rule';
@@ -43,6 +46,7 @@ class StepDecoding {
   /** Ends the completion early: where the step's first call closes. */
   private readonly cut = new AbortController();
   private readonly firstCall: WllamaRequestPlan['firstCallEnd'];
+  private readonly loop = new RepeatingTail();
   private raw = '';
   private finish: FinishReason = 'stop';
   private usage?: Usage;
@@ -158,6 +162,12 @@ class StepDecoding {
         cut.abort();
         continue;
       }
+      if (this.loop.push(text)) {
+        yield looping(this.loop.piece!, this.raw.length);
+        this.finish = 'length';
+        cut.abort();
+        continue;
+      }
       if (choice?.finish_reason === 'length') this.finish = 'length';
     }
   }
@@ -179,6 +189,15 @@ class StepDecoding {
     const reason = this.finish === 'abort' || this.finish === 'length' ? this.finish : calls ? 'tool-calls' : 'stop';
     yield { type: 'finish', reason, ...(this.usage && { usage: this.usage }), raw: this.raw };
   }
+}
+
+/** What a step stopped in a loop says. */
+function looping(piece: string, length: number): ModelDelta {
+  return {
+    type: 'notice',
+    code: 'repeating-output',
+    message: `The model wrote ${JSON.stringify(piece)} over and over, so it was stopped after ${length} characters, as at its token limit.`,
+  };
 }
 
 /** Stop strings the page added in model.completion (they add to the template's own). */
