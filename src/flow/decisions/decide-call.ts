@@ -22,6 +22,8 @@
  *   irrelevance cases, "To find…" and then a call), nor does one that opens
  *   with a call end it in prose.
  *
+ * Each rule reads the request with its misspelt tool words mended (typos.ts).
+ *
  * Held to a call among several tools, the step is offered only the tools the
  * request's words point to (fitting-tools.ts), when the part toolsThatFit is on
  * (off by default: docs/evals.md).
@@ -37,6 +39,7 @@ import { askedActions } from './asked-actions';
 import { fittingTools, toolsTakingValues } from './fitting-tools';
 import { outsideTools } from './outside-tools';
 import { asksAboutThePast, isQuestion } from './question';
+import { mendTypos } from './typos';
 
 /** The model's chance of opening with a call at which the step is held to one. */
 const CALL_AT_LEAST = 0.65;
@@ -56,22 +59,24 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   const offered = new Set(step.allowedTools ?? step.tools.map((tool) => tool.name));
   const tools = step.tools.filter((tool) => offered.has(tool.name));
   if (!tools.length) return;
+  // What the request asks and names, its tool words spelled as the tools spell them ("sortt prodcts").
+  const request = mendTypos(last.content, tools);
   // Among several tools, the ones the request's words point to.
   const fit = (names: readonly string[]) =>
     decisions.toolsThatFit
       ? fittingTools(
-          last.content,
+          request,
           tools.filter((tool) => names.includes(tool.name)),
         )
       : [...names];
-  const asked = askedActions(last.content, tools);
+  const asked = askedActions(request, tools);
   if (asked.length) return holdToCall(step, fit(asked), 'asked');
   // A value only a tool takes ("my email is dana@wu.studio"), given outside a question, is given for that tool.
   const taking =
     !decisions.givenValues || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
   if (taking.length && taking.length < tools.length) return holdToCall(step, fit(taking), 'values');
   if (isQuestion(last.content) && asksAboutThePast(last.content)) return holdToWords(step, 'question');
-  if (outsideTools(last.content, tools, inv.history)) return holdToWords(step, 'words');
+  if (outsideTools(request, tools, inv.history)) return holdToWords(step, 'words');
   if (!inv.engine.callChance) return;
   const { chance, ms, usage } = await inv.engine.callChance(requestOf(step), inv.signal, (read) =>
     emitPartial(inv, { author: step.agent.name, promptRead: read }),

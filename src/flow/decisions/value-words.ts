@@ -30,7 +30,7 @@ const COMMON = new Set(
 );
 
 /** A word as compared: lower case, its plural or -ed/-ing ending dropped; a number as its value. */
-function stem(word: string): string {
+export function stem(word: string): string {
   const lower = word.toLowerCase();
   if (/^-?\d+(\.\d+)?$/.test(lower)) return String(Number(lower));
   if (lower.length > 4 && lower.endsWith('ies')) return `${lower.slice(0, -3)}y`;
@@ -40,6 +40,11 @@ function stem(word: string): string {
   if (lower.length > 5 && lower.endsWith('ing')) return lower.slice(0, -3);
   if (lower.length > 4 && lower.endsWith('ed')) return lower.slice(0, -2);
   return lower;
+}
+
+/** A word any sentence has ("the", "from", "please"): never a value, never a misspelling. */
+export function isCommon(word: string): boolean {
+  return COMMON.has(word);
 }
 
 /** The words of a text, each stemmed: letters (any script), or a number with its decimals. */

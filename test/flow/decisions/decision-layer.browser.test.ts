@@ -97,6 +97,23 @@ describe('the decision layer, step by step', () => {
     expect(text).toBe('Sorted by price.');
   });
 
+  test('a misspelt request is read as meant: "sortt the prodcts by price" is held to the sort, though it names no tool word as typed', async () => {
+    const request = 'sortt the prodcts by price pls';
+    const { agent } = await agentFor({
+      [request]: {
+        chance: 0.1,
+        // The page suite's 0.5B on "sortt prodcts by prise, high to low": held to words, it claimed the sort.
+        words: 'The products are sorted.',
+        heldCall: { name: 'sort_table', args: { column: 'price' } },
+        after: 'Sorted by price.',
+      },
+    });
+    const { events, text } = await agent.send(request);
+    expect(modelEvents(events)[0]!.decision).toEqual({ held: 'call', by: 'asked', tools: ['sort_table'] });
+    expect(calls(events).map((call) => [call.name, call.args])).toEqual([['sort_table', { column: 'price' }]]);
+    expect(text).toBe('Sorted by price.');
+  });
+
   test("with toolsThatFit, a step held to a call by the model's odds is offered only the tools the request's words point to; by default, the model's pick runs", async () => {
     const request = 'the products by price, cheapest first';
     const script = {
