@@ -12,6 +12,7 @@ const engineUrl = new URL('fixtures/deciding-engine.js', here).href;
 function page() {
   const todos: string[] = [];
   const sent: unknown[] = [];
+  const sorts: string[] = [];
   const addTodo = defineTool({
     name: 'add_todo',
     description: 'Add an item to the to-do list on this page.',
@@ -21,8 +22,8 @@ function page() {
   const sortTable = defineTool({
     name: 'sort_table',
     description: 'Sort the products table by a column.',
-    parameters: z.object({ column: z.enum(['name', 'price']) }),
-    execute: ({ column }) => ({ sortedBy: column }),
+    parameters: z.object({ column: z.enum(['name', 'price']), filter: z.string().optional() }),
+    execute: ({ column, filter }) => (sorts.push(filter ? `${column} (${filter})` : column), { sortedBy: column }),
   });
   const fillForm = defineTool({
     name: 'fill_form',
@@ -40,11 +41,11 @@ function page() {
       return { done: found };
     },
   });
-  return { todos, sent, tools: [addTodo, sortTable, fillForm, completeTodo] };
+  return { todos, sent, sorts, tools: [addTodo, sortTable, fillForm, completeTodo] };
 }
 
 async function agentFor(requests: Record<string, unknown>, decisions: unknown = true) {
-  const { todos, sent, tools } = page();
+  const { todos, sent, sorts, tools } = page();
   const agent = await start({
     model: { engine: 'module', url: engineUrl, options: { requests } },
     tools,
@@ -54,7 +55,7 @@ async function agentFor(requests: Record<string, unknown>, decisions: unknown = 
     storage: 'memory',
     dbName: uniqueDb('decisions'),
   });
-  return { agent, todos, sent };
+  return { agent, todos, sent, sorts };
 }
 
 const modelEvents = (events: AgentEvent[]) => events.filter((event) => event.content?.role === 'model');
@@ -452,6 +453,36 @@ describe('the decision layer, step by step', () => {
       { done: 'Buy milk' },
     ]);
     expect(text).toBe('Marked "Buy milk" as done.');
+  });
+
+  test('an optional value no one asked for ("price < 100" as a filter of a plain sort) is refused, and the call written again once', async () => {
+    const request = 'Could you sort the products by price, cheapest first please?';
+    const { agent, sorts } = await agentFor({
+      [request]: {
+        chance: 0.9,
+        // The page suite's 0.5B: the filter failed the sort ("No product holds "price < 100"").
+        call: { name: 'sort_table', args: { column: 'price', filter: 'price < 100' } },
+        retryCall: { name: 'sort_table', args: { column: 'price' } },
+        after: 'Sorted by price.',
+      },
+      'only show me the teapot, sorted by name': {
+        chance: 0.9,
+        call: { name: 'sort_table', args: { column: 'name', filter: 'teapot' } },
+        after: 'Here is the teapot.',
+      },
+    });
+    const { events } = await agent.send(request);
+    expect(responses(events).map((response) => (response.error ? response.code : 'ran'))).toEqual([
+      'ungrounded-value',
+      'ran',
+    ]);
+    expect(responses(events)[0]!.error).toMatch(
+      /"price < 100", which the user did not ask for, and sort_table runs without it/,
+    );
+    expect(sorts).toEqual(['price']);
+    // A filter in the visitor's words runs at once.
+    await agent.send('only show me the teapot, sorted by name');
+    expect(sorts).toEqual(['price', 'name (teapot)']);
   });
 
   test('an address the visitor gave runs at once', async () => {

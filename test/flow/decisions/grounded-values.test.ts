@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { unsaid } from '../../../src/flow/decisions/grounded-values';
+import { unasked, unsaid } from '../../../src/flow/decisions/grounded-values';
 import { describedWords, valueWords } from '../../../src/flow/decisions/value-words';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { pageTools } from './page-tools';
@@ -28,5 +28,24 @@ describe('a text the model wrote that says nothing the person said', () => {
   test('a word or two of the model’s own is its to word ("Buy milk", "price")', () => {
     expect(unsaid('Groceries', known('put milk on my list', addNote))).toBe(false);
     expect(unsaid('Buy milk', known('remember milk', addNote))).toBe(false);
+  });
+});
+
+describe('an optional value no one asked for', () => {
+  const sortTable = pageTools.find((tool) => tool.name === 'sort_table')!;
+  const said = (text: string) => valueWords(text.toLowerCase(), new Set());
+  const own = describedWords([sortTable]);
+
+  test("the 0.5B's filters for a plain sort: a number or a phrase the visitor never said", () => {
+    expect(unasked('price < 100', said('Could you sort the products by price, cheapest first please?'), own)).toBe(
+      true,
+    );
+    expect(unasked("name contains 'the second one'", said('sort the table by name z to a'), own)).toBe(true);
+  });
+
+  test("a filter of the visitor's words, or of the tool's own, stands; so does a date", () => {
+    expect(unasked('teapot', said('only show me the teapot'), own)).toBe(false);
+    expect(unasked('name', said('sort by name'), own)).toBe(false);
+    expect(unasked('2023-03-10', said('next wednesday'), own)).toBe(false);
   });
 });
