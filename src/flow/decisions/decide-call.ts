@@ -3,7 +3,8 @@
  * and the step then held to it (its tool choice):
  *
  * - a request that names a tool's action ("sort the products", asked-actions.ts)
- *   is held to a call of that tool (or of those tools);
+ *   is held to a call of that tool (or of those tools; of those it names, when
+ *   several share the verb: "put it on the todo list", named-tools.ts);
  * - with the part givenValues, a request that gives a value in the format a
  *   tool's parameter takes (an email address, a date) and asks no question is
  *   held to a call of that tool: Qwen2.5-Coder 0.5B's odds of a call were
@@ -40,6 +41,7 @@ import { fittingTools, toolsTakingValues } from './fitting-tools';
 import { outsideTools } from './outside-tools';
 import { asksAboutThePast, isQuestion } from './question';
 import { mendTypos } from './typos';
+import { namedTools } from './named-tools';
 
 /** The model's chance of opening with a call at which the step is held to one. */
 const CALL_AT_LEAST = 0.65;
@@ -70,7 +72,8 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
         )
       : [...names];
   const asked = askedActions(request, tools);
-  if (asked.length) return holdToCall(step, fit(asked), 'asked');
+  // Among tools that share the verb asked, the ones the request names ("the todo list").
+  if (asked.length) return holdToCall(step, fit(namedTools(request, asked, tools)), 'asked');
   // A value only a tool takes ("my email is dana@wu.studio"), given outside a question, is given for that tool.
   const taking =
     !decisions.givenValues || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);

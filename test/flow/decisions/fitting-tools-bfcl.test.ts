@@ -1,38 +1,23 @@
 // The tools a request's words point to, held to BFCL's answers: over every case of the categories that offer
 // several functions, how often the narrowed offer still holds each function the answer calls, and how often it is
 // narrowed to exactly those. No model: a loss here is a case no model could get right through the layer.
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { fittingTools } from '../../../src/flow/decisions/fitting-tools';
-import type { ToolDeclaration } from '../../../src/tools/declaration';
-import { parseCategory, answersFile, casesFile } from '../../../eval/bfcl/load';
 import type { BfclCategory } from '../../../eval/bfcl/categories';
-import { parametersSchema } from '../../../eval/bfcl/type-map';
-import { toolName } from '../../../eval/bfcl/tool-name';
-import { hasSharedData, sharedDataPath } from '../../shared-data';
+import { hasSharedData } from '../../shared-data';
+import { bfclDecisionCases } from './bfcl-cases';
 
 function tally(category: BfclCategory) {
-  const read = (file: string) => readFileSync(sharedDataPath('bfcl', file), 'utf8');
-  const cases = parseCategory(category, read(casesFile(category)), read(answersFile(category)));
+  const cases = bfclDecisionCases(category);
   let kept = 0;
   let exact = 0;
   let offered = 0;
   let fitting = 0;
-  for (const testCase of cases) {
-    const tools = testCase.functions.map(
-      (fn) =>
-        ({
-          name: toolName(fn.name),
-          description: fn.description ?? '',
-          parameters: parametersSchema(fn),
-        }) as ToolDeclaration,
-    );
-    const request = testCase.messages.filter((message) => message.role === 'user').at(-1)!.content;
+  for (const { request, tools, wanted } of cases) {
     const fit = fittingTools(request, tools);
-    const wanted = new Set(testCase.expected!.map((call) => toolName(Object.keys(call)[0]!)));
-    const holds = [...wanted].every((name) => fit.includes(name));
+    const holds = wanted.every((name) => fit.includes(name));
     if (holds) kept++;
-    if (holds && fit.length === wanted.size) exact++;
+    if (holds && fit.length === new Set(wanted).size) exact++;
     offered += tools.length;
     fitting += fit.length;
   }

@@ -1,0 +1,40 @@
+/**
+ * Among the tools a request asks for by a verb they share ("put" and "add"
+ * are add_todo's and add_note's), the ones it names: a word of a tool's name
+ * that the other tools' names lack ("todo", "note") in the request's words.
+ * When it names none of them, or all, every one stays and the model picks;
+ * tools asked by verbs of their own ("convert … and deposit …") all stay.
+ *
+ * Why: "put 'send the agenda' on the todo list too", held to add_todo or
+ * add_note, got add_note from Qwen2.5-Coder 0.5B; offered add_todo alone, it
+ * added the to-do. Unlike toolsThatFit (off by default) it reads only the
+ * tools' names, so a request that names nothing is left as it was.
+ */
+import type { ToolDeclaration } from '../../tools/declaration';
+import { actionVerbsOf } from './action-verbs';
+import { stem, valueWords } from './value-words';
+
+export function namedTools(request: string, asked: readonly string[], tools: readonly ToolDeclaration[]): string[] {
+  if (asked.length < 2 || !shareAVerb(asked, tools)) return [...asked];
+  // "to-do" is "todo", as names spell it.
+  const words = valueWords(request.replace(/(\p{L})-(\p{L})/gu, '$1$2'), new Set());
+  const nameWords = new Map(asked.map((name) => [name, wordsOfName(name, tools)]));
+  const named = asked.filter((name) => {
+    const others = asked.filter((other) => other !== name).flatMap((other) => nameWords.get(other)!);
+    return nameWords.get(name)!.some((word) => !others.includes(word) && words.has(word));
+  });
+  return named.length ? named : [...asked];
+}
+
+/** Whether the tools have an action verb in common: tools asked by verbs of their own are each asked for. */
+function shareAVerb(asked: readonly string[], tools: readonly ToolDeclaration[]): boolean {
+  const verbs = asked.map((name) => actionVerbsOf(tools.find((tool) => tool.name === name)!));
+  return verbs[0]!.some((verb) => verbs.every((own) => own.includes(verb)));
+}
+
+/** The words of a tool's name and display name, stemmed ("clear_todos": clear, todo). */
+function wordsOfName(name: string, tools: readonly ToolDeclaration[]): string[] {
+  const display = tools.find((tool) => tool.name === name)?.displayName ?? '';
+  const text = `${name.replace(/([a-z])([A-Z])/g, '$1 $2')} ${display.replace(/(\p{L})-(\p{L})/gu, '$1$2')}`;
+  return [...text.toLowerCase().matchAll(/\p{L}+/gu)].map(([word]) => stem(word));
+}
