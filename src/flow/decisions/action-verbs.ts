@@ -119,14 +119,20 @@ export function formsOf(verb: string): VerbForms {
 export function actionVerbsOf(
   tool: Pick<ToolDeclaration, 'name' | 'description' | 'displayName' | 'annotations'>,
 ): string[] {
+  return [...new Set(ownVerbsOf(tool).flatMap((verb) => [verb, ...(ALSO[verb] ?? [])]))];
+}
+
+/** The verbs a tool's own name, description and display name open with, without the verbs akin to them. */
+export function ownVerbsOf(
+  tool: Pick<ToolDeclaration, 'name' | 'description' | 'displayName' | 'annotations'>,
+): string[] {
   if (tool.annotations.readOnly) return [];
   const words = [
     firstWord(tool.name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._-]+/g, ' ')),
     firstWord(tool.description),
     firstWord(tool.displayName ?? ''),
   ];
-  const own = words.filter((word): word is string => Boolean(word) && !NOT_ACTIONS.has(word!));
-  return [...new Set(own.flatMap((verb) => [verb, ...(ALSO[verb] ?? [])]))];
+  return [...new Set(words.filter((word): word is string => Boolean(word) && !NOT_ACTIONS.has(word!)))];
 }
 
 function firstWord(text: string): string | undefined {

@@ -17,6 +17,10 @@ describe('the tools a request asks for by naming their action', () => {
     ['write a note: dentist on friday at 10', ['add_note']],
     ['Fill the contact form for Ana', ['fill_form']],
     ['hey, could you delete everything on my list?', ['clear_todos']],
+    // A thing said to be done is marked done.
+    ["garlic's done", ['complete_todo']],
+    ['the dry cleaning is done', ['complete_todo']],
+    ['ok, and the report is finished too', ['complete_todo']],
   ])('%s', (request, tools) => {
     expect(asked(request)).toEqual(tools);
   });
@@ -30,6 +34,10 @@ describe('the tools a request asks for by naming their action', () => {
     'oh and eggs and bread too',
     'what can you do?',
     'I wrote that note yesterday',
+    "that's done, thanks",
+    'is the garlic done?',
+    "I'm done for today",
+    "the garlic isn't done yet",
   ])('asks for none: %s', (request) => {
     expect(asked(request)).toEqual([]);
   });
