@@ -114,10 +114,18 @@ export const sortTable = defineTool({
   name: 'sort_table',
   displayName: 'Sort table',
   description: 'Sort the products table by a column, and optionally keep only rows whose name contains a text.',
+  // Each optional parameter says what it is for: undescribed, the 0.5B set descending for "cheapest first" and
+  // "lowest first", and filled filter with a phrase of its own ("price < 100").
   parameters: z.object({
     column: z.enum(['name', 'price', 'stock']),
-    descending: z.boolean().optional(),
-    filter: z.string().optional(),
+    descending: z
+      .boolean()
+      .optional()
+      .describe('true for the highest first (most expensive, most stock, Z to A); leave it out for the lowest first'),
+    filter: z
+      .string()
+      .optional()
+      .describe('a word of the product names the visitor wants to see alone; leave it out to show them all'),
   }),
   annotations: { idempotent: true },
   execute: ({ column, descending, filter }) => {
