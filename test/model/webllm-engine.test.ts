@@ -142,6 +142,23 @@ describe('WebLLMEngine with a model without native tool calls', () => {
   });
 });
 
+describe('WebLLMEngine, output that falls into a loop', () => {
+  it('is stopped with interruptGenerate and ends as at the token limit, with a repeating-output notice', async () => {
+    const { engine, standIn } = await loaded(SMALL, [
+      { contents: ['Sure: ', ...Array.from({ length: 400 }, () => 'bread, eggs, milk, ')], finish: 'length' },
+    ]);
+    const deltas = await collect(engine.generate({ ...request, tools: [] }));
+    expect(standIn.interrupts).toBe(1);
+    expect(deltas.filter((delta) => delta.type === 'notice')).toEqual([
+      expect.objectContaining({ code: 'repeating-output', message: expect.stringContaining('over and over') }),
+    ]);
+    const finish = deltas.at(-1) as Extract<ModelDelta, { type: 'finish' }>;
+    expect(finish.reason).toBe('length');
+    // Stopped within a few repeats, not after the 400 the model would have written.
+    expect(finish.raw!.length).toBeLessThan(20 * 'bread, eggs, milk, '.length);
+  });
+});
+
 describe('WebLLMEngine with a Hermes model (native tool calls)', () => {
   it('sends tools natively, puts the instructions in the first user message, and reads calls from the last chunk', async () => {
     const { engine, standIn } = await loaded(HERMES, [

@@ -14,6 +14,8 @@
  * comparisons, however long the output grows.
  */
 
+import type { ModelDelta } from '../engine';
+
 const MAX_PERIOD = 128;
 const MIN_REPEATS = 4;
 const MIN_SPAN = 160;
@@ -64,4 +66,13 @@ export class RepeatingTail {
     for (let back = count; back >= 1; back--) piece += this.recent[(this.seen - back) % MAX_PERIOD];
     return piece;
   }
+}
+
+/** What a step an engine stopped in a loop says (`length`: the characters written). */
+export function loopNotice(piece: string, length: number): ModelDelta {
+  return {
+    type: 'notice',
+    code: 'repeating-output',
+    message: `The model wrote ${JSON.stringify(piece)} over and over, so it was stopped after ${length} characters, as at its token limit.`,
+  };
 }

@@ -173,7 +173,7 @@ export class WebLLMEngine implements ModelEngine {
     try {
       const started = await startGeneration(engine, request, style);
       if (started.notice) yield started.notice;
-      yield* toModelDeltas(started.chunks, started.plan);
+      yield* toModelDeltas(started.chunks, started.plan, () => void engine.interruptGenerate());
     } catch (error) {
       throw await this.failure(error);
     } finally {

@@ -10,12 +10,15 @@
  *   tool-call-error the model can correct from, not a failed run.
  * - the usage arrives in a chunk of its own with no choices.
  * - `finish.raw` is everything the model generated, for replay.
+ * - output that falls into a loop (repeating-tail.ts) is stopped with `stop`
+ *   (web-llm's interruptGenerate) and ends as at the token limit.
  */
 import type { ChatCompletionChunk, ChatCompletionFinishReason } from '@mlc-ai/web-llm';
 import type { FinishReason, ModelDelta } from '../../engine';
 import type { Usage } from '../../usage';
 import { parseLiteral } from '../../readers/literal';
 import { notAllowedMessage, readModelOutput, unknownToolMessage } from '../../readers/read-model-output';
+import { loopNotice, RepeatingTail } from '../../readers/repeating-tail';
 import { ToolCallStream } from '../../readers/stream-tool-calls';
 import type { WebLLMRequestPlan } from './webllm-request';
 import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
@@ -23,6 +26,7 @@ import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
 export async function* toModelDeltas(
   chunks: AsyncIterable<ChatCompletionChunk>,
   plan: Pick<WebLLMRequestPlan, 'mode' | 'toolNames' | 'tools' | 'format' | 'jsonAnswer'>,
+  stop: () => void = () => {},
 ): AsyncGenerator<ModelDelta> {
   const native = plan.mode === 'native';
   const stream = new ToolCallStream({
@@ -36,6 +40,8 @@ export async function* toModelDeltas(
   let reason: ChatCompletionFinishReason | null = null;
   let usage: Usage | undefined;
   let callCount = 0;
+  const loop = new RepeatingTail();
+  let looped = false;
 
   try {
     for await (const chunk of chunks) {
@@ -43,9 +49,17 @@ export async function* toModelDeltas(
         usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
       const choice = chunk.choices[0];
       if (!choice) continue;
+      // After the stop, web-llm may still hand over what it had: it is not the step's.
+      if (looped) continue;
       const content = choice.delta.content ?? '';
       raw += content;
       if (!native && content) for (const piece of stream.push(content)) yield piece;
+      if (content && loop.push(content)) {
+        looped = true;
+        yield loopNotice(loop.piece!, raw.length);
+        stop();
+        continue;
+      }
       for (const call of choice.delta.tool_calls ?? []) {
         const delta = nativeCall(call.function?.name, call.function?.arguments, call.id, plan);
         if (delta.type === 'tool-call') callCount += 1;
@@ -64,6 +78,7 @@ export async function* toModelDeltas(
     return;
   }
 
+  if (looped) reason = 'length';
   const finish = finishReason(reason, 0);
   if (!native) {
     const rest = stream.end(finish);

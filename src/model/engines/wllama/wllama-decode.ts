@@ -9,7 +9,7 @@
 import { AgentError } from '../../../errors';
 import type { FinishReason, ModelDelta } from '../../engine';
 import { OUTPUT_VOCABULARY } from '../../formats/output-vocabulary';
-import { RepeatingTail } from '../../readers/repeating-tail';
+import { loopNotice, RepeatingTail } from '../../readers/repeating-tail';
 import { ToolCallStream } from '../../readers/stream-tool-calls';
 import type { Usage } from '../../usage';
 import { goOnAfterInvalidUtf8, tokenLimit } from './invalid-utf8-rule';
@@ -163,7 +163,7 @@ class StepDecoding {
         continue;
       }
       if (this.loop.push(text)) {
-        yield looping(this.loop.piece!, this.raw.length);
+        yield loopNotice(this.loop.piece!, this.raw.length);
         this.finish = 'length';
         cut.abort();
         continue;
@@ -189,15 +189,6 @@ class StepDecoding {
     const reason = this.finish === 'abort' || this.finish === 'length' ? this.finish : calls ? 'tool-calls' : 'stop';
     yield { type: 'finish', reason, ...(this.usage && { usage: this.usage }), raw: this.raw };
   }
-}
-
-/** What a step stopped in a loop says. */
-function looping(piece: string, length: number): ModelDelta {
-  return {
-    type: 'notice',
-    code: 'repeating-output',
-    message: `The model wrote ${JSON.stringify(piece)} over and over, so it was stopped after ${length} characters, as at its token limit.`,
-  };
 }
 
 /** Stop strings the page added in model.completion (they add to the template's own). */
