@@ -5,6 +5,7 @@
  */
 import type { AgentEvent, FunctionResponse } from '../../src/index';
 import type { StepDecision } from '../../src/session/event';
+import { refusalOf } from '../../src/session/run-calls';
 import type { CallRecord } from './call-record';
 import type { CallOutcome } from './expectation';
 
@@ -76,25 +77,9 @@ function answered(response: FunctionResponse): Pick<CallRecord, 'outcome' | 'res
   return { outcome: outcomeOf(response.code), error: response.error, ...(response.code && { code: response.code }) };
 }
 
-/**
- * The runtime's codes: a person's no; a call it never ran (no such tool, arguments that do not fit, a repeat,
- * unreadable, over a limit, or refused by the decision layer: an address never given, several items in one);
- * else the tool failed.
- */
-const NEVER_RAN = [
-  'unknown-tool',
-  'invalid-arguments',
-  'repeated-call',
-  'invalid-tool',
-  'unreadable-call',
-  'max-tool-calls',
-  'tool-not-allowed',
-  'ungrounded-value',
-  'several-in-one',
-];
-
+/** A person's no; a call the runtime never ran (session/run-calls.ts says which); else the tool failed. */
 function outcomeOf(code: string | undefined): CallOutcome {
   if (code === 'tool-rejected') return 'not-approved';
-  if (!code || NEVER_RAN.includes(code)) return 'refused';
+  if (!code || refusalOf(code)) return 'refused';
   return 'failed';
 }

@@ -105,11 +105,17 @@ function settle(call: RunCall, response: FunctionResponse): void {
   const code = response.code ?? '';
   if (code === 'tool-rejected') call.outcome = 'not-approved';
   else if (code === 'aborted' || isInterruption(response)) call.outcome = 'stopped';
-  else if (BY_VALIDATION.includes(code)) {
-    call.outcome = 'refused';
-    call.refusedBy = 'validation';
-  } else if (BY_RULE.includes(code)) {
-    call.outcome = 'refused';
-    call.refusedBy = 'rule';
-  } else call.outcome = 'failed';
+  else {
+    const refusedBy = refusalOf(code);
+    call.outcome = refusedBy ? 'refused' : 'failed';
+    if (refusedBy) call.refusedBy = refusedBy;
+  }
+}
+
+/** What refused a call its response's code says never ran: its arguments, or a rule; undefined if it ran or failed. */
+export function refusalOf(code: string | undefined): RunCall['refusedBy'] {
+  if (code === undefined) return undefined;
+  if (BY_VALIDATION.includes(code)) return 'validation';
+  if (BY_RULE.includes(code)) return 'rule';
+  return undefined;
 }
