@@ -29,6 +29,8 @@ export async function withMoreCalls(
 ): Promise<StepResponse> {
   if (!inv.decisions?.moreCalls || !inv.engine.continueTurn || response.answeredBy) return response;
   const said = requestOf(inv, request);
+  // The step after a packed call goes on for the run's request once (one-item-each.ts); the steps after it do not.
+  if (said !== undefined && request.messages.at(-1)?.role === 'tool') inv.run.oneItemEach!.retried = true;
   if (said === undefined || !response.toolCalls.length || response.raw === undefined) return response;
   if (response.finishReason === 'length' || response.callErrors.length) return response;
   const offered = new Set(request.allowedTools ?? request.tools.map((tool) => tool.name));
@@ -91,7 +93,6 @@ function requestOf(inv: Invocation, request: ModelRequest): string | undefined {
   if (last?.role === 'user') return last.content;
   const refused = inv.run.oneItemEach;
   if (last?.role !== 'tool' || !refused || refused.retried) return undefined;
-  refused.retried = true;
   return runRequest(inv);
 }
 
