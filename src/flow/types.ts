@@ -156,6 +156,8 @@ export interface RunState {
    * argument, and the items, which the retry's arguments are held to; `retried` once the retry's turn went on.
    */
   oneItemEach?: { tool: string; key: string; items: string[]; retried?: boolean };
+  /** An optional argument refused as one no one asked for (decisions/grounded-values.ts): the retry's grammar leaves it out. */
+  leftOut?: { tool: string; key: string };
   /** Calls the run refused as repeats so far (call-processors/repeat-guard.ts). */
   repeatedCalls?: number;
   /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */

@@ -20,11 +20,14 @@
  * filled sort_table's optional filter with "price < 100" for "cheapest
  * first", and with "name contains 'the second one'" (a phrase of another
  * tool's description) for "sort the table by name z to a"; the sort failed.
+ * Told so, it wrote the same call again: the retry's grammar leaves that
+ * argument out (retry-values.ts).
  */
 import type { AgentEvent } from '../../session/event';
 import type { JsonSchema } from '../../tools/declaration';
 import type { TurnProcessor } from '../types';
 import { refusal } from '../call-processors/refusal';
+import { runRequest } from './run-request';
 import { describedWords, valueWords } from './value-words';
 
 export const UNGROUNDED_VALUE = 'ungrounded-value';
@@ -53,6 +56,7 @@ export const groundValues: TurnProcessor = (inv, turn) => {
   if (!inv.decisions?.retry) return;
   let said: string | undefined;
   let saidWords: Set<string> | undefined;
+  let askedWords: Set<string> | undefined;
   for (const call of turn.calls) {
     if (call.response || !call.declaration) continue;
     const values = stringValues(call.args, call.declaration.parameters);
@@ -74,11 +78,18 @@ export const groundValues: TurnProcessor = (inv, turn) => {
     for (const { path, value } of values.filter(isText)) {
       said ??= conversationText(inv.history);
       saidWords ??= valueWords(said, new Set());
-      const reason = unsaid(value, [saidWords, own])
-        ? "which says nothing the user said. Write it from the user's own words."
-        : optional.has(value) && unasked(value, saidWords, own)
-          ? `which the user did not ask for, and ${call.call.name} runs without it. Leave ${path} out, or take it from the user's words.`
-          : undefined;
+      const key = optional.get(value);
+      let reason: string | undefined;
+      if (unsaid(value, [saidWords, own]))
+        reason = "which says nothing the user said. Write it from the user's own words.";
+      else if (key !== undefined) {
+        // Asked in this request, or a value a tool returned: an earlier request's words are not asked again.
+        askedWords ??= valueWords(`${runRequest(inv) ?? ''}\n${resultsText(inv.history)}`.toLowerCase(), new Set());
+        if (unasked(value, askedWords, own)) {
+          reason = `which the user did not ask for, and ${call.call.name} runs without it. Leave ${path} out, or take it from the user's words.`;
+          inv.run.leftOut = { tool: call.call.name, key };
+        }
+      }
       if (!reason) continue;
       call.response = refusal(turn, call, `Not run: ${path} is ${JSON.stringify(value)}, ${reason}`, UNGROUNDED_VALUE);
       break;
@@ -109,13 +120,13 @@ export function unasked(value: string, said: ReadonlySet<string>, own: ReadonlyS
   return [...valueWords(value, own)].some((word) => !said.has(word));
 }
 
-/** The text values of the parameters a call may leave out (top-level ones), but empty ones. */
-function optionalTexts(args: unknown, schema: JsonSchema | undefined): Set<string> {
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return new Set();
+/** The text values of the parameters a call may leave out (top-level ones, but empty ones), each with its key. */
+function optionalTexts(args: unknown, schema: JsonSchema | undefined): Map<string, string> {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return new Map();
   const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
-  return new Set(
-    Object.entries(args).flatMap(([key, value]) =>
-      typeof value === 'string' && value.trim() && !required.has(key) ? [value] : [],
+  return new Map(
+    Object.entries(args).flatMap(([key, value]): [string, string][] =>
+      typeof value === 'string' && value.trim() && !required.has(key) ? [[value, key]] : [],
     ),
   );
 }
@@ -151,13 +162,21 @@ function isText({ value, schema }: StringValue): boolean {
 
 /** What the person wrote and the tools returned in this session, in lower case. */
 function conversationText(history: readonly AgentEvent[]): string {
-  const pieces: string[] = [];
+  return [...said(history, 'user'), ...said(history, 'tool')].join('\n').toLowerCase();
+}
+
+/** What the tools returned in this session. */
+function resultsText(history: readonly AgentEvent[]): string {
+  return [...said(history, 'tool')].join('\n');
+}
+
+/** The person's texts, or the tools' results, of the session's stored events. */
+function* said(history: readonly AgentEvent[], by: 'user' | 'tool'): Generator<string> {
   for (const event of history) {
     if (event.partial || event.late) continue;
     for (const part of event.content?.parts ?? []) {
-      if (event.content!.role === 'user' && 'text' in part) pieces.push(part.text);
-      if ('functionResponse' in part) pieces.push(JSON.stringify(part.functionResponse.response ?? ''));
+      if (by === 'user' && event.content!.role === 'user' && 'text' in part) yield part.text;
+      if (by === 'tool' && 'functionResponse' in part) yield JSON.stringify(part.functionResponse.response ?? '');
     }
   }
-  return pieces.join('\n').toLowerCase();
 }

@@ -14,6 +14,7 @@
 import type { AgentEvent } from '../../session/event';
 import { functionCalls, functionResponses } from '../../session/parts';
 import { TOOL_FAILED } from '../call-processors/run-tool';
+import type { ToolDeclaration } from '../../tools/declaration';
 import type { Invocation, RequestProcessor } from '../types';
 import { UNGROUNDED_VALUE } from './grounded-values';
 import { oneItemArguments, SEVERAL_IN_ONE } from './one-item-each';
@@ -46,7 +47,22 @@ export const retryValuesProcessor: RequestProcessor = (inv, step) => {
   const packed = inv.run.oneItemEach;
   const narrowed = packed && !packed.retried && oneItemArguments(packed, step.tools);
   if (narrowed) step.narrowedArguments = narrowed;
+  // An optional value no one asked for: the retry writes the call without it (grounded-values.ts).
+  const leftOut = inv.run.leftOut && withoutArgument(inv.run.leftOut, step.tools);
+  if (leftOut) step.narrowedArguments = { ...step.narrowedArguments, ...leftOut };
 };
+
+/** The tool's parameters without `key`, and nothing in its place. */
+function withoutArgument(
+  { tool: name, key }: { tool: string; key: string },
+  tools: readonly ToolDeclaration[],
+): Record<string, ToolDeclaration['parameters']> | undefined {
+  const tool = tools.find((candidate) => candidate.name === name);
+  const properties = tool?.parameters.properties as Record<string, unknown> | undefined;
+  if (!tool || !properties || !(key in properties)) return undefined;
+  const { [key]: _left, ...kept } = properties;
+  return { [name]: { ...tool.parameters, properties: kept, additionalProperties: false } };
+}
 
 function badValuesOnly(round: AgentEvent, run: readonly AgentEvent[]): boolean {
   const ids = new Set(functionCalls(round).map((call) => call.id));
