@@ -36,10 +36,11 @@ const POINTING = new Set(
 
 /**
  * The words a request is made of around the item it names ("mark … as done", "I'm done with …", "tick off …",
- * "remove … from my list"): they name nothing unless an item holds them ("Mark's birthday").
+ * "remove … from my list", "garlic's done": the tails of contractions too): they name nothing unless an item
+ * holds them ("Mark's birthday").
  */
 const ASKING = new Set(
-  'i im m am is are was it its me us we can could would you please just now also mark marked tick ticked check checked cross crossed off done finish finished complete completed as with of to from in on at for get rid remove delete list todo todos'.split(
+  'i im m s re ll ve d am is are was it its me us we can could would you please just now also mark marked tick ticked check checked cross crossed off done finish finished complete completed as with of to from in on at for get rid remove delete list todo todos'.split(
     ' ',
   ),
 );
