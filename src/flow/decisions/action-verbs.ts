@@ -127,12 +127,13 @@ export function ownVerbsOf(
   tool: Pick<ToolDeclaration, 'name' | 'description' | 'displayName' | 'annotations'>,
 ): string[] {
   if (tool.annotations.readOnly) return [];
-  const words = [
-    firstWord(tool.name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._-]+/g, ' ')),
-    firstWord(tool.description),
-    firstWord(tool.displayName ?? ''),
-  ];
+  const words = [firstWord(nameAsWords(tool.name)), firstWord(tool.description), firstWord(tool.displayName ?? '')];
   return [...new Set(words.filter((word): word is string => Boolean(word) && !NOT_ACTIONS.has(word!)))];
+}
+
+/** A tool's name as words: "addTodo" and "add_todo" are "add todo". */
+export function nameAsWords(name: string): string {
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._-]+/g, ' ');
 }
 
 function firstWord(text: string): string | undefined {

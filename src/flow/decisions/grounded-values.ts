@@ -57,12 +57,14 @@ export const groundValues: TurnProcessor = (inv, turn) => {
   let said: string | undefined;
   let saidWords: Set<string> | undefined;
   let askedWords: Set<string> | undefined;
+  let texts: ReturnType<typeof sessionTexts> | undefined;
+  const session = () => (texts ??= sessionTexts(inv.history));
   for (const call of turn.calls) {
     if (call.response || !call.declaration) continue;
     const values = stringValues(call.args, call.declaration.parameters);
     for (const { path, value: raw } of values.filter(isAddress)) {
       const value = raw.trim();
-      said ??= conversationText(inv.history);
+      said ??= [...session().said, ...session().returned].join('\n').toLowerCase();
       if (said.includes(value.toLowerCase())) continue;
       call.response = refusal(
         turn,
@@ -76,15 +78,19 @@ export const groundValues: TurnProcessor = (inv, turn) => {
     const own = describedWords([call.declaration]);
     const optional = optionalTexts(call.args, call.declaration.parameters);
     for (const { path, value } of values.filter(isText)) {
-      said ??= conversationText(inv.history);
+      said ??= [...session().said, ...session().returned].join('\n').toLowerCase();
       saidWords ??= valueWords(said, new Set());
-      const key = optional.get(value);
+      // A top-level optional argument: its path is its key.
+      const key = optional.get(path) === value ? path : undefined;
       let reason: string | undefined;
       if (unsaid(value, [saidWords, own]))
         reason = "which says nothing the user said. Write it from the user's own words.";
       else if (key !== undefined) {
         // Asked in this request, or a value a tool returned: an earlier request's words are not asked again.
-        askedWords ??= valueWords(`${runRequest(inv) ?? ''}\n${resultsText(inv.history)}`.toLowerCase(), new Set());
+        askedWords ??= valueWords(
+          `${runRequest(inv) ?? ''}\n${session().returned.join('\n')}`.toLowerCase(),
+          new Set(),
+        );
         if (unasked(value, askedWords, own)) {
           reason = `which the user did not ask for, and ${call.call.name} runs without it. Leave ${path} out, or take it from the user's words.`;
           inv.run.leftOut = { tool: call.call.name, key };
@@ -120,13 +126,13 @@ export function unasked(value: string, said: ReadonlySet<string>, own: ReadonlyS
   return [...valueWords(value, own)].some((word) => !said.has(word));
 }
 
-/** The text values of the parameters a call may leave out (top-level ones, but empty ones), each with its key. */
+/** The text values of the parameters a call may leave out (top-level ones, but empty ones), by key. */
 function optionalTexts(args: unknown, schema: JsonSchema | undefined): Map<string, string> {
   if (!args || typeof args !== 'object' || Array.isArray(args)) return new Map();
   const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
   return new Map(
     Object.entries(args).flatMap(([key, value]): [string, string][] =>
-      typeof value === 'string' && value.trim() && !required.has(key) ? [[value, key]] : [],
+      typeof value === 'string' && value.trim() && !required.has(key) ? [[key, value]] : [],
     ),
   );
 }
@@ -160,23 +166,16 @@ function isText({ value, schema }: StringValue): boolean {
   return !(schema?.format || schema?.enum || schema?.const !== undefined || LOOKS_LIKE_ADDRESS.test(value.trim()));
 }
 
-/** What the person wrote and the tools returned in this session, in lower case. */
-function conversationText(history: readonly AgentEvent[]): string {
-  return [...said(history, 'user'), ...said(history, 'tool')].join('\n').toLowerCase();
-}
-
-/** What the tools returned in this session. */
-function resultsText(history: readonly AgentEvent[]): string {
-  return [...said(history, 'tool')].join('\n');
-}
-
-/** The person's texts, or the tools' results, of the session's stored events. */
-function* said(history: readonly AgentEvent[], by: 'user' | 'tool'): Generator<string> {
+/** What the person wrote and what the tools returned in this session's stored events, in one walk. */
+function sessionTexts(history: readonly AgentEvent[]): { said: string[]; returned: string[] } {
+  const said: string[] = [];
+  const returned: string[] = [];
   for (const event of history) {
     if (event.partial || event.late) continue;
     for (const part of event.content?.parts ?? []) {
-      if (by === 'user' && event.content!.role === 'user' && 'text' in part) yield part.text;
-      if (by === 'tool' && 'functionResponse' in part) yield JSON.stringify(part.functionResponse.response ?? '');
+      if (event.content!.role === 'user' && 'text' in part) said.push(part.text);
+      if ('functionResponse' in part) returned.push(JSON.stringify(part.functionResponse.response ?? ''));
     }
   }
+  return { said, returned };
 }

@@ -11,7 +11,7 @@
  * tools' names, so a request that names nothing is left as it was.
  */
 import type { ToolDeclaration } from '../../tools/declaration';
-import { actionVerbsOf } from './action-verbs';
+import { actionVerbsOf, nameAsWords } from './action-verbs';
 import { stem, valueWords } from './value-words';
 
 export function namedTools(request: string, asked: readonly string[], tools: readonly ToolDeclaration[]): string[] {
@@ -35,6 +35,6 @@ function shareAVerb(asked: readonly string[], tools: readonly ToolDeclaration[])
 /** The words of a tool's name and display name, stemmed ("clear_todos": clear, todo). */
 function wordsOfName(name: string, tools: readonly ToolDeclaration[]): string[] {
   const display = tools.find((tool) => tool.name === name)?.displayName ?? '';
-  const text = `${name.replace(/([a-z])([A-Z])/g, '$1 $2')} ${display.replace(/(\p{L})-(\p{L})/gu, '$1$2')}`;
+  const text = `${nameAsWords(name)} ${display.replace(/(\p{L})-(\p{L})/gu, '$1$2')}`;
   return [...text.toLowerCase().matchAll(/\p{L}+/gu)].map(([word]) => stem(word));
 }

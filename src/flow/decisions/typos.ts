@@ -19,7 +19,7 @@
  * with a capital inside ("CAA", "pointA") are never mended.
  */
 import type { ToolDeclaration } from '../../tools/declaration';
-import { actionVerbsOf } from './action-verbs';
+import { actionVerbsOf, nameAsWords } from './action-verbs';
 import { isCommon, stem, toolWords } from './value-words';
 
 /** Letters from which a word may have one missing, one extra or one wrong. */
@@ -46,7 +46,7 @@ function decidingWords(tools: readonly ToolDeclaration[]): string[] {
   const words = new Set<string>();
   for (const tool of tools) {
     for (const verb of actionVerbsOf(tool)) words.add(verb);
-    const names = `${tool.name.replace(/([a-z])([A-Z])/g, '$1 $2')} ${tool.displayName ?? ''}`;
+    const names = `${nameAsWords(tool.name)} ${tool.displayName ?? ''}`;
     for (const [word] of names.toLowerCase().matchAll(/\p{L}+/gu)) if (word.length > 1) words.add(word);
   }
   return [...words];

@@ -11,7 +11,7 @@
  * call's value came from the visitor or from nowhere (retry-values.ts).
  */
 import type { ToolDeclaration } from '../../tools/declaration';
-import { actionVerbsOf } from './action-verbs';
+import { actionVerbsOf, nameAsWords } from './action-verbs';
 
 /** Words that say nothing a call could take as a value. */
 const COMMON = new Set(
@@ -63,12 +63,9 @@ export function toolWords(tools: readonly ToolDeclaration[]): Set<string> {
 export function describedWords(tools: readonly ToolDeclaration[]): Set<string> {
   const words = new Set<string>();
   for (const tool of tools) {
-    const text = [
-      tool.name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._-]+/g, ' '),
-      tool.description,
-      tool.whenToUse ?? '',
-      parameterText(tool.parameters),
-    ].join(' ');
+    const text = [nameAsWords(tool.name), tool.description, tool.whenToUse ?? '', parameterText(tool.parameters)].join(
+      ' ',
+    );
     for (const word of wordsOf(text)) words.add(word);
   }
   return words;
