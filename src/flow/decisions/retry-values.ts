@@ -5,7 +5,8 @@
  * grounded-values.ts), or that the tool itself failed (its error says what
  * it has: "No to-do matches "Tick it off". Existing: Buy milk."), does not
  * count as one of the run's rounds, and the step after it is held to a call
- * of the same tools. Once a run: a model that gets it wrong twice answers in
+ * of the same tools, without the optional values that were refused or that
+ * the tool's error quotes. Once a run: a model that gets it wrong twice answers in
  * words. The run's log keeps both tries.
  *
  * Without it, a small model's one round (ModelInfo.toolRounds) was spent on
@@ -18,6 +19,7 @@ import type { ToolDeclaration } from '../../tools/declaration';
 import type { Invocation, RequestProcessor } from '../types';
 import { UNGROUNDED_VALUE } from './grounded-values';
 import { oneItemArguments, SEVERAL_IN_ONE } from './one-item-each';
+import { quotedOptionalValues } from './quoted-values';
 
 /** The answers a call's values earn, and no other (a person's no, a repeat, a timeout stay a round). */
 const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE, SEVERAL_IN_ONE, TOOL_FAILED]);
@@ -47,21 +49,27 @@ export const retryValuesProcessor: RequestProcessor = (inv, step) => {
   const packed = inv.run.oneItemEach;
   const narrowed = packed && !packed.retried && oneItemArguments(packed, step.tools);
   if (narrowed) step.narrowedArguments = narrowed;
-  // An optional value no one asked for: the retry writes the call without it (grounded-values.ts).
-  const leftOut = inv.run.leftOut && withoutArgument(inv.run.leftOut, step.tools);
-  if (leftOut) step.narrowedArguments = { ...step.narrowedArguments, ...leftOut };
+  // An optional value no one asked for (grounded-values.ts), or one the tool's error quotes (quoted-values.ts):
+  // the retry writes the call without it.
+  const leftOut = quotedOptionalValues(functionCalls(last), run.flatMap(functionResponses), step.tools);
+  if (inv.run.leftOut) leftOut.set(inv.run.leftOut.tool, new Set([inv.run.leftOut.key]));
+  for (const [name, keys] of leftOut) {
+    const parameters = withoutArguments(name, keys, step.tools);
+    if (parameters) step.narrowedArguments = { ...step.narrowedArguments, [name]: parameters };
+  }
 };
 
-/** The tool's parameters without `key`, and nothing in its place. */
-function withoutArgument(
-  { tool: name, key }: { tool: string; key: string },
+/** The tool's parameters without `keys`, and nothing in their place. */
+function withoutArguments(
+  name: string,
+  keys: ReadonlySet<string>,
   tools: readonly ToolDeclaration[],
-): Record<string, ToolDeclaration['parameters']> | undefined {
+): ToolDeclaration['parameters'] | undefined {
   const tool = tools.find((candidate) => candidate.name === name);
   const properties = tool?.parameters.properties as Record<string, unknown> | undefined;
-  if (!tool || !properties || !(key in properties)) return undefined;
-  const { [key]: _left, ...kept } = properties;
-  return { [name]: { ...tool.parameters, properties: kept, additionalProperties: false } };
+  if (!tool || !properties || ![...keys].some((key) => key in properties)) return undefined;
+  const kept = Object.fromEntries(Object.entries(properties).filter(([key]) => !keys.has(key)));
+  return { ...tool.parameters, properties: kept, additionalProperties: false };
 }
 
 function badValuesOnly(round: AgentEvent, run: readonly AgentEvent[]): boolean {

@@ -9,6 +9,8 @@ const start = agentsClosedAfterEach();
 const here = import.meta.url;
 const engineUrl = new URL('fixtures/deciding-engine.js', here).href;
 
+const PRODUCTS = ['Kettle', 'Teapot', 'Grinder', 'Mug'];
+
 function page() {
   const todos: string[] = [];
   const sent: unknown[] = [];
@@ -23,7 +25,13 @@ function page() {
     name: 'sort_table',
     description: 'Sort the products table by a column.',
     parameters: z.object({ column: z.enum(['name', 'price']), filter: z.string().optional() }),
-    execute: ({ column, filter }) => (sorts.push(filter ? `${column} (${filter})` : column), { sortedBy: column }),
+    execute: ({ column, filter }) => {
+      // As the demo's: a filter no product holds changes nothing, and the error quotes it.
+      if (filter && !PRODUCTS.some((product) => product.toLowerCase().includes(filter.toLowerCase())))
+        throw new Error(`No product holds "${filter}", so nothing was sorted. Leave filter out to sort them all.`);
+      sorts.push(filter ? `${column} (${filter})` : column);
+      return { sortedBy: column };
+    },
   });
   const fillForm = defineTool({
     name: 'fill_form',
@@ -495,6 +503,35 @@ describe('the decision layer, step by step', () => {
     const again = await agent.send('now sort them by price');
     expect(responses(again.events)[0]!.error).toMatch(/"teapot", which the user did not ask for/);
     expect(sorts).toEqual(['price', 'name (teapot)', 'price']);
+  });
+
+  test("an optional value the tool's error quotes (a filter no product holds) is left out of the retry; a required one stays", async () => {
+    const { agent, sorts } = await agentFor({
+      'sort the table by name z to a': {
+        chance: 0.9,
+        // The page suite's 0.5B took the visitor's "z to a" as a filter, and wrote the same call again when told why.
+        call: { name: 'sort_table', args: { column: 'name', filter: 'Z to A' } },
+        retryCall: { name: 'sort_table', args: { column: 'name', filter: 'Z to A' } },
+        after: 'Sorted by name.',
+      },
+      'add milk': { chance: 0.9, call: { name: 'add_todo', args: { text: 'milk' } } },
+      'the eggs are done': {
+        chance: 0.9,
+        call: { name: 'complete_todo', args: { text: 'eggs' } },
+        retryCall: { name: 'complete_todo', args: { text: 'eggs' } },
+      },
+    });
+    const { events, text } = await agent.send('sort the table by name z to a');
+    expect(responses(events).map((response) => response.error ?? response.response)).toEqual([
+      'Tool "sort_table" failed: No product holds "Z to A", so nothing was sorted. Leave filter out to sort them all.',
+      { sortedBy: 'name' },
+    ]);
+    expect(sorts).toEqual(['name']);
+    expect(text).toBe('Sorted by name.');
+    // complete_todo's text is required: quoted by its error, it is still written, and the repeat is refused.
+    await agent.send('add milk');
+    const done = await agent.send('the eggs are done');
+    expect(calls(modelEvents(done.events)).map((call) => call.args)).toEqual([{ text: 'eggs' }, { text: 'eggs' }]);
   });
 
   test('an address the visitor gave runs at once', async () => {
