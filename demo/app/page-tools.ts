@@ -48,7 +48,7 @@ export const addTodo = defineTool({
 export const completeTodo = defineTool({
   name: 'complete_todo',
   displayName: 'Complete to-do',
-  description: "Mark a to-do as done. Pass the visitor's words for it (a word of it, or 'the second one').",
+  description: "Mark a to-do as done. Pass the visitor's own words for it.",
   parameters: z.object({ text: z.string().min(1) }),
   annotations: { idempotent: true },
   // The visitor's words, matched loosely (docs/tool-design.md): "the milk one", "the second one", "mlik".
