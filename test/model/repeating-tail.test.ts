@@ -28,6 +28,28 @@ describe('RepeatingTail', () => {
     expect(readUntilLoop('a' + ' '.repeat(400))).toBeDefined();
   });
 
+  it("stops a turn of calls that cycles (the 0.5B's six sorts, over and over) in its second round", () => {
+    const sort = (column: string, descending: boolean) =>
+      `<tool_call>\n{"name": "sort_table", "arguments": {"column": "${column}", "descending": ${descending}, "filter": "${column}"}}\n</tool_call>\n`;
+    const round = [true, false]
+      .flatMap((descending) => ['stock', 'price', 'name'].map((c) => sort(c, descending)))
+      .join('');
+    expect(round.length).toBeGreaterThan(600);
+    const read = readUntilLoop(round.repeat(6))!;
+    expect(read).toBeGreaterThan(round.length);
+    expect(read).toBeLessThanOrEqual(2 * round.length + 3);
+  });
+
+  it('lets a long passage written once through, and a short one written twice', () => {
+    const passage =
+      'Your list holds milk, eggs and bread; the note about Thursday is saved, and the table is sorted by price ' +
+      'from the cheapest to the most expensive. ';
+    expect(passage.length).toBeGreaterThan(128);
+    expect(readUntilLoop(passage + 'Anything else? ' + passage.toUpperCase())).toBeUndefined();
+    const short = 'The mug is the cheapest product on the page. ';
+    expect(readUntilLoop(short + short + 'And the grinder costs the most.')).toBeUndefined();
+  });
+
   it('lets through what a person asks for: short repeats, counting, tables, prose', () => {
     const counting = Array.from({ length: 200 }, (_, n) => n + 1).join(', ');
     const table =

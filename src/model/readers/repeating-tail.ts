@@ -7,7 +7,11 @@
  *
  * A loop is a piece of at most MAX_PERIOD characters, repeated at least
  * MIN_REPEATS times, over at least MIN_SPAN characters: a list of numbers or
- * a row of dashes a person asked for is shorter than that.
+ * a row of dashes a person asked for is shorter than that. A piece longer
+ * than SHORT_PERIOD is a loop once written twice in a row: no answer writes
+ * the same 129 characters again at once, and a turn of calls that cycles
+ * (the 0.5B wrote six sorts, over and over, 37 calls until its token limit)
+ * is stopped after its second round, not its fourth.
  *
  * Linear: for each period it keeps how many characters in a row have
  * matched the one a period before, so each character costs MAX_PERIOD
@@ -16,7 +20,8 @@
 
 import type { ModelDelta } from '../engine';
 
-const MAX_PERIOD = 128;
+const MAX_PERIOD = 1024;
+const SHORT_PERIOD = 128;
 const MIN_REPEATS = 4;
 const MIN_SPAN = 160;
 
@@ -56,7 +61,8 @@ export class RepeatingTail {
   private loopPeriod(): number | undefined {
     for (let period = 1; period <= MAX_PERIOD; period++) {
       const span = this.matched[period]! + period;
-      if (span >= MIN_SPAN && span >= MIN_REPEATS * period) return period;
+      const repeats = period > SHORT_PERIOD ? 2 : MIN_REPEATS;
+      if (span >= MIN_SPAN && span >= repeats * period) return period;
     }
     return undefined;
   }
