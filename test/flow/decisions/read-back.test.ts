@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest';
+import { readersFor } from '../../../src/flow/decisions/read-back';
+import type { AgentEvent } from '../../../src/session/event';
+import { pageTools } from './page-tools';
+
+const called: AgentEvent = {
+  type: 'model',
+  id: 'e1',
+  sessionId: 's',
+  invocationId: 'i',
+  seq: 1,
+  author: 'assistant',
+  timestamp: 1,
+  content: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'add_todo', args: { text: 'milk' } } }] },
+};
+
+describe('a question that refers back to what the tools touched', () => {
+  test('is offered the tools that only read, once a tool has run', () => {
+    for (const request of ["what's left on it?", 'is it empty now?', 'Are they all there?', 'what’s in it'])
+      expect(readersFor(request, pageTools, [called]), request).toEqual(['list_todos']);
+  });
+
+  test('before any tool ran, it refers to nothing the page holds', () => {
+    expect(readersFor("what's left on it?", pageTools, [])).toEqual([]);
+  });
+
+  test('a question that refers to nothing, one about the past, and a request that asks nothing are not', () => {
+    for (const request of [
+      "what's 2+2",
+      'what is the capital of France?',
+      "which one's the cheapest?",
+      'did it work?',
+      'put it on my list',
+    ])
+      expect(readersFor(request, pageTools, [called]), request).toEqual([]);
+  });
+
+  test('a page whose tools all change something has none to offer', () => {
+    const changing = pageTools.filter((tool) => !tool.annotations.readOnly);
+    expect(readersFor("what's left on it?", changing, [called])).toEqual([]);
+  });
+});
