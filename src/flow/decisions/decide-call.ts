@@ -4,7 +4,9 @@
  *
  * - a request that names a tool's action ("sort the products", asked-actions.ts)
  *   is held to a call of that tool (or of those tools; of those it names, when
- *   several share the verb: "put it on the todo list", named-tools.ts);
+ *   several share the verb: "put it on the todo list", named-tools.ts; named by
+ *   none, of the one the session's earlier requests of that verb ran,
+ *   asked-before.ts);
  * - with the part givenValues, a request that gives a value in the format a
  *   tool's parameter takes (an email address, a date) and asks no question is
  *   held to a call of that tool: Qwen2.5-Coder 0.5B's odds of a call were
@@ -15,7 +17,9 @@
  *   calls (hold-to-claims.ts). Left to its odds (0.76), the 0.5B called
  *   add_todo and wrote "bread, eggs, milk, " until its token limit;
  * - a request that shares no word with any tool, in a session that has not
- *   called one, is held to words (outside-tools.ts);
+ *   called one, is held to words (outside-tools.ts); but a question that
+ *   refers back to what the tools touched ("what's left on it?") is offered
+ *   the tools that read, and its odds decide (read-back.ts);
  * - else the model's own odds of opening with a call (ModelEngine.callChance)
  *   decide: at least CALL_AT_LEAST, a call; below, words. Greedy decoding
  *   takes the likelier opening anyway; held to it, a step that opens in words
@@ -27,7 +31,8 @@
  *
  * Held to a call among several tools, the step is offered only the tools the
  * request's words point to (fitting-tools.ts), when the part toolsThatFit is on
- * (off by default: docs/evals.md).
+ * (off by default: docs/evals.md); held by its odds, only the tools whose
+ * earlier results hold a thing the request names, if any (result-words.ts).
  *
  * Only the first step of a request (its last message is the person's):
  * after results, the round rules and the offer of more calls decide. An
@@ -35,10 +40,13 @@
  */
 import { emitPartial } from '../record';
 import { requestOf } from '../request-processors/step-request';
-import type { RequestProcessor, StepRequest } from '../types';
+import type { Invocation, RequestProcessor, StepRequest } from '../types';
 import { askedActions } from './asked-actions';
+import { askedBefore } from './asked-before';
 import { fittingTools, toolsTakingValues } from './fitting-tools';
 import { outsideTools } from './outside-tools';
+import { readersFor } from './read-back';
+import { toolsWhoseResultsHold } from './result-words';
 import { asksAboutThePast, isQuestion } from './question';
 import { mendTypos } from './typos';
 import { namedTools } from './named-tools';
@@ -72,16 +80,35 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
         )
       : [...names];
   const asked = askedActions(request, tools);
-  // Among tools that share the verb asked, the ones the request names ("the todo list").
-  if (asked.length) return holdToCall(step, fit(namedTools(request, asked, tools)), 'asked');
+  // Among tools that share the verb asked, the ones the request names ("the todo list"), or, named by none, the
+  // one this session's earlier requests of the same verb ran ("add …" meant a to-do).
+  if (asked.length) {
+    const named = namedTools(request, asked, tools);
+    const meant = named.length > 1 ? askedBefore(named, tools, inv.history) : named;
+    return holdToCall(step, fit(meant), 'asked');
+  }
   // A value only a tool takes ("my email is dana@wu.studio"), given outside a question, is given for that tool.
   const taking =
     !decisions.givenValues || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
   if (taking.length && taking.length < tools.length) return holdToCall(step, fit(taking), 'values');
   if (isQuestion(last.content) && asksAboutThePast(last.content)) return holdToWords(step, 'question');
-  if (outsideTools(request, tools, inv.history)) return holdToWords(step, 'words');
+  if (outsideTools(request, tools, inv.history)) {
+    // A question about what the tools touched ("what's left on it?"): a tool that reads may answer it.
+    const readers = readersFor(request, tools, inv.history);
+    if (!readers.length || !inv.engine.callChance) return holdToWords(step, 'words');
+    step.allowedTools = readers;
+    return byChance(inv, step, readers);
+  }
   if (!inv.engine.callChance) return;
-  const { chance, ms, usage } = await inv.engine.callChance(requestOf(step), inv.signal, (read) =>
+  const fitting = fit(tools.map((tool) => tool.name));
+  // A thing an earlier result held ("the teapot", a row sort_table returned) points to the tool that returned it.
+  const holding = fitting.length < tools.length ? fitting : toolsWhoseResultsHold(request, tools, inv.history);
+  return byChance(inv, step, holding.length < tools.length ? holding : []);
+};
+
+/** The model's own odds of opening with a call decide: a call of `tools` (of any, when empty), or words. */
+async function byChance(inv: Invocation, step: StepRequest, tools: string[]): Promise<void> {
+  const { chance, ms, usage } = await inv.engine.callChance!(requestOf(step), inv.signal, (read) =>
     emitPartial(inv, { author: step.agent.name, promptRead: read }),
   );
   if (usage) step.decisionUsage = usage;
@@ -90,10 +117,9 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
     step.decision = { held: 'answer', by: 'chance', chance, ms };
     return;
   }
-  const fitting = fit(tools.map((tool) => tool.name));
-  holdToCall(step, fitting.length < tools.length ? fitting : [], 'chance');
+  holdToCall(step, tools, 'chance');
   step.decision = { ...step.decision!, chance, ms };
-};
+}
 
 function holdToWords(step: StepRequest, by: 'words' | 'question'): void {
   step.toolChoice = 'none';

@@ -30,7 +30,10 @@ function page() {
       if (filter && !PRODUCTS.some((product) => product.toLowerCase().includes(filter.toLowerCase())))
         throw new Error(`No product holds "${filter}", so nothing was sorted. Leave filter out to sort them all.`);
       sorts.push(filter ? `${column} (${filter})` : column);
-      return { sortedBy: column };
+      return {
+        sortedBy: column,
+        shown: PRODUCTS.filter((product) => !filter || product.toLowerCase().includes(filter)),
+      };
     },
   });
   const fillForm = defineTool({
@@ -49,7 +52,14 @@ function page() {
       return { done: found };
     },
   });
-  return { todos, sent, sorts, tools: [addTodo, sortTable, fillForm, completeTodo] };
+  const listTodos = defineTool({
+    name: 'list_todos',
+    description: 'Read the to-do list on this page.',
+    parameters: z.object({}),
+    annotations: { readOnly: true },
+    execute: () => ({ todos }),
+  });
+  return { todos, sent, sorts, tools: [addTodo, sortTable, fillForm, completeTodo, listTodos] };
 }
 
 async function agentFor(requests: Record<string, unknown>, decisions: unknown = true) {
@@ -89,6 +99,57 @@ describe('the decision layer, step by step', () => {
     await off.agent.send('that sounds good');
     await off.agent.send('thanks!');
     expect(off.todos).toEqual(['sounds good', 'thanks']);
+  });
+
+  test('a question that refers back to what the tools touched ("what\'s left on it?") may read: only the tools that read are offered, and the odds decide', async () => {
+    const { agent } = await agentFor({
+      'put milk and bread on my list': {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'milk' } },
+        more: [{ name: 'add_todo', args: { text: 'bread' } }],
+      },
+      // The model would add a to-do if it could; offered only list_todos, it reads.
+      "what's left on it?": {
+        chance: 0.8,
+        call: { name: 'add_todo', args: { text: 'left' } },
+        named: { list_todos: { name: 'list_todos', args: {} } },
+        after: 'Milk and bread.',
+      },
+      "what's 2+2?": { chance: 0.9, call: { name: 'add_todo', args: { text: '4' } }, words: '4' },
+    });
+    const before = await agent.send("what's left on it?");
+    // Before any tool ran, it refers to nothing the page holds: words.
+    expect(modelEvents(before.events)[0]!.decision).toEqual({ held: 'answer', by: 'words' });
+    await agent.send('put milk and bread on my list');
+    const { events, text } = await agent.send("what's left on it?");
+    expect(modelEvents(events)[0]!.decision).toMatchObject({ held: 'call', by: 'chance', tools: ['list_todos'] });
+    expect(calls(events).map((call) => call.name)).toEqual(['list_todos']);
+    expect(text).toBe('Milk and bread.');
+    // A question that refers to nothing stays words, whatever the odds.
+    const sum = await agent.send("what's 2+2?");
+    expect(modelEvents(sum.events)[0]!.decision).toEqual({ held: 'answer', by: 'words' });
+  });
+
+  test('a thing an earlier result held ("the teapot", a row a sort returned) points a call held by its odds to the tool that returned it', async () => {
+    const { agent, sorts, todos } = await agentFor({
+      'sort the products by name': { chance: 0.9, call: { name: 'sort_table', args: { column: 'name' } } },
+      // Free to pick, the 0.5B added a to-do "Buy a new teapot."; offered the sort alone, it filters.
+      'only show me the teapot': {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'Buy a new teapot.' } },
+        named: { sort_table: { name: 'sort_table', args: { column: 'name', filter: 'teapot' } } },
+      },
+    });
+    const first = await agent.send('only show me the teapot');
+    // Nothing has returned a teapot yet: any tool, as the model picks.
+    expect(modelEvents(first.events)[0]!.decision).toMatchObject({ held: 'call', by: 'chance' });
+    expect(modelEvents(first.events)[0]!.decision!.tools).toBeUndefined();
+    expect(todos).toEqual(['Buy a new teapot.']);
+    await agent.send('sort the products by name');
+    const { events } = await agent.send('only show me the teapot');
+    expect(modelEvents(events)[0]!.decision).toMatchObject({ held: 'call', by: 'chance', tools: ['sort_table'] });
+    expect(sorts).toEqual(['name', 'name (teapot)']);
+    expect(todos).toEqual(['Buy a new teapot.']);
   });
 
   test("a request that names a tool's action is held to a call of that tool, though the model would answer in words", async () => {
@@ -475,14 +536,14 @@ describe('the decision layer, step by step', () => {
         narrowedCall: { name: 'sort_table', args: { column: 'price' } },
         after: 'Sorted by price.',
       },
-      'only show me the teapot, sorted by name': {
+      'only show me the tea things, sorted by name': {
         chance: 0.9,
-        call: { name: 'sort_table', args: { column: 'name', filter: 'teapot' } },
+        call: { name: 'sort_table', args: { column: 'name', filter: 'tea' } },
         after: 'Here is the teapot.',
       },
       'now sort them by price': {
         chance: 0.9,
-        call: { name: 'sort_table', args: { column: 'price', filter: 'teapot' } },
+        call: { name: 'sort_table', args: { column: 'price', filter: 'tea' } },
         narrowedCall: { name: 'sort_table', args: { column: 'price' } },
         after: 'Sorted by price.',
       },
@@ -497,12 +558,13 @@ describe('the decision layer, step by step', () => {
     );
     expect(sorts).toEqual(['price']);
     // A filter in the visitor's words runs at once.
-    await agent.send('only show me the teapot, sorted by name');
-    expect(sorts).toEqual(['price', 'name (teapot)']);
-    // An earlier request's words are not asked again: "teapot" as the filter of the next plain sort is refused.
+    await agent.send('only show me the tea things, sorted by name');
+    expect(sorts).toEqual(['price', 'name (tea)']);
+    // An earlier request's words are not asked again: "tea" as the filter of the next plain sort is refused (a
+    // word a tool returned would be taken: the sort returned "Teapot", not "tea").
     const again = await agent.send('now sort them by price');
-    expect(responses(again.events)[0]!.error).toMatch(/"teapot", which the user did not ask for/);
-    expect(sorts).toEqual(['price', 'name (teapot)', 'price']);
+    expect(responses(again.events)[0]!.error).toMatch(/"tea", which the user did not ask for/);
+    expect(sorts).toEqual(['price', 'name (tea)', 'price']);
   });
 
   test("an optional value the tool's error quotes (a filter no product holds) is left out of the retry; a required one stays", async () => {
@@ -524,7 +586,7 @@ describe('the decision layer, step by step', () => {
     const { events, text } = await agent.send('sort the table by name z to a');
     expect(responses(events).map((response) => response.error ?? response.response)).toEqual([
       'Tool "sort_table" failed: No product holds "Z to A", so nothing was sorted. Leave filter out to sort them all.',
-      { sortedBy: 'name' },
+      { sortedBy: 'name', shown: PRODUCTS },
     ]);
     expect(sorts).toEqual(['name']);
     expect(text).toBe('Sorted by name.');
