@@ -19,6 +19,7 @@ import type { TurnProcessor } from '../types';
 import { refusal } from '../call-processors/refusal';
 import { itemsListed } from './items-listed';
 import { runRequest } from './run-request';
+import { isSlipOf, mendTypos } from './typos';
 import { argumentWords, toolWords, valueWords } from './value-words';
 
 export const SEVERAL_IN_ONE = 'several-in-one';
@@ -40,15 +41,25 @@ export const oneItemEach: TurnProcessor = (inv, turn) => {
     .map((piece) => piece.trim().replace(/[.!]+$/, ''))
     .filter(Boolean);
   // Every piece one of the things asked: "Milk, eggs, bread" is three; "Salt and pepper crisps" for "add crisps" is one.
-  const fitting = pieces.filter((piece) => [...argumentWords(piece)].some((word) => asked.has(word)));
+  // A word the visitor misspelt counts as the word the model wrote for it ("onoins": "Onions").
+  const holds = (words: ReadonlySet<string>, word: string) =>
+    words.has(word) || [...words].some((other) => isSlipOf(other, word));
+  const fitting = pieces.filter((piece) => [...argumentWords(piece)].some((word) => holds(asked, word)));
   if (fitting.length < 2 || fitting.length !== pieces.length) return;
   const items = fitting.map((piece) => itemOf(piece, own));
+  // The things the request lists that the call left out ("tomatos" of "ad tomatos, onoins and garlic"), as typed.
+  const inCall = new Set(fitting.flatMap((piece) => [...valueWords(piece, own)]));
+  for (const piece of mendTypos(request, [only.declaration]).split(SEPARATOR)) {
+    const item = itemOf(piece.trim().replace(/[.!?]+$/, ''), own);
+    const words = [...valueWords(item, own)];
+    if (words.length && !words.some((word) => holds(inCall, word))) items.push(item);
+  }
   const name = only.call.name;
   inv.run.oneItemEach = { tool: name, key, items };
   only.response = refusal(
     turn,
     only,
-    `Not run: ${JSON.stringify(text)} is ${items.length} items in one ${name} call, and ${name} takes one. Call ${name} once for each: ${items.map((item) => JSON.stringify(item)).join(', ')}.`,
+    `Not run: ${JSON.stringify(text)} is ${fitting.length} items in one ${name} call, and ${name} takes one. Call ${name} once for each: ${items.map((item) => JSON.stringify(item)).join(', ')}.`,
     SEVERAL_IN_ONE,
   );
 };

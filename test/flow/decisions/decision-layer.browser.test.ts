@@ -328,6 +328,27 @@ describe('the decision layer, step by step', () => {
     );
   });
 
+  test('packed with the typos mended and an item left out, it is still refused, and the item left out is named too', async () => {
+    const request = 'ad tomatos, onoins and garlic to teh lsit';
+    const { agent, todos } = await agentFor({
+      [request]: {
+        chance: 0.9,
+        // The page suite's 0.5B: one to-do of two items, spelled right, and the tomatoes forgotten.
+        call: { name: 'add_todo', args: { text: 'Onions and Garlic to the list' } },
+        narrowedCall: { name: 'add_todo', args: { text: 'Onions' } },
+        more: [
+          { name: 'add_todo', args: { text: 'Garlic' } },
+          { name: 'add_todo', args: { text: 'tomatos' } },
+        ],
+      },
+    });
+    const { events } = await agent.send(request);
+    expect(responses(events)[0]!.error).toBe(
+      'Not run: "Onions and Garlic to the list" is 2 items in one add_todo call, and add_todo takes one. Call add_todo once for each: "Onions", "Garlic", "tomatos".',
+    );
+    expect(todos).toEqual(['Onions', 'Garlic', 'tomatos']);
+  });
+
   test('packed again on the retry, it runs: once a run; one thing asked, one text is never split', async () => {
     const packed = { name: 'add_todo', args: { text: 'Milk, eggs, bread' } };
     const again = await agentFor({
