@@ -21,14 +21,16 @@
  * first", and with "name contains 'the second one'" (a phrase of another
  * tool's description) for "sort the table by name z to a"; the sort failed.
  * Told so, it wrote the same call again: the retry's grammar leaves that
- * argument out (retry-values.ts).
+ * argument out (retry-values.ts). A value the tool needs that only repeats
+ * its action ("Tick it off." for complete_todo) names nothing to act on.
  */
 import type { AgentEvent } from '../../session/event';
 import type { JsonSchema } from '../../tools/declaration';
 import type { TurnProcessor } from '../types';
 import { refusal } from '../call-processors/refusal';
 import { runRequest } from './run-request';
-import { describedWords, valueWords } from './value-words';
+import { actionVerbsOf, formsOf } from './action-verbs';
+import { describedWords, isCommon, valueWords } from './value-words';
 
 export const UNGROUNDED_VALUE = 'ungrounded-value';
 
@@ -85,6 +87,8 @@ export const groundValues: TurnProcessor = (inv, turn) => {
       let reason: string | undefined;
       if (unsaid(value, [saidWords, own]))
         reason = "which says nothing the user said. Write it from the user's own words.";
+      else if (key === undefined && onlyTheAction(value, call.declaration))
+        reason = `which says what to do, not what to do it to. Write the user's words for the thing itself.`;
       else if (key !== undefined) {
         // Asked in this request, or a value a tool returned: an earlier request's words are not asked again.
         askedWords ??= valueWords(
@@ -113,6 +117,24 @@ export function unsaid(value: string, known: readonly ReadonlySet<string>[]): bo
   const words = [...valueWords(value, new Set())].filter((word) => /^\p{L}+$/u.test(word));
   if (words.length < 2) return false;
   return !words.some((word) => known.some((set) => set.has(word)));
+}
+
+/**
+ * A text of the tool's own action and nothing else ("Tick it off." for complete_todo, "Mark as done"): the
+ * 0.5B passed it for "agenda's done, tick it off", and no to-do matched; told so, it wrote it again.
+ */
+export function onlyTheAction(value: string, tool: Parameters<typeof actionVerbsOf>[0]): boolean {
+  const verbs = new Set(
+    actionVerbsOf(tool).flatMap((verb) => {
+      const forms = formsOf(verb);
+      return [forms.base, forms.third, forms.ing, ...forms.done];
+    }),
+  );
+  const words = [...value.matchAll(/\p{L}+/gu)].map(([word]) => word);
+  // A word in capitals is a name or a constant ("POST" for an HTTP request's method), not the action said.
+  if (words.some((word) => word.length > 1 && word === word.toUpperCase())) return false;
+  const telling = words.map((word) => word.toLowerCase()).filter((word) => !isCommon(word));
+  return telling.length > 0 && telling.every((word) => verbs.has(word));
 }
 
 /**

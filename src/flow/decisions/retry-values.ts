@@ -3,7 +3,7 @@
  * round of calls that were all refused for their arguments (they failed the
  * tool's schema, named no tool, or named an address the visitor never gave:
  * grounded-values.ts), or that the tool itself failed (its error says what
- * it has: "No to-do matches "Tick it off". Existing: Buy milk."), does not
+ * it has: "No to-do matches "oat milk". Existing: Buy milk."), does not
  * count as one of the run's rounds, and the step after it is held to a call
  * of the same tools, without the optional values that were refused or that
  * the tool's error quotes. Once a run: a model that gets it wrong twice answers in

@@ -530,16 +530,16 @@ describe('the decision layer, step by step', () => {
   test("a call its tool failed is written again once, with the tool's error to go by", async () => {
     const { agent } = await agentFor({
       'add milk': { chance: 0.9, call: { name: 'add_todo', args: { text: 'Buy milk' } } },
-      'I got the milk, tick it off': {
-        call: { name: 'complete_todo', args: { text: 'Tick it off' } },
+      'I got the oat milk, tick it off': {
+        call: { name: 'complete_todo', args: { text: 'oat milk' } },
         retryCall: { name: 'complete_todo', args: { text: 'milk' } },
         after: 'Marked "Buy milk" as done.',
       },
     });
     await agent.send('add milk');
-    const { events, text } = await agent.send('I got the milk, tick it off');
+    const { events, text } = await agent.send('I got the oat milk, tick it off');
     expect(responses(events).map((response) => response.error ?? response.response)).toEqual([
-      'Tool "complete_todo" failed: No to-do matches "Tick it off". Existing: Buy milk.',
+      'Tool "complete_todo" failed: No to-do matches "oat milk". Existing: Buy milk.',
       { done: 'Buy milk' },
     ]);
     expect(text).toBe('Marked "Buy milk" as done.');
@@ -615,6 +615,25 @@ describe('the decision layer, step by step', () => {
     await agent.send('add milk');
     const done = await agent.send('the eggs are done');
     expect(calls(modelEvents(done.events)).map((call) => call.args)).toEqual([{ text: 'eggs' }, { text: 'eggs' }]);
+  });
+
+  test('a needed value that only says the action ("Tick it off.") is refused before it runs, and the call written again once', async () => {
+    const { agent } = await agentFor({
+      'add send the agenda': { chance: 0.9, call: { name: 'add_todo', args: { text: 'send the agenda' } } },
+      "agenda's done, tick it off": {
+        // The page suite's 0.5B: complete_todo("Tick it off."), twice, and no to-do matched.
+        call: { name: 'complete_todo', args: { text: 'Tick it off.' } },
+        retryCall: { name: 'complete_todo', args: { text: 'agenda' } },
+        after: 'Ticked off "send the agenda".',
+      },
+    });
+    await agent.send('add send the agenda');
+    const { events, text } = await agent.send("agenda's done, tick it off");
+    expect(responses(events).map((response) => response.error ?? response.response)).toEqual([
+      'Not run: text is "Tick it off.", which says what to do, not what to do it to. Write the user\'s words for the thing itself.',
+      { done: 'send the agenda' },
+    ]);
+    expect(text).toBe('Ticked off "send the agenda".');
   });
 
   test('an address the visitor gave runs at once', async () => {

@@ -3,7 +3,7 @@
 // No model: each is a right call the layer would send back once.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { unasked, unsaid } from '../../../src/flow/decisions/grounded-values';
+import { onlyTheAction, unasked, unsaid } from '../../../src/flow/decisions/grounded-values';
 import { describedWords, valueWords } from '../../../src/flow/decisions/value-words';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { answersFile, casesFile, parseCategory } from '../../../eval/bfcl/load';
@@ -27,6 +27,7 @@ interface RightValue {
   optional: boolean;
   said: Set<string>;
   own: Set<string>;
+  tool: ToolDeclaration;
 }
 
 /** The share of a category's cases in which `refuses` refuses some argument of the right answer. */
@@ -41,11 +42,16 @@ function refusedShare(category: BfclCategory, refuses: (value: RightValue) => bo
       const [name, args] = Object.entries(call)[0]!;
       const fn = testCase.functions.find((candidate) => candidate.name === name)!;
       const parameters = parametersSchema(fn);
-      const tool = { name: toolName(name), description: fn.description ?? '', parameters } as ToolDeclaration;
+      const tool = {
+        name: toolName(name),
+        description: fn.description ?? '',
+        parameters,
+        annotations: {},
+      } as ToolDeclaration;
       const own = describedWords([tool]);
       const required = new Set((parameters.required as string[] | undefined) ?? []);
       return Object.entries(args as Record<string, unknown[]>).some(([key, accepted]) =>
-        refuses({ accepted, optional: !required.has(key), said, own }),
+        refuses({ accepted, optional: !required.has(key), said, own, tool }),
       );
     });
     if (refused) lost++;
@@ -73,5 +79,13 @@ describe.skipIf(!hasSharedData('bfcl'))("an optional value no one asked for, on 
     const refuses = ({ accepted, optional, said, own }: RightValue) =>
       optional && !accepted.includes('') && everyText(accepted, (text) => unasked(text, said, own));
     expect(refusedShare(category, refuses, 'optional value')).toBeLessThanOrEqual(0.01);
+  });
+});
+
+describe.skipIf(!hasSharedData('bfcl'))("a needed value of the tool's action alone, on BFCL's right answers", () => {
+  test.each(CATEGORIES)('%s: no case loses a right value to it', (category) => {
+    const refuses = ({ accepted, optional, tool }: RightValue) =>
+      !optional && everyText(accepted, (text) => onlyTheAction(text, tool));
+    expect(refusedShare(category, refuses, 'needed value')).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { unasked, unsaid } from '../../../src/flow/decisions/grounded-values';
+import { onlyTheAction, unasked, unsaid } from '../../../src/flow/decisions/grounded-values';
 import { describedWords, valueWords } from '../../../src/flow/decisions/value-words';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { pageTools } from './page-tools';
@@ -47,5 +47,19 @@ describe('an optional value no one asked for', () => {
     expect(unasked('teapot', said('only show me the teapot'), own)).toBe(false);
     expect(unasked('name', said('sort by name'), own)).toBe(false);
     expect(unasked('2023-03-10', said('next wednesday'), own)).toBe(false);
+  });
+});
+
+describe("a needed value that only says the tool's action", () => {
+  const completeTodo = pageTools.find((tool) => tool.name === 'complete_todo')!;
+
+  test('"Tick it off." and "Mark as done" name no to-do', () => {
+    for (const value of ['Tick it off.', 'Mark as done', 'completed', 'finish it'])
+      expect(onlyTheAction(value, completeTodo), value).toBe(true);
+  });
+
+  test('a value with a word of the thing, a constant in capitals, or no word at all names something', () => {
+    for (const value of ['agenda', 'Tick off the agenda', 'the second one', 'CHECK', '42'])
+      expect(onlyTheAction(value, completeTodo), value).toBe(false);
   });
 });
