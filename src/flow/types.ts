@@ -158,6 +158,8 @@ export interface RunState {
   oneItemEach?: { tool: string; key: string; items: string[]; retried?: boolean };
   /** An optional argument refused as one no one asked for (decisions/grounded-values.ts): the retry's grammar leaves it out. */
   leftOut?: { tool: string; key: string };
+  /** A needed value refused as the tool's action alone (decisions/grounded-values.ts): the retry's grammar holds it to the request's words for things. */
+  thingsAsked?: { tool: string; key: string; items: string[] };
   /** Calls the run refused as repeats so far (call-processors/repeat-guard.ts). */
   repeatedCalls?: number;
   /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */

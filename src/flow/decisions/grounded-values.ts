@@ -30,7 +30,7 @@ import type { TurnProcessor } from '../types';
 import { refusal } from '../call-processors/refusal';
 import { runRequest } from './run-request';
 import { actionVerbsOf, formsOf } from './action-verbs';
-import { describedWords, isCommon, valueWords } from './value-words';
+import { describedWords, isCommon, stem, toolWords, valueWords } from './value-words';
 
 export const UNGROUNDED_VALUE = 'ungrounded-value';
 
@@ -87,9 +87,14 @@ export const groundValues: TurnProcessor = (inv, turn) => {
       let reason: string | undefined;
       if (unsaid(value, [saidWords, own]))
         reason = "which says nothing the user said. Write it from the user's own words.";
-      else if (key === undefined && onlyTheAction(value, call.declaration))
+      else if (key === undefined && onlyTheAction(value, call.declaration)) {
         reason = `which says what to do, not what to do it to. Write the user's words for the thing itself.`;
-      else if (key !== undefined) {
+        // Told so, the 0.5B wrote it again: the retry is held to the things the request names ("agenda").
+        const things = thingsNamed(runRequest(inv) ?? '', toolWords([call.declaration]));
+        const properties = (call.declaration.parameters.properties ?? {}) as Record<string, unknown>;
+        if (things.length && path in properties)
+          inv.run.thingsAsked = { tool: call.call.name, key: path, items: things };
+      } else if (key !== undefined) {
         // Asked in this request, or a value a tool returned: an earlier request's words are not asked again.
         askedWords ??= valueWords(
           `${runRequest(inv) ?? ''}\n${session().returned.join('\n')}`.toLowerCase(),
@@ -135,6 +140,13 @@ export function onlyTheAction(value: string, tool: Parameters<typeof actionVerbs
   if (words.some((word) => word.length > 1 && word === word.toUpperCase())) return false;
   const telling = words.map((word) => word.toLowerCase()).filter((word) => !isCommon(word));
   return telling.length > 0 && telling.every((word) => verbs.has(word));
+}
+
+/** The words of a request that name things (not common, not the tool's own), as the visitor wrote them. */
+function thingsNamed(request: string, own: ReadonlySet<string>): string[] {
+  const things = valueWords(request, own);
+  const words = [...request.matchAll(/\p{L}+/gu)].map(([word]) => word);
+  return [...new Set(words.filter((word) => /\p{L}{2}/u.test(word) && things.has(stem(word))))];
 }
 
 /**

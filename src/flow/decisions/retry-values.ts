@@ -49,6 +49,9 @@ export const retryValuesProcessor: RequestProcessor = (inv, step) => {
   const packed = inv.run.oneItemEach;
   const narrowed = packed && !packed.retried && oneItemArguments(packed, step.tools);
   if (narrowed) step.narrowedArguments = narrowed;
+  // A needed value that only said the action: the retry writes one of the things the request names.
+  const things = inv.run.thingsAsked && oneItemArguments(inv.run.thingsAsked, step.tools);
+  if (things) step.narrowedArguments = { ...step.narrowedArguments, ...things };
   // An optional value no one asked for (grounded-values.ts), or one the tool's error quotes (quoted-values.ts):
   // the retry writes the call without it.
   const leftOut = quotedOptionalValues(functionCalls(last), run.flatMap(functionResponses), step.tools);

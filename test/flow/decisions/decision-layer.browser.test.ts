@@ -617,13 +617,15 @@ describe('the decision layer, step by step', () => {
     expect(calls(modelEvents(done.events)).map((call) => call.args)).toEqual([{ text: 'eggs' }, { text: 'eggs' }]);
   });
 
-  test('a needed value that only says the action ("Tick it off.") is refused before it runs, and the call written again once', async () => {
+  test('a needed value that only says the action ("Tick it off.") is refused before it runs, and the call written again once, held to the things the request names', async () => {
     const { agent } = await agentFor({
       'add send the agenda': { chance: 0.9, call: { name: 'add_todo', args: { text: 'send the agenda' } } },
       "agenda's done, tick it off": {
-        // The page suite's 0.5B: complete_todo("Tick it off."), twice, and no to-do matched.
+        // The page suite's 0.5B: complete_todo("Tick it off."), and told why, the same again; the retry's grammar
+        // holds the text to the things the request names.
         call: { name: 'complete_todo', args: { text: 'Tick it off.' } },
-        retryCall: { name: 'complete_todo', args: { text: 'agenda' } },
+        retryCall: { name: 'complete_todo', args: { text: 'Tick it off.' } },
+        narrowedCall: { name: 'complete_todo', args: { text: 'agenda' } },
         after: 'Ticked off "send the agenda".',
       },
     });
