@@ -62,8 +62,7 @@ function describeDecision(decision: StepDecision): string {
     asked: 'the request asking for it',
     values: 'a value of the request that a tool takes',
     words: 'the request naming nothing a tool has',
-    question:
-      decision.held === 'call' ? 'the request asking about what the tools touched' : 'the request asking what was done',
+    question: 'the request asking what was done',
     chance: `the model's odds of a call ${decision.chance?.toFixed(2) ?? ''}`.trim(),
     claim: `the reply claiming "${decision.claimed ?? ''}"`,
   }[decision.by];

@@ -80,8 +80,7 @@ export interface StepDecision {
   held: 'call' | 'answer';
   /**
    * 'asked': the request named a tool's action; 'values': it gave a value in a format a tool takes; 'words': no
-   * tool's word was in it; 'question': it asked what was done ("did you add it?", held to words) or about what the
-   * tools touched ("what's left on it?", held to a read); 'chance': the model's odds; 'claim': a reply claimed an action no call did.
+   * tool's word was in it; 'question': it asked what was done ("did you add it?"); 'chance': the model's odds; 'claim': a reply claimed an action no call did.
    */
   by: 'asked' | 'values' | 'words' | 'question' | 'chance' | 'claim';
   /** The tools the step was held to: the ones the request named by their action ('asked'), or the ones its words point to. */

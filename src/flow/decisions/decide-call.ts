@@ -18,8 +18,8 @@
  *   add_todo and wrote "bread, eggs, milk, " until its token limit;
  * - a request that shares no word with any tool, in a session that has not
  *   called one, is held to words (outside-tools.ts); but a question that
- *   refers back to what the tools touched ("what's left on it?") is held to a
- *   call of the tools that only read (read-back.ts);
+ *   refers back to what the tools touched ("what's left on it?") is offered
+ *   the tools that read, and its odds decide (read-back.ts);
  * - else the model's own odds of opening with a call (ModelEngine.callChance)
  *   decide: at least CALL_AT_LEAST, a call; below, words. Greedy decoding
  *   takes the likelier opening anyway; held to it, a step that opens in words
@@ -93,9 +93,11 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
   if (taking.length && taking.length < tools.length) return holdToCall(step, fit(taking), 'values');
   if (isQuestion(last.content) && asksAboutThePast(last.content)) return holdToWords(step, 'question');
   if (outsideTools(request, tools, inv.history)) {
-    // A question about what the tools touched ("what's left on it?") is answered from a read.
+    // A question about what the tools touched ("what's left on it?"): a tool that reads may answer it.
     const readers = readersFor(request, tools, inv.history);
-    return readers.length ? holdToCall(step, readers, 'question') : holdToWords(step, 'words');
+    if (!readers.length || !inv.engine.callChance) return holdToWords(step, 'words');
+    step.allowedTools = readers;
+    return byChance(inv, step, readers);
   }
   if (!inv.engine.callChance) return;
   const fitting = fit(tools.map((tool) => tool.name));
@@ -125,11 +127,7 @@ function holdToWords(step: StepRequest, by: 'words' | 'question'): void {
 }
 
 /** Holds the step to a call of `tools` (of any tool offered, when empty). */
-function holdToCall(
-  step: StepRequest,
-  tools: string[],
-  by: 'asked' | 'values' | 'claim' | 'chance' | 'question',
-): void {
+function holdToCall(step: StepRequest, tools: string[], by: 'asked' | 'values' | 'claim' | 'chance'): void {
   if (tools.length === 1) step.toolChoice = { name: tools[0]! };
   else {
     step.toolChoice = 'required';

@@ -2,15 +2,14 @@
  * A question that refers back to what the session's tools touched ("what's
  * left on it?", "is it empty now?") may be answered by reading: it names no
  * tool's word, so outside-tools.ts would hold it to words, but the thing it
- * asks about is on the page, and only a tool that reads can say. The step is
- * held to a call of the tools that only read (annotations.readOnly): a read
- * changes nothing. A question that refers to nothing ("what's 2+2"), or one
- * asked before any tool ran, stays words.
+ * asks about is on the page, and only a tool that reads can say. The tools
+ * that only read (annotations.readOnly) are offered, and the model's odds
+ * decide; a question that refers to nothing ("what's 2+2"), or one asked
+ * before any tool ran, stays words.
  *
  * Why: after "Put milk, eggs and bread on my list", Qwen2.5-Coder 0.5B
  * answered "what's left on it?" held to words with "The tool has not yet
- * added any items to the to-do list."; offered list_todos, its odds of a call
- * were 0.09, and it answered the same.
+ * added any items to the to-do list."
  */
 import type { AgentEvent } from '../../session/event';
 import type { ToolDeclaration } from '../../tools/declaration';

@@ -101,16 +101,16 @@ describe('the decision layer, step by step', () => {
     expect(off.todos).toEqual(['sounds good', 'thanks']);
   });
 
-  test('a question that refers back to what the tools touched ("what\'s left on it?") is answered from a read, whatever the model\'s odds', async () => {
+  test('a question that refers back to what the tools touched ("what\'s left on it?") may read: only the tools that read are offered, and the odds decide', async () => {
     const { agent } = await agentFor({
       'put milk and bread on my list': {
         chance: 0.9,
         call: { name: 'add_todo', args: { text: 'milk' } },
         more: [{ name: 'add_todo', args: { text: 'bread' } }],
       },
-      // The 0.5B's odds of a call were 0.09; held to list_todos, it reads.
+      // The model would add a to-do if it could; offered only list_todos, it reads.
       "what's left on it?": {
-        chance: 0.09,
+        chance: 0.8,
         call: { name: 'add_todo', args: { text: 'left' } },
         named: { list_todos: { name: 'list_todos', args: {} } },
         after: 'Milk and bread.',
@@ -122,7 +122,7 @@ describe('the decision layer, step by step', () => {
     expect(modelEvents(before.events)[0]!.decision).toEqual({ held: 'answer', by: 'words' });
     await agent.send('put milk and bread on my list');
     const { events, text } = await agent.send("what's left on it?");
-    expect(modelEvents(events)[0]!.decision).toEqual({ held: 'call', by: 'question', tools: ['list_todos'] });
+    expect(modelEvents(events)[0]!.decision).toMatchObject({ held: 'call', by: 'chance', tools: ['list_todos'] });
     expect(calls(events).map((call) => call.name)).toEqual(['list_todos']);
     expect(text).toBe('Milk and bread.');
     // A question that refers to nothing stays words, whatever the odds.
