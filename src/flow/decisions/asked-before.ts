@@ -22,16 +22,19 @@ export function askedBefore(
   history: readonly AgentEvent[],
 ): string[] {
   if (asked.length < 2) return [...asked];
+  // One walk of the history: what each run ran, and the requests that asked the same tools by their verb.
+  const ranIn = new Map<string, Set<string>>();
+  const sameVerb: string[] = [];
   const same = asked.join('\n');
-  const ran = new Set<string>();
   for (const event of history) {
+    for (const response of functionResponses(event))
+      if (!response.error && asked.includes(response.name))
+        ranIn.set(event.invocationId, (ranIn.get(event.invocationId) ?? new Set()).add(response.name));
     if (event.content?.role !== 'user') continue;
     const text = textOf(event.content.parts);
-    if (!text.trim() || askedActions(mendTypos(text, tools), tools).join('\n') !== same) continue;
-    for (const later of history)
-      if (later.invocationId === event.invocationId)
-        for (const response of functionResponses(later))
-          if (!response.error && asked.includes(response.name)) ran.add(response.name);
+    if (text.trim() && askedActions(mendTypos(text, tools), tools).join('\n') === same)
+      sameVerb.push(event.invocationId);
   }
+  const ran = new Set(sameVerb.flatMap((invocation) => [...(ranIn.get(invocation) ?? [])]));
   return ran.size === 1 ? [...ran] : [...asked];
 }

@@ -61,13 +61,14 @@ export const groundValues: TurnProcessor = (inv, turn) => {
   let askedWords: Set<string> | undefined;
   let texts: ReturnType<typeof sessionTexts> | undefined;
   const session = () => (texts ??= sessionTexts(inv.history));
+  // What was said and returned, read once a turn and only when a value needs it.
+  const saidText = () => (said ??= [...session().said, ...session().returned].join('\n').toLowerCase());
   for (const call of turn.calls) {
     if (call.response || !call.declaration) continue;
     const values = stringValues(call.args, call.declaration.parameters);
     for (const { path, value: raw } of values.filter(isAddress)) {
       const value = raw.trim();
-      said ??= [...session().said, ...session().returned].join('\n').toLowerCase();
-      if (said.includes(value.toLowerCase())) continue;
+      if (saidText().includes(value.toLowerCase())) continue;
       call.response = refusal(
         turn,
         call,
@@ -80,8 +81,7 @@ export const groundValues: TurnProcessor = (inv, turn) => {
     const own = describedWords([call.declaration]);
     const optional = optionalTexts(call.args, call.declaration.parameters);
     for (const { path, value } of values.filter(isText)) {
-      said ??= [...session().said, ...session().returned].join('\n').toLowerCase();
-      saidWords ??= valueWords(said, new Set());
+      saidWords ??= valueWords(saidText(), new Set());
       // A top-level optional argument: its path is its key.
       const key = optional.get(path) === value ? path : undefined;
       let reason: string | undefined;
@@ -161,7 +161,7 @@ export function unasked(value: string, said: ReadonlySet<string>, own: ReadonlyS
 }
 
 /** The text values of the parameters a call may leave out (top-level ones, but empty ones), by key. */
-function optionalTexts(args: unknown, schema: JsonSchema | undefined): Map<string, string> {
+export function optionalTexts(args: unknown, schema: JsonSchema | undefined): Map<string, string> {
   if (!args || typeof args !== 'object' || Array.isArray(args)) return new Map();
   const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
   return new Map(

@@ -9,6 +9,7 @@
 import type { FunctionCall, FunctionResponse } from '../../session/event';
 import type { ToolDeclaration } from '../../tools/declaration';
 import { TOOL_FAILED } from '../call-processors/run-tool';
+import { optionalTexts } from './grounded-values';
 
 /** For each tool of `calls` its tool failed, the keys of its optional text arguments whose value the error quotes. */
 export function quotedOptionalValues(
@@ -20,11 +21,9 @@ export function quotedOptionalValues(
   for (const call of calls) {
     const response = responses.find((candidate) => candidate.id === call.id);
     const tool = tools.find((candidate) => candidate.name === call.name);
-    if (response?.code !== TOOL_FAILED || !response.error || !tool || !isRecord(call.args)) continue;
-    const required = new Set(Array.isArray(tool.parameters.required) ? (tool.parameters.required as string[]) : []);
+    if (response?.code !== TOOL_FAILED || !response.error || !tool) continue;
     const error = response.error.toLowerCase();
-    for (const [key, value] of Object.entries(call.args)) {
-      if (required.has(key) || typeof value !== 'string' || !value.trim()) continue;
+    for (const [key, value] of optionalTexts(call.args, tool.parameters)) {
       if (!quotes(error, value.trim().toLowerCase())) continue;
       const keys = quoted.get(call.name) ?? new Set<string>();
       quoted.set(call.name, keys.add(key));
@@ -39,8 +38,4 @@ function quotes(error: string, value: string): boolean {
     const close = open === '“' ? '”' : open === '‘' ? '’' : open;
     return error.includes(`${open}${value}${close}`);
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -37,15 +37,17 @@ export class RepeatingTail {
   push(text: string): boolean {
     if (this.found !== undefined) return true;
     for (const char of text) {
+      // One pass over the periods: each one's run of matches, and the shortest whose repeats now make a loop.
+      let loop: number | undefined;
       for (let period = 1; period <= MAX_PERIOD; period++) {
         const same = this.seen >= period && this.recent[(this.seen - period) % MAX_PERIOD] === char;
-        this.matched[period] = same ? this.matched[period]! + 1 : 0;
+        const matched = (this.matched[period] = same ? this.matched[period]! + 1 : 0);
+        if (loop === undefined && isLoop(period, matched + period)) loop = period;
       }
       this.recent[this.seen % MAX_PERIOD] = char;
       this.seen++;
-      const period = this.loopPeriod();
-      if (period !== undefined) {
-        this.found = this.lastChars(period);
+      if (loop !== undefined) {
+        this.found = this.lastChars(loop);
         return true;
       }
     }
@@ -55,16 +57,6 @@ export class RepeatingTail {
   /** The piece the output repeats, once push has said it loops. */
   get piece(): string | undefined {
     return this.found;
-  }
-
-  /** The shortest period whose repeats cover the tail far enough to be a loop. */
-  private loopPeriod(): number | undefined {
-    for (let period = 1; period <= MAX_PERIOD; period++) {
-      const span = this.matched[period]! + period;
-      const repeats = period > SHORT_PERIOD ? 2 : MIN_REPEATS;
-      if (span >= MIN_SPAN && span >= repeats * period) return period;
-    }
-    return undefined;
   }
 
   private lastChars(count: number): string {
@@ -81,4 +73,10 @@ export function loopNotice(piece: string, length: number): ModelDelta {
     code: 'repeating-output',
     message: `The model wrote ${JSON.stringify(piece)} over and over, so it was stopped after ${length} characters, as at its token limit.`,
   };
+}
+
+/** Whether `span` characters that repeat a piece of `period` characters are a loop. */
+function isLoop(period: number, span: number): boolean {
+  const repeats = period > SHORT_PERIOD ? 2 : MIN_REPEATS;
+  return span >= MIN_SPAN && span >= repeats * period;
 }

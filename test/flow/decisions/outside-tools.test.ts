@@ -1,24 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { outsideTools } from '../../../src/flow/decisions/outside-tools';
-import type { AgentEvent } from '../../../src/session/event';
 import type { ToolDeclaration } from '../../../src/tools/declaration';
 import { pageTools } from './page-tools';
+import { calledAddTodo } from './session-events';
 
 const bmi: ToolDeclaration = {
   ...pageTools[0]!,
   name: 'determine_body_mass_index',
   description: 'Calculate body mass index given weight and height.',
   parameters: { type: 'object', properties: { weight: { type: 'number', description: 'Weight in kilograms' } } },
-};
-const called: AgentEvent = {
-  type: 'model',
-  id: 'e1',
-  sessionId: 's',
-  invocationId: 'i',
-  seq: 1,
-  author: 'assistant',
-  timestamp: 1,
-  content: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'add_todo', args: { text: 'milk' } } }] },
 };
 
 describe('a request no tool speaks of', () => {
@@ -35,27 +25,27 @@ describe('a request no tool speaks of', () => {
 
   test('a terse request, or one in a conversation that has called tools, is left to the model', () => {
     expect(outsideTools('oh and eggs and bread too', pageTools, [])).toBe(false);
-    expect(outsideTools('also pick up the dry cleaning', pageTools, [called])).toBe(false);
+    expect(outsideTools('also pick up the dry cleaning', pageTools, [calledAddTodo])).toBe(false);
     expect(outsideTools('also pick up the dry cleaning', pageTools, [])).toBe(true);
   });
 
   test('a question about something no tool names wants words, however short and whenever asked', () => {
-    expect(outsideTools('hello, who are you?', pageTools, [called])).toBe(true);
-    expect(outsideTools('did that work?', pageTools, [called])).toBe(true);
+    expect(outsideTools('hello, who are you?', pageTools, [calledAddTodo])).toBe(true);
+    expect(outsideTools('did that work?', pageTools, [calledAddTodo])).toBe(true);
     expect(outsideTools('who are you?', pageTools, [])).toBe(true);
     expect(outsideTools("what's the capital of Australia?", pageTools, [])).toBe(true);
   });
 
   test('a greeting, thanks or goodbye alone wants words, whenever said; a bare "ok" or "yes" is left to the model', () => {
     for (const said of ['hi!', 'hi there', 'Hello!', 'ok thanks!', 'thanks, bye', 'thank you so much', 'Good morning'])
-      expect(outsideTools(said, pageTools, [called]), said).toBe(true);
+      expect(outsideTools(said, pageTools, [calledAddTodo]), said).toBe(true);
     for (const said of ['ok', 'yes please', 'hi, add milk', 'thanks, now sort the table', 'hey can you clear it'])
-      expect(outsideTools(said, pageTools, [called]), said).toBe(false);
+      expect(outsideTools(said, pageTools, [calledAddTodo]), said).toBe(false);
   });
 
   test('a question that names a tool’s thing, asks for an action, or asks nothing is left to the model', () => {
-    expect(outsideTools("what's on my to-do list?", pageTools, [called])).toBe(false);
+    expect(outsideTools("what's on my to-do list?", pageTools, [calledAddTodo])).toBe(false);
     expect(outsideTools('can you tell me a joke?', pageTools, [])).toBe(false);
-    expect(outsideTools('and eggs?', pageTools, [called])).toBe(false);
+    expect(outsideTools('and eggs?', pageTools, [calledAddTodo])).toBe(false);
   });
 });

@@ -1,23 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { readersFor } from '../../../src/flow/decisions/read-back';
-import type { AgentEvent } from '../../../src/session/event';
 import { pageTools } from './page-tools';
-
-const called: AgentEvent = {
-  type: 'model',
-  id: 'e1',
-  sessionId: 's',
-  invocationId: 'i',
-  seq: 1,
-  author: 'assistant',
-  timestamp: 1,
-  content: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'add_todo', args: { text: 'milk' } } }] },
-};
+import { calledAddTodo } from './session-events';
 
 describe('a question that refers back to what the tools touched', () => {
   test('is offered the tools that only read, once a tool has run', () => {
     for (const request of ["what's left on it?", 'is it empty now?', 'Are they all there?', 'what’s in it'])
-      expect(readersFor(request, pageTools, [called]), request).toEqual(['list_todos']);
+      expect(readersFor(request, pageTools, [calledAddTodo]), request).toEqual(['list_todos']);
   });
 
   test('before any tool ran, it refers to nothing the page holds', () => {
@@ -32,11 +21,11 @@ describe('a question that refers back to what the tools touched', () => {
       'did it work?',
       'put it on my list',
     ])
-      expect(readersFor(request, pageTools, [called]), request).toEqual([]);
+      expect(readersFor(request, pageTools, [calledAddTodo]), request).toEqual([]);
   });
 
   test('a page whose tools all change something has none to offer', () => {
     const changing = pageTools.filter((tool) => !tool.annotations.readOnly);
-    expect(readersFor("what's left on it?", changing, [called])).toEqual([]);
+    expect(readersFor("what's left on it?", changing, [calledAddTodo])).toEqual([]);
   });
 });

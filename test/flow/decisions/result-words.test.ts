@@ -1,18 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { toolsWhoseResultsHold } from '../../../src/flow/decisions/result-words';
-import type { AgentEvent, FunctionResponse } from '../../../src/session/event';
 import { pageTools } from './page-tools';
+import { answered } from './session-events';
 
-const answered = (...responses: FunctionResponse[]): AgentEvent => ({
-  type: 'tool',
-  id: 'e2',
-  sessionId: 's',
-  invocationId: 'i',
-  seq: 2,
-  author: 'tool',
-  timestamp: 2,
-  content: { role: 'tool', parts: responses.map((functionResponse) => ({ functionResponse })) },
-});
 const sorted = answered({ id: 'c1', name: 'sort_table', response: { order: ['Mug', 'Teapot', 'Kettle'] } });
 const listed = answered({ id: 'c2', name: 'list_todos', response: [{ id: 't1', text: 'milk', done: false }] });
 
