@@ -371,6 +371,185 @@ export const CONVERSATIONS: readonly Conversation[] = [
       talk('thx', { mayRecall: ['add_todo', 'complete_todo', 'sort_table', 'clear_todos'] }),
     ],
   },
+  // Held out (written 2026-12-07, after the rules of the fourth sitting, and run first as they stand): new
+  // visitors and phrasings, so that rules written from the conversations above are measured on requests they
+  // were not written from.
+  {
+    id: 'moving',
+    visitor: 'moving house, casual, follow-ups that refer back',
+    requests: [
+      {
+        text: "I'm moving next week. Can you add 'book a van' and 'cancel the internet' to my todos?",
+        kinds: ['several', 'values'],
+        expect: { calls: [todo('van'), todo('internet')], page: { todos: { added: ['van', 'internet'] } } },
+      },
+      {
+        text: 'and pack the kitchen',
+        kinds: ['follow-up'],
+        expect: { calls: [todo('kitchen')], page: { todos: { added: ['kitchen'] } } },
+      },
+      {
+        text: 'hmm what have I got so far',
+        kinds: ['question'],
+        expect: {
+          calls: 'none',
+          allowed: [list()],
+          mentions: ['van', 'internet', 'kitchen'],
+          mayRecall: ['add_todo'],
+        },
+      },
+      {
+        text: "Van's booked!",
+        kinds: ['follow-up'],
+        expect: { calls: [complete('van')], page: { todos: { done: ['van'] } } },
+      },
+      {
+        text: 'Make a note: new address is 14 Elm Street',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('14 elm')], page: { notes: { added: ['14 elm'] } } },
+      },
+      talk("great, that's everything for now", { mayRecall: ['add_todo', 'complete_todo', 'add_note'] }),
+    ],
+  },
+  {
+    id: 'gift',
+    visitor: 'looking for a gift, the table in many words',
+    requests: [
+      {
+        text: 'Show me the products with the most stock first',
+        kinds: ['values'],
+        expect: { calls: [sort('stock', 'desc')], page: { table: [{ shown: reversed(BY_STOCK) }] } },
+      },
+      {
+        text: 'which one is almost sold out?',
+        kinds: ['question', 'follow-up'],
+        expect: {
+          calls: 'none',
+          allowed: [sort('stock', 'asc'), sort('stock', 'desc')],
+          mentions: ['grinder'],
+          mayRecall: ['sort_table'],
+        },
+      },
+      {
+        text: 'can you filter the table to just mugs',
+        kinds: ['values'],
+        expect: { calls: [filter('mug')], page: { table: [{ shown: ['Mug'] }] } },
+      },
+      {
+        text: "I'll get a mug for Ana, put that on my list",
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [todo('mug')], page: { todos: { added: ['mug'] } } },
+      },
+      talk('tell me a joke'),
+      {
+        text: 'show all the products again, by name',
+        kinds: ['values', 'follow-up'],
+        expect: { calls: [sort('name', 'asc')], page: { table: [{ shown: BY_NAME }] } },
+      },
+    ],
+  },
+  {
+    id: 'message',
+    visitor: 'a message to the shop, changed once, and a note',
+    requests: [
+      talk('hello there'),
+      {
+        text: "Please write to the shop for me: I'm Omar Haddad, omar.h@mailbox.org, and I'd like to know your opening hours.",
+        kinds: ['values', 'pick-tool'],
+        expect: {
+          calls: [form('omar haddad', 'omar.h@mailbox.org', 'opening hours')],
+          page: { form: { name: 'omar haddad', email: 'omar.h@mailbox.org', message: 'opening hours' } },
+        },
+      },
+      {
+        text: 'Change the message to ask about gift wrapping instead',
+        kinds: ['follow-up', 'values'],
+        expect: {
+          calls: [form('omar haddad', 'omar.h@mailbox.org', 'gift wrap')],
+          page: { form: { name: 'omar haddad', email: 'omar.h@mailbox.org', message: 'gift wrap' } },
+        },
+      },
+      { text: 'did it go through?', kinds: ['claim-bait'], expect: { calls: 'none', mayRecall: ['fill_form'] } },
+      {
+        text: 'write a note that the shop closes at 6 on Sundays',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('6 sunday')], page: { notes: { added: ['6 sunday'] } } },
+      },
+      talk("what's the square root of 81?", { mentions: ['9|nine'] }),
+    ],
+  },
+  {
+    id: 'weekend',
+    visitor: 'weekend chores in a list, then a cleared list',
+    requests: [
+      {
+        text: 'for the weekend: laundry, vacuum, and fix the bike',
+        kinds: ['several'],
+        expect: {
+          calls: [todo('laundry'), todo('vacuum'), todo('bike')],
+          page: { todos: { added: ['laundry', 'vacuum', 'bike'] } },
+        },
+      },
+      {
+        text: 'the laundry is finished',
+        kinds: ['follow-up'],
+        expect: { calls: [complete('laundry')], page: { todos: { done: ['laundry'] } } },
+      },
+      {
+        text: 'do I still need to vacuum?',
+        kinds: ['question', 'follow-up'],
+        expect: {
+          calls: 'none',
+          allowed: [list()],
+          mentions: ['yes|vacuum'],
+          mayRecall: ['add_todo', 'complete_todo'],
+        },
+      },
+      {
+        text: 'ugh, too much. wipe the whole list',
+        kinds: ['destructive'],
+        expect: { calls: [clear()], approves: ['clear_todos'], page: { todos: { cleared: true } } },
+      },
+      {
+        text: 'anything left on it?',
+        kinds: ['question', 'follow-up'],
+        expect: { calls: 'none', allowed: [list()], mayRecall: ['clear_todos'] },
+      },
+      talk('bye!', { mayRecall: ['add_todo', 'complete_todo', 'clear_todos'] }),
+    ],
+  },
+  {
+    id: 'office',
+    visitor: 'at work, short requests across every part of the page',
+    requests: [
+      {
+        text: 'Remind me to email the landlord',
+        kinds: ['pick-tool'],
+        expect: { calls: [todo('landlord')], page: { todos: { added: ['landlord'] } } },
+      },
+      {
+        text: 'Can you write down that the wifi password is sunflower42',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('sunflower42')], page: { notes: { added: ['sunflower42'] } } },
+      },
+      {
+        text: 'order the table by price from high to low',
+        kinds: ['values'],
+        expect: { calls: [sort('price', 'desc')], page: { table: [{ shown: reversed(BY_PRICE) }] } },
+      },
+      {
+        text: 'just the kettle please',
+        kinds: ['values', 'follow-up'],
+        expect: { calls: [filter('kettle')], page: { table: [{ shown: ['Kettle'] }] } },
+      },
+      {
+        text: 'emailed the landlord',
+        kinds: ['follow-up'],
+        expect: { calls: [complete('landlord')], page: { todos: { done: ['landlord'] } } },
+      },
+      talk('how are you today?'),
+    ],
+  },
 ];
 
 /** The conversations named, in the order named; all without names. */
