@@ -550,6 +550,173 @@ export const CONVERSATIONS: readonly Conversation[] = [
       talk('how are you today?'),
     ],
   },
+  // Held out again (written 2026-12-07, fifth sitting, before its changes and before it read a result of the set
+  // above): the set above showed the rules fitted to the conversations they were written from (21 of 48 right
+  // there against 37 of 42 on those), and then became the set the next rules were written from; these are
+  // measured once, at the sitting's end.
+  {
+    id: 'bakery',
+    visitor: 'a baker, short notes between batches',
+    requests: [
+      {
+        text: 'add flour and sugar to the shopping list',
+        kinds: ['several'],
+        expect: { calls: [todo('flour'), todo('sugar')], page: { todos: { added: ['flour', 'sugar'] } } },
+      },
+      {
+        text: 'oh and butter',
+        kinds: ['follow-up'],
+        expect: { calls: [todo('butter')], page: { todos: { added: ['butter'] } } },
+      },
+      {
+        text: 'note for tomorrow: open at 7, Mia covers the till',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('7 mia')], page: { notes: { added: ['7 mia'] } } },
+      },
+      {
+        text: "flour's bought",
+        kinds: ['follow-up'],
+        expect: { calls: [complete('flour')], page: { todos: { done: ['flour'] } } },
+      },
+      {
+        text: "what's still on the list?",
+        kinds: ['question', 'follow-up'],
+        expect: {
+          calls: 'none',
+          allowed: [list()],
+          mentions: ['sugar', 'butter'],
+          mayRecall: ['add_todo', 'complete_todo'],
+        },
+      },
+      talk("thanks, you're a star", { mayRecall: ['add_todo', 'add_note', 'complete_todo'] }),
+    ],
+  },
+  {
+    id: 'compare',
+    visitor: 'comparing products, the table turned about',
+    requests: [
+      {
+        text: 'sort the table from cheapest to priciest',
+        kinds: ['values'],
+        expect: { calls: [sort('price', 'asc')], page: { table: [{ shown: BY_PRICE }] } },
+      },
+      {
+        text: 'and now by name, backwards',
+        kinds: ['follow-up', 'values'],
+        expect: { calls: [sort('name', 'desc')], page: { table: [{ shown: reversed(BY_NAME) }] } },
+      },
+      {
+        text: 'only grinders',
+        kinds: ['values', 'follow-up'],
+        expect: { calls: [filter('grinder')], page: { table: [{ shown: ['Grinder'] }] } },
+      },
+      talk("what's your favourite colour?"),
+      {
+        text: "add 'compare grinder prices' to my to-dos",
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [todo('grinder')], page: { todos: { added: ['grinder'] } } },
+      },
+      {
+        text: 'show everything sorted by stock',
+        kinds: ['values'],
+        expect: { calls: [sort('stock', 'asc')], page: { table: [{ shown: BY_STOCK }] } },
+      },
+    ],
+  },
+  {
+    id: 'reminders',
+    visitor: 'reminders in passing, a count',
+    requests: [
+      {
+        text: 'remind me to call the plumber',
+        kinds: ['pick-tool'],
+        expect: { calls: [todo('plumber')], page: { todos: { added: ['plumber'] } } },
+      },
+      {
+        text: 'and to pick up the kids at 4',
+        kinds: ['follow-up', 'values'],
+        expect: { calls: [todo('kids')], page: { todos: { added: ['kids'] } } },
+      },
+      {
+        text: "plumber's been called",
+        kinds: ['follow-up'],
+        expect: { calls: [complete('plumber')], page: { todos: { done: ['plumber'] } } },
+      },
+      {
+        text: 'how many things are left?',
+        kinds: ['question'],
+        expect: { calls: 'none', allowed: [list()], mentions: ['1|one'], mayRecall: ['add_todo', 'complete_todo'] },
+      },
+      {
+        text: 'jot down: plumber comes Tuesday',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('plumber tuesday')], page: { notes: { added: ['plumber tuesday'] } } },
+      },
+      talk('see you later', { mayRecall: ['add_todo', 'complete_todo', 'add_note'] }),
+    ],
+  },
+  {
+    id: 'feedback',
+    visitor: 'a complaint through the contact form, an address changed',
+    requests: [
+      talk('good evening'),
+      {
+        text: "I want to send the shop a message. I'm Priya Nair, priya@nair.io. Tell them the kettle arrived broken.",
+        kinds: ['values', 'pick-tool'],
+        expect: {
+          calls: [form('priya nair', 'priya@nair.io', 'kettle broken')],
+          page: { form: { name: 'priya nair', email: 'priya@nair.io', message: 'kettle broken' } },
+        },
+      },
+      {
+        text: 'did you send the message already?',
+        kinds: ['claim-bait'],
+        expect: { calls: 'none', mayRecall: ['fill_form'] },
+      },
+      {
+        text: 'actually use my work email, priya.nair@acme.com',
+        kinds: ['follow-up', 'values'],
+        expect: {
+          calls: [form('priya nair', 'priya.nair@acme.com', 'kettle broken')],
+          page: { form: { name: 'priya nair', email: 'priya.nair@acme.com', message: 'kettle broken' } },
+        },
+      },
+      talk("what's 15 plus 27?", { mentions: ['42'] }),
+      talk('great, thank you', { mayRecall: ['fill_form'] }),
+    ],
+  },
+  {
+    id: 'cleanup',
+    visitor: 'two errands, a wiped list, a new start',
+    requests: [
+      {
+        text: "put 'return library books' and 'buy stamps' on my to-do list",
+        kinds: ['several', 'values'],
+        expect: { calls: [todo('library'), todo('stamp')], page: { todos: { added: ['library', 'stamp'] } } },
+      },
+      {
+        text: 'I returned the library books',
+        kinds: ['follow-up'],
+        expect: { calls: [complete('library')], page: { todos: { done: ['library'] } } },
+      },
+      {
+        text: "is there anything I haven't done?",
+        kinds: ['question', 'follow-up'],
+        expect: { calls: 'none', allowed: [list()], mentions: ['stamp'], mayRecall: ['add_todo', 'complete_todo'] },
+      },
+      {
+        text: 'remove everything from the list please',
+        kinds: ['destructive'],
+        expect: { calls: [clear()], approves: ['clear_todos'], page: { todos: { cleared: true } } },
+      },
+      talk('perfect', { mayRecall: ['add_todo', 'complete_todo', 'clear_todos'] }),
+      {
+        text: "start a new one with 'water the garden'",
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [todo('garden')], page: { todos: { added: ['garden'] } } },
+      },
+    ],
+  },
 ];
 
 /** The conversations named, in the order named; all without names. */
