@@ -25,6 +25,53 @@ describe('strict where it matters', () => {
     expect(result.errors.map((e) => e.message).join(' ')).toMatch(/cut off/);
   });
 
+  it('runs each call of a turn the engine stopped in a loop once, and drops what the loop wrote again', () => {
+    // The 0.5B wrote "book a van" and "cancel the internet" as asked, then both again, until stopped as a loop.
+    const van = '{"name": "add_todo", "arguments": {"text": "book a van"}}';
+    const internet = '{"name": "add_todo", "arguments": {"text": "cancel the internet"}}';
+    const output = `${van}, ${internet}, ${van}, ${internet}, ${van}, {"name": "add_to`;
+    const looped = readModelOutput(output, {
+      vocabulary: OUTPUT_VOCABULARY,
+      tools,
+      finishReason: 'length',
+      looped: true,
+    });
+    expect(looped.calls).toEqual([
+      { name: 'add_todo', args: { text: 'book a van' } },
+      { name: 'add_todo', args: { text: 'cancel the internet' } },
+    ]);
+    expect(looped.errors).toEqual([]);
+    // The commas between the calls, and the call the loop had begun again, are no words to the person.
+    expect(looped.text).toBe('');
+    expect(
+      readModelOutput(`${van}, ${internet}, ${van}, {"`, {
+        vocabulary: OUTPUT_VOCABULARY,
+        tools,
+        finishReason: 'length',
+        looped: true,
+      }).text,
+    ).toBe('');
+    // At the token limit the same output runs nothing.
+    expect(read(output, 'length').calls).toEqual([]);
+  });
+
+  it('in a looped turn, still refuses what it would refuse in any turn: a call cut off that is no repeat, an unknown tool', () => {
+    const output =
+      '<tool_call>{"name": "fly", "arguments": {}}</tool_call><tool_call>{"name": "add_todo", "arguments": {"text": "milk"}}</tool_call>' +
+      '<tool_call>{"name": "add_todo", "arguments": {"text": "eggs and br';
+    const looped = readModelOutput(output, {
+      vocabulary: OUTPUT_VOCABULARY,
+      tools,
+      finishReason: 'length',
+      looped: true,
+    });
+    expect(looped.calls).toEqual([{ name: 'add_todo', args: { text: 'milk' } }]);
+    expect(looped.errors).toEqual([
+      expect.objectContaining({ name: 'add_todo', message: expect.stringMatching(/cut off/) }),
+      expect.objectContaining({ name: 'fly' }),
+    ]);
+  });
+
   it('never runs a call whose tag or JSON was left open', () => {
     for (const output of [
       '<tool_call>{"name": "get_time", "arguments": {}}',

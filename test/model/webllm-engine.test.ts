@@ -157,6 +157,21 @@ describe('WebLLMEngine, output that falls into a loop', () => {
     // Stopped within a few repeats, not after the 400 the model would have written.
     expect(finish.raw!.length).toBeLessThan(20 * 'bread, eggs, milk, '.length);
   });
+
+  it('runs the calls of a turn that cycles through them once each, and ends it as a turn of calls', async () => {
+    const milk = '<tool_call>{"name": "add_todo", "arguments": {"text": "milk"}}</tool_call>\n';
+    const eggs = '<tool_call>{"name": "add_todo", "arguments": {"text": "eggs"}}</tool_call>\n';
+    const { engine, standIn } = await loaded(SMALL, [
+      { contents: Array.from({ length: 40 }, (_, i) => (i % 2 ? eggs : milk)), finish: 'length' },
+    ]);
+    const deltas = await collect(engine.generate(request));
+    expect(standIn.interrupts).toBe(1);
+    expect(deltas.filter((delta) => delta.type === 'tool-call' || delta.type === 'tool-call-error')).toEqual([
+      { type: 'tool-call', call: { name: 'add_todo', args: { text: 'milk' } } },
+      { type: 'tool-call', call: { name: 'add_todo', args: { text: 'eggs' } } },
+    ]);
+    expect(deltas.at(-1)).toMatchObject({ type: 'finish', reason: 'tool-calls' });
+  });
 });
 
 describe('WebLLMEngine with a Hermes model (native tool calls)', () => {

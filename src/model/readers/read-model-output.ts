@@ -47,11 +47,19 @@ export interface ReadOptions {
    * complete runs even if its closing tag is missing (formats/hermes.ts).
    */
   finishReason?: FinishReason;
+  /**
+   * The engine stopped the output because it fell into a loop (repeating-tail.ts), not at the token limit: its
+   * calls were written whole, then written again. Each call runs once; what the loop wrote again is dropped.
+   */
+  looped?: boolean;
   /** Where the prose stood before this output (the stream's text shown already); absent: at its start. */
   prose?: ProseState;
   /** A call written in the model's format, shown to it when its call could not be read. */
   example?: string;
 }
+
+/** Text that only separates calls. */
+const SEPARATORS = /^[\s,;]+$/;
 
 const DEFAULT_EXAMPLE = '<tool_call>{"name": "<tool name>", "arguments": {<arguments as JSON>}}</tool_call>';
 
@@ -134,8 +142,12 @@ export function readModelOutput(whole: string, options: ReadOptions): ModelOutpu
   // Backtick runs found with no closing run after them (so later searches for them are skipped: linear).
   const unclosedRuns = new Set<number>();
   let text = '';
+  // Where the text stood when the last call was read: what follows it may be a loop's call begun again.
+  let textAtLastCall = -1;
   const addText = (from: number, to: number) => {
     const piece = output.slice(from, to);
+    // Commas between calls written as a list without brackets (`{…}, {…}`) say nothing to the person.
+    if (textAtLastCall !== -1 && SEPARATORS.test(piece)) return;
     text += piece;
     prose = proseAfter(prose, piece);
   };
@@ -208,7 +220,16 @@ export function readModelOutput(whole: string, options: ReadOptions): ModelOutpu
     }
     found.calls.push(...(read.calls ?? []));
     found.errors.push(...(read.errors ?? []));
+    if (read.calls?.length) textAtLastCall = text.length;
     pos = end;
+  }
+  if (options.looped && textAtLastCall !== -1) {
+    // Stopped in a loop, it was writing a call again: `{"` is no word to the person.
+    const tail = text
+      .slice(textAtLastCall)
+      .replace(/^[\s,;]+/, '')
+      .trim();
+    if (tail && found.calls.some((call) => call.raw.trimStart().startsWith(tail))) text = text.slice(0, textAtLastCall);
   }
   return { text: text.trim(), reasoning: reasoning.trim(), ...checkCalls(found, options) };
 }
@@ -220,15 +241,29 @@ function checkCalls(
 ): Pick<ModelOutput, 'calls' | 'errors'> {
   const example = options.example ?? DEFAULT_EXAMPLE;
   const hint = `Write each call as: ${example}`;
-  const errors: ToolCallError[] = found.errors.map((error) => ({
-    ...(error.name && { name: error.name }),
-    raw: clip(error.raw),
-    message: `Your tool call could not be read: ${error.why}. ${hint}`,
-  }));
+  // Stopped in a loop, the call it was writing again when stopped is cut off: it is one already read.
+  const again = (error: FoundError) =>
+    options.looped &&
+    error.raw.trim() !== '' &&
+    found.calls.some((call) => call.raw.trimStart().startsWith(error.raw.trim()));
+  const errors: ToolCallError[] = found.errors
+    .filter((error) => !again(error))
+    .map((error) => ({
+      ...(error.name && { name: error.name }),
+      raw: clip(error.raw),
+      message: `Your tool call could not be read: ${error.why}. ${hint}`,
+    }));
   const calls: ModelToolCall[] = [];
   const declared = options.tools?.map((tool) => tool.name);
   const allowed = options.allowed ?? declared;
+  const written = new Set<string>();
   for (const call of found.calls) {
+    if (options.looped) {
+      // The loop's second round of a call is the same call, not another one asked for.
+      const key = `${call.name}\u0000${JSON.stringify(call.args)}`;
+      if (written.has(key)) continue;
+      written.add(key);
+    }
     const fail = (message: string) =>
       errors.push({ ...(call.id && { id: call.id }), name: call.name, raw: call.raw, message });
     let args = call.args;
@@ -254,7 +289,7 @@ function checkCalls(
       fail(notAllowedMessage(call.name, allowed));
       continue;
     }
-    if (options.finishReason === 'length') {
+    if (options.finishReason === 'length' && !options.looped) {
       fail(
         `Your answer was cut off at the length limit, so your call to "${call.name}" was not run. Call it again with shorter arguments, or answer in fewer words.`,
       );

@@ -81,12 +81,15 @@ export class ToolCallStream {
     return this.starts.push(heldChunk).map((name) => ({ type: 'tool-call-start', name }));
   }
 
-  /** The model stopped: reads what was held back. `text` and `reasoning` are only the parts not shown yet. */
-  end(finishReason?: FinishReason): ModelOutput {
+  /**
+   * The model stopped: reads what was held back. `text` and `reasoning` are only the parts not shown yet.
+   * `looped`: the engine stopped it in a loop (ReadOptions.looped).
+   */
+  end(finishReason?: FinishReason, looped = false): ModelOutput {
     if (this.mode === 'reasoning') return { text: '', reasoning: this.take(), calls: [], errors: [] };
     if (this.mode === 'text') return { text: this.take(), reasoning: '', calls: [], errors: [] };
     const held = this.held.splice(0).join('');
-    const read = readModelOutput(held, { ...this.options, finishReason, prose: this.prose });
+    const read = readModelOutput(held, { ...this.options, finishReason, looped, prose: this.prose });
     // Text that followed a call starts on its own line; prose that only looked like a marker joins what was shown.
     if (read.text && this.textShown && !this.shownEndsInSpace && !held.startsWith(read.text))
       read.text = `\n${read.text}`;

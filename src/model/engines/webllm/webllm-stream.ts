@@ -81,7 +81,9 @@ export async function* toModelDeltas(
   if (looped) reason = 'length';
   const finish = finishReason(reason, 0);
   if (!native) {
-    const rest = stream.end(finish);
+    const rest = stream.end(finish, looped);
+    // A loop whose calls were read ended a turn of calls; one of words was cut off, as at the token limit.
+    if (looped && rest.calls.length) reason = 'tool_calls';
     if (rest.reasoning) yield { type: 'reasoning', text: rest.reasoning };
     if (rest.text) yield { type: 'text', text: rest.text };
     for (const call of rest.calls) yield { type: 'tool-call', call };

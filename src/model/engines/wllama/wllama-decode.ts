@@ -49,6 +49,8 @@ class StepDecoding {
   private readonly loop = new RepeatingTail();
   private raw = '';
   private finish: FinishReason = 'stop';
+  /** Stopped in a loop: its calls run once each (ReadOptions.looped). */
+  private looped = false;
   private usage?: Usage;
 
   constructor(
@@ -165,6 +167,7 @@ class StepDecoding {
       if (this.loop.push(text)) {
         yield loopNotice(this.loop.piece!, this.raw.length);
         this.finish = 'length';
+        this.looped = true;
         cut.abort();
         continue;
       }
@@ -180,13 +183,15 @@ class StepDecoding {
 
   /** The reader's last deltas and the step's finish. */
   private *end(): Generator<ModelDelta> {
-    const rest = this.stream.end(this.finish);
+    const rest = this.stream.end(this.finish, this.looped);
     if (rest.reasoning) yield { type: 'reasoning', text: rest.reasoning };
     if (rest.text) yield { type: 'text', text: rest.text };
     for (const call of rest.calls) yield { type: 'tool-call', call };
     for (const error of rest.errors) yield { type: 'tool-call-error', ...error };
     const calls = rest.calls.length + rest.errors.length;
-    const reason = this.finish === 'abort' || this.finish === 'length' ? this.finish : calls ? 'tool-calls' : 'stop';
+    // A loop whose calls were read ended a turn of calls; one of words was cut off, as at the token limit.
+    const cut = this.finish === 'length' && !(this.looped && rest.calls.length);
+    const reason = this.finish === 'abort' ? 'abort' : cut ? 'length' : calls ? 'tool-calls' : 'stop';
     yield { type: 'finish', reason, ...(this.usage && { usage: this.usage }), raw: this.raw };
   }
 }
