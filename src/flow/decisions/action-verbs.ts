@@ -131,6 +131,20 @@ export function ownVerbsOf(
   return [...new Set(words.filter((word): word is string => Boolean(word) && !NOT_ACTIONS.has(word!)))];
 }
 
+/** The verb a tool's description opens with ("Add an item…": add), if it is an action's. */
+export function describedVerbOf(tool: Pick<ToolDeclaration, 'description' | 'annotations'>): string | undefined {
+  const word = tool.annotations.readOnly ? undefined : firstWord(tool.description);
+  // "Adds a new server…" opens with add.
+  const verb =
+    word && /[^s]s$/.test(word)
+      ? word
+          .replace(/ies$/, 'y')
+          .replace(/(s|sh|ch|x|z|o)es$/, '$1')
+          .replace(/([^s])s$/, '$1')
+      : word;
+  return verb && !NOT_ACTIONS.has(verb) ? verb : undefined;
+}
+
 /** A tool's name as words: "addTodo" and "add_todo" are "add todo". */
 export function nameAsWords(name: string): string {
   return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._-]+/g, ' ');

@@ -23,15 +23,41 @@ import { describedWords, valueWords } from './value-words';
 /** A format every text has: it tells no tool apart. */
 const SAYS_NOTHING = new Set(['uri-reference']);
 
-export function fittingTools(request: string, tools: readonly ToolDeclaration[]): string[] {
+export function fittingTools(asked: string, tools: readonly ToolDeclaration[]): string[] {
   const names = tools.map((tool) => tool.name);
   if (tools.length < 2) return names;
+  // "to-do" is "todo", as names spell it (add_todo).
+  const request = asked.replace(/(\p{L})-(\p{L})/gu, '$1$2');
   // A request of several parts ("book the flight, and then find a hotel") wants the tools of each part.
   const parts = request.split(CLAUSE).filter((part) => part.trim());
-  const own = tools.map((tool) => describedWords([tool]));
+  const own = tools.map(pointingWords);
   const fit = new Set(parts.length > 1 ? parts.flatMap((part) => bestTools(part, tools, own, 1)) : []);
   for (const name of bestTools(request, tools, own)) fit.add(name);
   return fit.size ? names.filter((name) => fit.has(name)) : names;
+}
+
+/**
+ * The words that point to a tool: its described words, but for the name of a parameter that takes a format and
+ * that nothing else of the tool says. Such a parameter is pointed to by a value in its format: "email the
+ * landlord" asks for no contact form; "my email is dana@wu.studio" does, by the address.
+ */
+function pointingWords(tool: ToolDeclaration): Set<string> {
+  const words = describedWords([tool]);
+  const properties = (tool.parameters.properties ?? {}) as Record<string, { format?: unknown }>;
+  const formatted = Object.keys(properties).filter((key) => typeof properties[key]?.format === 'string');
+  if (!formatted.length) return words;
+  const rest = describedWords([
+    {
+      ...tool,
+      parameters: {
+        ...tool.parameters,
+        properties: Object.fromEntries(Object.entries(properties).filter(([key]) => !formatted.includes(key))),
+      },
+    },
+  ]);
+  for (const key of formatted)
+    for (const word of valueWords(key.replace(/[_-]+/g, ' '), new Set())) if (!rest.has(word)) words.delete(word);
+  return words;
 }
 
 /** Where a request's parts part: a sentence's end, a comma or semicolon, "and", "then", "also". */

@@ -16,6 +16,14 @@ describe('the tools a request’s words point to', () => {
     ).toEqual(['fill_form']);
   });
 
+  test('the name of a parameter that takes a format points nowhere by itself: "email the landlord" asks for no form', () => {
+    // Nothing points anywhere, so every tool stays (before, "email" alone narrowed them to fill_form).
+    expect(fittingTools('Remind me to email the landlord', pageTools)).toEqual(names);
+    expect(fittingTools('emailed the landlord', pageTools)).toEqual(names);
+    // A word the tool says elsewhere still points to it: "the contact form".
+    expect(fittingTools('email the shop through the contact form', pageTools)).toEqual(['fill_form']);
+  });
+
   test('among the tools a verb names, the one the request’s things belong to: a list for a to-do, a note for a note', () => {
     expect(fittingTools('Put milk, eggs and bread on my list', only('add_todo', 'add_note'))).toEqual(['add_todo']);
     expect(fittingTools('add a note: the meeting moved to Thursday', only('add_todo', 'add_note'))).toEqual([
