@@ -43,9 +43,17 @@ describe('a request no tool speaks of', () => {
       expect(outsideTools(said, pageTools, [calledAddTodo]), said).toBe(false);
   });
 
+  test('"tell me", "give me" of a thing no tool names and the session never held wants words, whenever asked', () => {
+    for (const said of ['tell me a joke', 'can you tell me a joke?', 'please give me a fun fact', 'tell us a story'])
+      expect(outsideTools(said, pageTools, [calledAddTodo]), said).toBe(true);
+    // A thing of the tools, or one the session's calls held ("milk"), is left to the model.
+    expect(outsideTools('show me the products', pageTools, [calledAddTodo])).toBe(false);
+    expect(outsideTools('tell me about the milk', pageTools, [calledAddTodo])).toBe(false);
+  });
+
   test('a question that names a tool’s thing, asks for an action, or asks nothing is left to the model', () => {
     expect(outsideTools("what's on my to-do list?", pageTools, [calledAddTodo])).toBe(false);
-    expect(outsideTools('can you tell me a joke?', pageTools, [])).toBe(false);
+    expect(outsideTools('could you water the plants?', pageTools, [])).toBe(false);
     expect(outsideTools('and eggs?', pageTools, [calledAddTodo])).toBe(false);
   });
 });
