@@ -134,8 +134,11 @@ export const sortTable = defineTool({
     const rows = [...body.rows];
     const value = (row: HTMLTableRowElement) => row.cells[index]!.textContent!;
     const name = (row: HTMLTableRowElement) => row.cells[0]!.textContent!;
+    // The visitor's plural ("mugs", "kettles") finds the product's name ("Mug", "Kettle").
+    const wanted = filter?.trim().toLowerCase();
+    const forms = wanted ? [wanted, wanted.replace(/e?s$/, '')].filter(Boolean) : [];
     const kept = (row: HTMLTableRowElement) =>
-      !filter || [value(row), name(row)].some((text) => text.toLowerCase().includes(filter.toLowerCase()));
+      !wanted || [value(row), name(row)].some((text) => forms.some((form) => text.toLowerCase().includes(form)));
     // A filter no row holds would empty the table: say so and change nothing (a small model fills an optional
     // filter with a word of the request, "price"), so the model reads why and can sort without it.
     if (!rows.some(kept))

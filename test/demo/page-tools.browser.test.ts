@@ -46,4 +46,10 @@ describe("the demo's tools take a small model's words", () => {
     expect(sortTable.execute({ column: 'price', filter: 'tea' }, context)).toEqual({ order: ['Teapot'] });
     expect(sortTable.execute({ column: 'price' }, context)).toEqual({ order: ['Mug', 'Teapot', 'Kettle', 'Grinder'] });
   });
+
+  test('sort_table finds a product by the plural a visitor types ("just mugs", "only kettles")', () => {
+    expect(sortTable.execute({ column: 'name', filter: 'mugs' }, context)).toEqual({ order: ['Mug'] });
+    expect(sortTable.execute({ column: 'name', filter: 'Kettles' }, context)).toEqual({ order: ['Kettle'] });
+    expect(shown()).toEqual(['Kettle']);
+  });
 });
