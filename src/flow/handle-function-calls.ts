@@ -2,9 +2,10 @@
  * The function calls of one model turn, after ADK's handleFunctionCalls: an
  * ordered list of call processors, each a file of call-processors/.
  *
- *   validate → grounded values → repeat guard → approval gate → before-tool → run → after-tool → merge
+ *   validate → grounded values → one item each → only what is asked → repeat guard → approval gate
+ *   → before-tool → run → after-tool → merge
  *
- * The first four see the whole turn: every call is checked against its
+ * The first six see the whole turn: every call is checked against its
  * tool's JSON Schema (and its addresses against the conversation) before
  * anyone is asked, and the calls that may need a person go to the page in
  * one hop. The next three are taken for each call
@@ -28,6 +29,7 @@ import { runTool } from './call-processors/run-tool';
 import { validateCalls } from './call-processors/validate-call';
 import { groundValues } from './decisions/grounded-values';
 import { oneItemEach } from './decisions/one-item-each';
+import { onlyWhatIsAsked } from './decisions/only-what-is-asked';
 import { record } from './record';
 import { repeatGuard } from './call-processors/repeat-guard';
 import type {
@@ -45,6 +47,7 @@ export const turnProcessors: readonly TurnProcessor[] = [
   validateCalls,
   groundValues,
   oneItemEach,
+  onlyWhatIsAsked,
   repeatGuard,
   approvalGate,
 ];

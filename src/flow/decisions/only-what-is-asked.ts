@@ -1,0 +1,105 @@
+/**
+ * Only what this request asks. In a turn of several calls of one tool, a
+ * call whose own words (those that set it apart from the turn's other calls
+ * of that tool) name nothing the request names, while another call's do, is
+ * answered with the reason instead of running: it takes a thing from earlier
+ * in the conversation that this request did not ask about.
+ *
+ * A turn whose calls name nothing of the request ("mark them all done") is
+ * let be: the request points back, and each call may be what it meant; so
+ * is a call whose thing the conversation never held before (a value the
+ * model worked out: the derivative BFCL's parallel_71 asks to evaluate).
+ *
+ * Why: told "the laundry is finished" on a list of laundry, vacuum and fix
+ * the bike, the 0.5B wrote complete_todo for all three ("Finished laundry",
+ * "Finished vacuum", "Finished fix the bike"), the other two taken from the
+ * request before, which the grounded-values rule lets pass.
+ */
+import { refusal } from '../call-processors/refusal';
+import type { ToolDeclaration } from '../../tools/declaration';
+import type { TurnProcessor } from '../types';
+import { runRequest } from './run-request';
+import { isSlipOf, mendTypos } from './typos';
+import { argumentWords, toolWords, valueWords } from './value-words';
+
+const BEYOND_REQUEST = 'beyond-request';
+
+export const onlyWhatIsAsked: TurnProcessor = (inv, turn) => {
+  if (!inv.decisions?.moreCalls) return;
+  const request = runRequest(inv);
+  if (!request) return;
+  const open = turn.calls.filter((call) => !call.response && call.declaration);
+  const beyond = beyondRequest(
+    request,
+    open.map((call) => ({ ...call.call, declaration: call.declaration! })),
+    earlierWords(inv),
+  );
+  for (const [i, meant] of beyond) {
+    const call = open[i]!;
+    call.response = refusal(
+      turn,
+      call,
+      `Not run: this request asks for ${meant.map((args) => JSON.stringify(args)).join(', ')}, not for ${JSON.stringify(call.call.args)}, which it does not name. Call ${call.call.name} only for what the user asks now.`,
+      BEYOND_REQUEST,
+    );
+  }
+};
+
+/** A call as the rule reads it. */
+export interface AskedCall {
+  name: string;
+  args: unknown;
+  declaration: ToolDeclaration;
+}
+
+/**
+ * The calls (by index) that go beyond the request, each with the arguments of its tool's calls that do not.
+ * `earlier`: the words of the conversation before the request; a call is refused only for a thing found there.
+ */
+export function beyondRequest(
+  request: string,
+  calls: readonly AskedCall[],
+  earlier: ReadonlySet<string>,
+): Map<number, unknown[]> {
+  const beyond = new Map<number, unknown[]>();
+  const byTool = new Map<string, number[]>();
+  calls.forEach((call, i) => byTool.set(call.name, [...(byTool.get(call.name) ?? []), i]));
+  for (const indices of byTool.values()) {
+    if (indices.length < 2) continue;
+    const own = toolWords([calls[indices[0]!]!.declaration]);
+    // "1,5 and 10 years" is three numbers, not 1.5; "$500,000" is 500000.
+    const mended = mendTypos(request, [calls[indices[0]!]!.declaration]);
+    const asked = new Set(
+      [mended, mended.replace(/,/g, ' '), mended.replace(/(\d),(?=\d{3}\b)/g, '$1')].flatMap((reading) => [
+        ...valueWords(reading, own),
+      ]),
+    );
+    const words = indices.map((i) => [...argumentWords(calls[i]!.args)].filter((word) => valueWords(word, own).size));
+    // The words every call of the tool has ("finished" in each) tell none of them apart.
+    const shared = words.reduce((common, list) => common.filter((word) => list.includes(word)));
+    const apart = words.map((list) => list.filter((word) => !shared.includes(word)));
+    const names = apart.map((list) =>
+      list.some((word) => asked.has(word) || [...asked].some((other) => isSlipOf(other, word))),
+    );
+    if (!names.some(Boolean)) continue;
+    const meant = indices.filter((_, k) => names[k]).map((i) => calls[i]!.args);
+    indices.forEach((i, k) => {
+      if (!names[k] && apart[k]!.some((word) => earlier.has(word))) beyond.set(i, meant);
+    });
+  }
+  return beyond;
+}
+
+/** The words of what the person said and the calls written in the session's earlier runs. */
+function earlierWords(inv: Parameters<TurnProcessor>[0]): Set<string> {
+  const words = new Set<string>();
+  for (const event of inv.history) {
+    if (event.partial || event.invocationId === inv.invocationId) continue;
+    for (const part of event.content?.parts ?? []) {
+      if (event.content!.role === 'user' && 'text' in part)
+        for (const word of valueWords(part.text, new Set())) words.add(word);
+      if ('functionCall' in part) for (const word of argumentWords(part.functionCall.args)) words.add(word);
+    }
+  }
+  return words;
+}
