@@ -61,6 +61,7 @@ function describeDecision(decision: StepDecision): string {
   const by = {
     asked: 'the request asking for it',
     values: 'a value of the request that a tool takes',
+    'goes-on': 'the request going on from the one before',
     words: 'the request naming nothing a tool has',
     question: 'the request asking what was done',
     chance: `the model's odds of a call ${decision.chance?.toFixed(2) ?? ''}`.trim(),

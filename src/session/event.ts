@@ -79,10 +79,11 @@ export interface StepDecision {
   /** 'call': the step was held to a call (of `tools` when named); 'answer': to words. */
   held: 'call' | 'answer';
   /**
-   * 'asked': the request named a tool's action; 'values': it gave a value in a format a tool takes; 'words': no
+   * 'asked': the request named a tool's action; 'values': it gave a value in a format a tool takes; 'goes-on': it
+   * went on from the request before ("and pack the kitchen"), held to the tools that one ran; 'words': no
    * tool's word was in it; 'question': it asked what was done ("did you add it?"); 'chance': the model's odds; 'claim': a reply claimed an action no call did.
    */
-  by: 'asked' | 'values' | 'words' | 'question' | 'chance' | 'claim';
+  by: 'asked' | 'values' | 'goes-on' | 'words' | 'question' | 'chance' | 'claim';
   /** The tools the step was held to: the ones the request named by their action ('asked'), or the ones its words point to. */
   tools?: string[];
   /** What the reply the step replaces claimed ('claim'): the model said so without a call. */

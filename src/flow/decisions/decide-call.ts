@@ -7,6 +7,9 @@
  *   several share the verb: "put it on the todo list", named-tools.ts; named by
  *   none, of the one the session's earlier requests of that verb ran,
  *   asked-before.ts);
+ * - a statement that a thing an earlier call took was done ("got the
+ *   batteries", "Van's booked!") is held to a call of the tool that marks
+ *   things done (done-with.ts);
  * - with the part givenValues, a request that gives a value in the format a
  *   tool's parameter takes (an email address, a date) and asks no question is
  *   held to a call of that tool: Qwen2.5-Coder 0.5B's odds of a call were
@@ -20,6 +23,9 @@
  *   called one, is held to words (outside-tools.ts); but a question that
  *   refers back to what the tools touched ("what's left on it?") is offered
  *   the tools that read, and its odds decide (read-back.ts);
+ * - a request that goes on from the one before ("and pack the kitchen", "also
+ *   call mom") is held to a call of the tools the last run with calls ran
+ *   (goes-on.ts);
  * - else the model's own odds of opening with a call (ModelEngine.callChance)
  *   decide: at least CALL_AT_LEAST, a call; below, words. Greedy decoding
  *   takes the likelier opening anyway; held to it, a step that opens in words
@@ -43,7 +49,9 @@ import { requestOf } from '../request-processors/step-request';
 import type { Invocation, RequestProcessor, StepRequest } from '../types';
 import { askedActions } from './asked-actions';
 import { askedBefore } from './asked-before';
+import { markingToolsFor } from './done-with';
 import { fittingTools, toolsTakingValues } from './fitting-tools';
+import { toolsItGoesOnWith } from './goes-on';
 import { outsideTools } from './outside-tools';
 import { readersFor } from './read-back';
 import { toolsWhoseResultsHold } from './result-words';
@@ -87,6 +95,9 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
     const meant = named.length > 1 ? askedBefore(named, tools, inv.history) : named;
     return holdToCall(step, fit(meant), 'asked');
   }
+  // A statement that a thing an earlier call took is done ("got the batteries") asks the tool that marks it so.
+  const marking = markingToolsFor(request, tools, inv.history, inv.invocationId);
+  if (marking.length) return holdToCall(step, marking, 'asked');
   // A value only a tool takes ("my email is dana@wu.studio"), given outside a question, is given for that tool.
   const taking =
     !decisions.givenValues || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
@@ -99,6 +110,9 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
     step.allowedTools = readers;
     return byChance(inv, step, readers);
   }
+  // A request that goes on from the one before ("and pack the kitchen") asks for more of what that one did.
+  const goesOn = toolsItGoesOnWith(request, tools, inv.history, inv.invocationId);
+  if (goesOn.length) return holdToCall(step, fit(goesOn), 'goes-on');
   if (!inv.engine.callChance) return;
   const fitting = fit(tools.map((tool) => tool.name));
   // A thing an earlier result held ("the teapot", a row sort_table returned) points to the tool that returned it.
@@ -127,7 +141,7 @@ function holdToWords(step: StepRequest, by: 'words' | 'question'): void {
 }
 
 /** Holds the step to a call of `tools` (of any tool offered, when empty). */
-function holdToCall(step: StepRequest, tools: string[], by: 'asked' | 'values' | 'claim' | 'chance'): void {
+function holdToCall(step: StepRequest, tools: string[], by: 'asked' | 'values' | 'goes-on' | 'claim' | 'chance'): void {
   if (tools.length === 1) step.toolChoice = { name: tools[0]! };
   else {
     step.toolChoice = 'required';

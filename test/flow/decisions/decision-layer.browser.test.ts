@@ -638,6 +638,50 @@ describe('the decision layer, step by step', () => {
     expect(text).toBe('Ticked off "send the agenda".');
   });
 
+  test('a turn that also takes the things of an earlier request ("the laundry is finished": the vacuum and the bike too) runs only what this request names', async () => {
+    const { agent, todos } = await agentFor({
+      'add laundry, vacuum, and fix the bike': {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'laundry' } },
+        more: [
+          { name: 'add_todo', args: { text: 'vacuum' } },
+          { name: 'add_todo', args: { text: 'fix the bike' } },
+        ],
+      },
+      'the laundry is finished': {
+        // The held-out set's 0.5B marked all three ("Finished laundry", "Finished vacuum", "Finished fix the bike").
+        call: { name: 'complete_todo', args: { text: 'laundry' } },
+        also: [
+          { name: 'complete_todo', args: { text: 'vacuum' } },
+          { name: 'complete_todo', args: { text: 'fix the bike' } },
+        ],
+      },
+    });
+    await agent.send('add laundry, vacuum, and fix the bike');
+    expect(todos).toEqual(['laundry', 'vacuum', 'fix the bike']);
+    const { events } = await agent.send('the laundry is finished');
+    expect(responses(events).map((response) => response.error ?? response.response)).toEqual([
+      { done: 'laundry' },
+      'Not run: this request asks for {"text":"laundry"}, not for {"text":"vacuum"}, which it does not name. Call complete_todo only for what the user asks now.',
+      'Not run: this request asks for {"text":"laundry"}, not for {"text":"fix the bike"}, which it does not name. Call complete_todo only for what the user asks now.',
+    ]);
+  });
+
+  test('a request that goes on from the one before ("and pack the kitchen") is held to the tool that one ran, though the model would answer in words', async () => {
+    const { agent, todos } = await agentFor({
+      "add 'book a van'": { chance: 0.9, call: { name: 'add_todo', args: { text: 'book a van' } } },
+      'and pack the kitchen': {
+        chance: 0.2,
+        words: 'Packing the kitchen is a good idea!',
+        call: { name: 'add_todo', args: { text: 'pack the kitchen' } },
+      },
+    });
+    await agent.send("add 'book a van'");
+    const { events } = await agent.send('and pack the kitchen');
+    expect(todos).toEqual(['book a van', 'pack the kitchen']);
+    expect(modelEvents(events)[0]!.decision).toEqual({ held: 'call', by: 'goes-on', tools: ['add_todo'] });
+  });
+
   test('an address the visitor gave runs at once', async () => {
     const { agent, sent } = await agentFor({
       'fill the contact form for Ana, ana@mail.example': {
