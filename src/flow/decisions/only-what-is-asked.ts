@@ -8,7 +8,12 @@
  * A turn whose calls name nothing of the request ("mark them all done") is
  * let be: the request points back, and each call may be what it meant; so
  * is a call whose thing the conversation never held before (a value the
- * model worked out: the derivative BFCL's parallel_71 asks to evaluate).
+ * model worked out: the derivative BFCL's parallel_71 asks to evaluate),
+ * unless the turn has more calls of the tool than the request lists things
+ * ("add dry cleaning" and four chores of the model's own).
+ *
+ * Why (that part): asked to "add dry cleaning", the held-out 0.5B added it
+ * and then "Washing dishes", "Cleaning the kitchen", "Washing the floors"…
  *
  * Why: told "the laundry is finished" on a list of laundry, vacuum and fix
  * the bike, the 0.5B wrote complete_todo for all three ("Finished laundry",
@@ -19,6 +24,7 @@ import { refusal } from '../call-processors/refusal';
 import type { ToolDeclaration } from '../../tools/declaration';
 import type { TurnProcessor } from '../types';
 import { runRequest } from './run-request';
+import { itemsListed } from './items-listed';
 import { isSlipOf, mendTypos } from './typos';
 import { argumentWords, toolWords, valueWords } from './value-words';
 
@@ -78,13 +84,21 @@ export function beyondRequest(
     // The words every call of the tool has ("finished" in each) tell none of them apart.
     const shared = words.reduce((common, list) => common.filter((word) => list.includes(word)));
     const apart = words.map((list) => list.filter((word) => !shared.includes(word)));
-    const names = apart.map((list) =>
-      list.some((word) => asked.has(word) || [...asked].some((other) => isSlipOf(other, word))),
+    // How many of the request's words each call names.
+    const named = apart.map(
+      (list) => list.filter((word) => asked.has(word) || [...asked].some((other) => isSlipOf(other, word))).length,
     );
-    if (!names.some(Boolean)) continue;
+    if (!named.some(Boolean)) continue;
+    // More calls than the request lists things: only the ones naming the most of it are its (as many as it
+    // lists); the others are the model's own ("Cleaning the kitchen" shares a word with "add dry cleaning").
+    // A sentence of its own is a thing asked too ("… $2000 with a gain of $500. Do the same for $5000 …").
+    const listed = itemsListed(request) + (request.match(/[.!?]\s+\S/g)?.length ?? 0);
+    const tooMany = indices.length > listed;
+    const least = tooMany ? ([...named].sort((a, b) => b - a)[listed - 1] ?? 1) : 1;
+    const names = named.map((count) => count >= Math.max(least, 1));
     const meant = indices.filter((_, k) => names[k]).map((i) => calls[i]!.args);
     indices.forEach((i, k) => {
-      if (!names[k] && apart[k]!.some((word) => earlier.has(word))) beyond.set(i, meant);
+      if (!names[k] && apart[k]!.some((word) => tooMany || earlier.has(word))) beyond.set(i, meant);
     });
   }
   return beyond;
