@@ -103,7 +103,9 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
     !decisions.givenValues || last.content.trim().endsWith('?') ? [] : toolsTakingValues(last.content, tools);
   if (taking.length && taking.length < tools.length) return holdToCall(step, fit(taking), 'values');
   if (isQuestion(last.content) && asksAboutThePast(last.content)) return holdToWords(step, 'question');
-  if (outsideTools(request, tools, inv.history)) {
+  // The session before this request: its own words are not something the session held.
+  const before = inv.history.filter((event) => event.invocationId !== inv.invocationId);
+  if (outsideTools(request, tools, before)) {
     // A question about what the tools touched ("what's left on it?"): a tool that reads may answer it.
     const readers = readersFor(request, tools, inv.history);
     if (!readers.length || !inv.engine.callChance) return holdToWords(step, 'words');

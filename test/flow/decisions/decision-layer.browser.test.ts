@@ -682,6 +682,22 @@ describe('the decision layer, step by step', () => {
     expect(modelEvents(events)[0]!.decision).toEqual({ held: 'call', by: 'goes-on', tools: ['add_todo'] });
   });
 
+  test('"tell me a joke" after the tools have run is answered in words, though the model would call', async () => {
+    const { agent, todos } = await agentFor({
+      'add milk': { chance: 0.9, call: { name: 'add_todo', args: { text: 'milk' } } },
+      'tell me a joke': {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'joke' } },
+        words: 'Why did the kettle whistle? It was steamed.',
+      },
+    });
+    await agent.send('add milk');
+    const { events, text } = await agent.send('tell me a joke');
+    expect(todos).toEqual(['milk']);
+    expect(modelEvents(events)[0]!.decision).toEqual({ held: 'answer', by: 'words' });
+    expect(text).toBe('Why did the kettle whistle? It was steamed.');
+  });
+
   test('an address the visitor gave runs at once', async () => {
     const { agent, sent } = await agentFor({
       'fill the contact form for Ana, ana@mail.example': {
