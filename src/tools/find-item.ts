@@ -36,13 +36,15 @@ const POINTING = new Set(
 
 /**
  * The words a request is made of around the item it names ("mark … as done", "I'm done with …", "tick off …",
- * "remove … from my list", "garlic's done": the tails of contractions too): they name nothing unless an item
- * holds them ("Mark's birthday").
+ * "remove … from my list", "garlic's done", "flour's bought": the tails of contractions too): they name nothing
+ * unless an item holds them ("Mark's birthday").
  */
 const ASKING = new Set(
-  'i im m s re ll ve d am is are was it its me us we can could would you please just now also mark marked tick ticked check checked cross crossed off done finish finished complete completed as with of to from in on at for get rid remove delete list todo todos'.split(
-    ' ',
-  ),
+  (
+    'i im m s re ll ve d am is are was it its me us we can could would you please just now also mark marked tick ticked check checked cross crossed off done finish finished complete completed as with of to from in on at for get rid remove delete list todo todos ' +
+    // How a visitor says a thing was done ("flour's bought", "Van's booked!", "the plumber's been called").
+    'been has have had got bought paid booked called sent returned picked collected fetched'
+  ).split(' '),
 );
 
 const ORDINALS: Record<string, number> = {
