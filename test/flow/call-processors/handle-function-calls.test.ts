@@ -5,6 +5,7 @@ import { approvalGate } from '../../../src/flow/call-processors/approval-gate';
 import { repeatGuard } from '../../../src/flow/call-processors/repeat-guard';
 import { groundValues } from '../../../src/flow/decisions/grounded-values';
 import { oneItemEach } from '../../../src/flow/decisions/one-item-each';
+import { onlyWhatIsAsked } from '../../../src/flow/decisions/only-what-is-asked';
 import { beforeTool } from '../../../src/flow/call-processors/before-tool';
 import { runTool } from '../../../src/flow/call-processors/run-tool';
 import { afterTool } from '../../../src/flow/call-processors/after-tool';
@@ -14,8 +15,15 @@ const wipe = declaration('wipe', { needsApproval: true, annotations: { destructi
 const look = declaration('look', { annotations: { readOnly: true } });
 
 describe('the pipeline of a turn’s calls', () => {
-  test('its steps, in order: validate → grounded values → one item each → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
-    expect(turnProcessors).toEqual([validateCalls, groundValues, oneItemEach, repeatGuard, approvalGate]);
+  test('its steps, in order: validate → grounded values → one item each → only what is asked → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
+    expect(turnProcessors).toEqual([
+      validateCalls,
+      groundValues,
+      oneItemEach,
+      onlyWhatIsAsked,
+      repeatGuard,
+      approvalGate,
+    ]);
     expect(callProcessors).toEqual([beforeTool, runTool, afterTool]);
   });
 
