@@ -15,7 +15,8 @@ import type { AgentEvent } from '../../session/event';
 import type { ToolDeclaration } from '../../tools/declaration';
 import { ownVerbsOf } from './action-verbs';
 import { isQuestion } from './question';
-import { argumentWords, valueWords } from './value-words';
+import { wordsBefore } from './session-words';
+import { valueWords } from './value-words';
 
 /** The verbs of a tool that marks a thing done. */
 const MARKING = ['complete', 'finish', 'tick', 'mark', 'check'];
@@ -46,13 +47,7 @@ export function markingToolsFor(
   if (!marking.length) return [];
   const names = new Set(marking.map((tool) => tool.name));
   // The words earlier calls of the other tools were written with: the things a to-do, a booking… holds.
-  const taken = new Set<string>();
-  for (const event of history) {
-    if (event.invocationId === invocationId) continue;
-    for (const part of event.content?.parts ?? [])
-      if ('functionCall' in part && !names.has(part.functionCall.name))
-        for (const word of argumentWords(part.functionCall.args)) taken.add(word);
-  }
+  const taken = wordsBefore(history, invocationId, { calls: (name) => !names.has(name) });
   const said = valueWords(text.replace(/'s\b/g, ' '), new Set());
   return [...said].some((word) => taken.has(word)) ? [...names] : [];
 }

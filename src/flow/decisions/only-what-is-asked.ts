@@ -25,6 +25,7 @@ import type { ToolDeclaration } from '../../tools/declaration';
 import type { TurnProcessor } from '../types';
 import { runRequest } from './run-request';
 import { itemsListed } from './items-listed';
+import { wordsBefore } from './session-words';
 import { isSlipOf, mendTypos } from './typos';
 import { argumentWords, toolWords, valueWords } from './value-words';
 
@@ -38,7 +39,7 @@ export const onlyWhatIsAsked: TurnProcessor = (inv, turn) => {
   const beyond = beyondRequest(
     request,
     open.map((call) => ({ ...call.call, declaration: call.declaration! })),
-    earlierWords(inv),
+    wordsBefore(inv.history, inv.invocationId, { said: true, calls: () => true }),
   );
   for (const [i, meant] of beyond) {
     const call = open[i]!;
@@ -102,18 +103,4 @@ export function beyondRequest(
     });
   }
   return beyond;
-}
-
-/** The words of what the person said and the calls written in the session's earlier runs. */
-function earlierWords(inv: Parameters<TurnProcessor>[0]): Set<string> {
-  const words = new Set<string>();
-  for (const event of inv.history) {
-    if (event.partial || event.invocationId === inv.invocationId) continue;
-    for (const part of event.content?.parts ?? []) {
-      if (event.content!.role === 'user' && 'text' in part)
-        for (const word of valueWords(part.text, new Set())) words.add(word);
-      if ('functionCall' in part) for (const word of argumentWords(part.functionCall.args)) words.add(word);
-    }
-  }
-  return words;
 }

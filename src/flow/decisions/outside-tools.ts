@@ -22,6 +22,7 @@
  */
 import type { AgentEvent } from '../../session/event';
 import type { ToolDeclaration } from '../../tools/declaration';
+import { wordsBefore } from './session-words';
 import { toolWords, valueWords } from './value-words';
 
 /** Words too plain to say what a request is about: asking and telling verbs. */
@@ -62,26 +63,11 @@ export function outsideTools(
   // A question of no telling words at all ("who are you?") names no tool's thing either.
   const noneOfTheTools = !words.some((word) => own.has(word));
   if (noneOfTheTools && ASKS.test(request) && !ASKS_TO_DO.test(request)) return true;
-  if (noneOfTheTools && TELL_ME.test(request) && !words.some((word) => sessionWords(history).has(word))) return true;
+  if (noneOfTheTools && TELL_ME.test(request)) {
+    const held = wordsBefore(history, undefined, { said: true, calls: () => true, returned: true });
+    if (!words.some((word) => held.has(word))) return true;
+  }
   if (words.length < SAYING_ENOUGH) return false;
   if (history.some((event) => event.content?.parts.some((part) => 'functionCall' in part))) return false;
   return noneOfTheTools;
-}
-
-/** The words the session has held: what the person said, what calls were written with, what the tools returned. */
-function sessionWords(history: readonly AgentEvent[]): Set<string> {
-  const words = new Set<string>();
-  for (const event of history)
-    for (const part of event.content?.parts ?? []) {
-      const text =
-        'text' in part && event.content!.role === 'user'
-          ? part.text
-          : 'functionCall' in part
-            ? JSON.stringify(part.functionCall.args ?? {})
-            : 'functionResponse' in part
-              ? JSON.stringify(part.functionResponse.response ?? '')
-              : '';
-      for (const word of valueWords(text, new Set())) words.add(word);
-    }
-  return words;
 }
