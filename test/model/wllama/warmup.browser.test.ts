@@ -181,8 +181,10 @@ describe('while the warmup reads', () => {
     const shares = seen.map(({ read: done, of }) => `${Math.round((100 * done) / of)}%`);
     console.info(`warmup-progress: ${seen.length} events for ${read.prefilledTokens} tokens: ${shares.join(' ')}`);
     expect(seen[0]!.read).toBe(0);
-    // One event a piece (a piece is about a second's reading): between the first and the last, shares in between.
-    expect(seen.length).toBeGreaterThan(3);
+    // One event a piece: the first piece is 64 tokens, each after it about a second's reading at the speed of the one
+    // before, so how many there are depends on the machine (3 and 4 seen for these 6,377 tokens: the tiny model may
+    // read the rest in one piece); between the first and the last, shares in between.
+    expect(seen.length).toBeGreaterThanOrEqual(3);
     expect(seen.slice(1, -1).every(({ read: done, of }) => done > 0 && done < of)).toBe(true);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.read).toBeGreaterThan(seen[i - 1]!.read);
     expect(seen.at(-1)).toEqual({ read: read.prefilledTokens, of: read.prefilledTokens });
