@@ -20,7 +20,7 @@ import { refusal } from '../call-processors/refusal';
 import { itemsListed } from './items-listed';
 import { runRequest } from './run-request';
 import { isSlipOf, mendTypos } from './typos';
-import { argumentWords, toolWords, valueWords } from './value-words';
+import { argumentWords, stem, toolWords, valueWords } from './value-words';
 
 export const SEVERAL_IN_ONE = 'several-in-one';
 
@@ -64,18 +64,31 @@ export const oneItemEach: TurnProcessor = (inv, turn) => {
   );
 };
 
+/** Words that open where a thing goes: "to the shopping list", "on my list", "into my notes". */
+const TOWARDS = new Set(['to', 'on', 'onto', 'in', 'into']);
+
 /**
  * A piece without the request's own words at its edges: the 0.5B passed the request whole, "Put milk, eggs and
- * bread on my list", whose pieces "Put milk" and "bread on my list" are milk and bread.
+ * bread on my list", whose pieces "Put milk" and "bread on my list" are milk and bread. Where the piece ends in
+ * a place named by the tool's own words, the place goes from its preposition on: "sugar to the shopping list" is
+ * sugar (the page suite's 0.5B added the to-do "sugar to the shopping").
  */
 function itemOf(piece: string, own: ReadonlySet<string>): string {
-  const words = piece.split(/\s+/);
+  const words = withoutPlace(piece.split(/\s+/), own);
   const telling = (word: string) => valueWords(word, own).size > 0;
   let start = 0;
   let end = words.length;
   while (start < end - 1 && !telling(words[start]!)) start++;
   while (end > start + 1 && !telling(words[end - 1]!)) end--;
   return words.slice(start, end).join(' ');
+}
+
+/** `words` up to the last preposition after their first word, when the last word is one of the tool's own. */
+function withoutPlace(words: string[], own: ReadonlySet<string>): string[] {
+  const last = words.at(-1)?.replace(/[^\p{L}\p{N}]/gu, '');
+  if (!last || !own.has(stem(last))) return words;
+  for (let i = words.length - 2; i > 0; i--) if (TOWARDS.has(words[i]!.toLowerCase())) return words.slice(0, i);
+  return words;
 }
 
 /** The call's one argument and its text, when its arguments are exactly one string. */

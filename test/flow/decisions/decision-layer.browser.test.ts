@@ -328,6 +328,24 @@ describe('the decision layer, step by step', () => {
     );
   });
 
+  test('the request passed whole, ending in a place the tool names: each item without the place', async () => {
+    const whole = 'add flour and sugar to the shopping list';
+    const { agent, todos } = await agentFor({
+      // The page suite's 0.5B (held-out conversation "bakery"): the retry added the to-do "sugar to the shopping".
+      [whole]: {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'Add flour and sugar to the shopping list.' } },
+        narrowedCall: { name: 'add_todo', args: { text: 'flour' } },
+        more: [{ name: 'add_todo', args: { text: 'sugar' } }],
+      },
+    });
+    const { events } = await agent.send(whole);
+    expect(responses(events)[0]!.error).toBe(
+      'Not run: "Add flour and sugar to the shopping list." is 2 items in one add_todo call, and add_todo takes one. Call add_todo once for each: "flour", "sugar".',
+    );
+    expect(todos).toEqual(['flour', 'sugar']);
+  });
+
   test('packed with the typos mended and an item left out, it is still refused, and the item left out is named too', async () => {
     const request = 'ad tomatos, onoins and garlic to teh lsit';
     const { agent, todos } = await agentFor({
