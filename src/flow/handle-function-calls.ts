@@ -27,6 +27,7 @@ import { recordTurn, timingOf } from './call-processors/merge-responses';
 import { refusal } from './call-processors/refusal';
 import { runTool } from './call-processors/run-tool';
 import { validateCalls } from './call-processors/validate-call';
+import { askedOrder } from './decisions/asked-order';
 import { groundValues } from './decisions/grounded-values';
 import { oneItemEach } from './decisions/one-item-each';
 import { onlyWhatIsAsked } from './decisions/only-what-is-asked';
@@ -46,6 +47,7 @@ import type {
 export const turnProcessors: readonly TurnProcessor[] = [
   validateCalls,
   groundValues,
+  askedOrder,
   oneItemEach,
   onlyWhatIsAsked,
   repeatGuard,

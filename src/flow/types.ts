@@ -160,6 +160,8 @@ export interface RunState {
   leftOut?: { tool: string; key: string };
   /** A needed value refused as the tool's action alone (decisions/grounded-values.ts): the retry's grammar holds it to the request's words for things. */
   thingsAsked?: { tool: string; key: string; items: string[] };
+  /** A call refused for sorting the other way than the request asks (decisions/asked-order.ts): the retry's grammar holds the argument to `value`. */
+  orderAsked?: { tool: string; key: string; value: unknown };
   /** Calls the run refused as repeats so far (call-processors/repeat-guard.ts). */
   repeatedCalls?: number;
   /** The tokens of the system prompt and the tool descriptions, counted when they change (request-processors/context-window.ts). */

@@ -15,14 +15,22 @@
 import type { AgentEvent } from '../../session/event';
 import { functionCalls, functionResponses } from '../../session/parts';
 import { TOOL_FAILED } from '../call-processors/run-tool';
-import type { ToolDeclaration } from '../../tools/declaration';
+import type { JsonSchema, ToolDeclaration } from '../../tools/declaration';
 import type { Invocation, RequestProcessor } from '../types';
+import { ORDER_NOT_ASKED } from './asked-order';
 import { UNGROUNDED_VALUE } from './grounded-values';
 import { oneItemArguments, SEVERAL_IN_ONE } from './one-item-each';
 import { quotedOptionalValues } from './quoted-values';
 
 /** The answers a call's values earn, and no other (a person's no, a repeat, a timeout stay a round). */
-const BAD_VALUES = new Set(['invalid-arguments', 'unknown-tool', UNGROUNDED_VALUE, SEVERAL_IN_ONE, TOOL_FAILED]);
+const BAD_VALUES = new Set([
+  'invalid-arguments',
+  'unknown-tool',
+  UNGROUNDED_VALUE,
+  SEVERAL_IN_ONE,
+  ORDER_NOT_ASKED,
+  TOOL_FAILED,
+]);
 
 /** The run's model steps that made calls, the one retried round left out (it is tried again). */
 export function countedRounds(inv: Invocation): AgentEvent[] {
@@ -60,7 +68,25 @@ export const retryValuesProcessor: RequestProcessor = (inv, step) => {
     const parameters = withoutArguments(name, keys, step.tools);
     if (parameters) step.narrowedArguments = { ...step.narrowedArguments, [name]: parameters };
   }
+  // Sorted the other way than asked: the retry writes the order asked.
+  const order = inv.run.orderAsked;
+  const ordered = order && heldTo(order, { ...step.narrowedArguments }, step.tools);
+  if (ordered) step.narrowedArguments = { ...step.narrowedArguments, [order.tool]: ordered };
 };
+
+/** The tool's parameters (as narrowed so far) with `key` held to `value`, which the retry must write. */
+function heldTo(
+  { tool: name, key, value }: { tool: string; key: string; value: unknown },
+  narrowed: Record<string, ToolDeclaration['parameters']>,
+  tools: readonly ToolDeclaration[],
+): ToolDeclaration['parameters'] | undefined {
+  const parameters = narrowed[name] ?? tools.find((candidate) => candidate.name === name)?.parameters;
+  const properties = parameters?.properties as Record<string, JsonSchema> | undefined;
+  const property = properties?.[key];
+  if (!parameters || !property || typeof property !== 'object') return undefined;
+  const required = [...new Set([...((parameters.required as string[] | undefined) ?? []), key])];
+  return { ...parameters, properties: { ...properties, [key]: { ...property, enum: [value] } }, required };
+}
 
 /** The tool's parameters without `keys`, and nothing in their place. */
 function withoutArguments(

@@ -4,6 +4,7 @@ import { validateCalls } from '../../../src/flow/call-processors/validate-call';
 import { approvalGate } from '../../../src/flow/call-processors/approval-gate';
 import { repeatGuard } from '../../../src/flow/call-processors/repeat-guard';
 import { groundValues } from '../../../src/flow/decisions/grounded-values';
+import { askedOrder } from '../../../src/flow/decisions/asked-order';
 import { oneItemEach } from '../../../src/flow/decisions/one-item-each';
 import { onlyWhatIsAsked } from '../../../src/flow/decisions/only-what-is-asked';
 import { beforeTool } from '../../../src/flow/call-processors/before-tool';
@@ -15,10 +16,11 @@ const wipe = declaration('wipe', { needsApproval: true, annotations: { destructi
 const look = declaration('look', { annotations: { readOnly: true } });
 
 describe('the pipeline of a turn’s calls', () => {
-  test('its steps, in order: validate → grounded values → one item each → only what is asked → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
+  test('its steps, in order: validate → grounded values → asked order → one item each → only what is asked → repeat guard → approval gate, then before-tool → run → after-tool for each call, then merge', () => {
     expect(turnProcessors).toEqual([
       validateCalls,
       groundValues,
+      askedOrder,
       oneItemEach,
       onlyWhatIsAsked,
       repeatGuard,

@@ -563,6 +563,52 @@ describe('the decision layer, step by step', () => {
     expect(text).toBe('Marked "Buy milk" as done.');
   });
 
+  test('a sort the other way than the request asks ("from cheapest to priciest" sorted descending) is refused, and the retry is held to the order asked', async () => {
+    const sorts: string[] = [];
+    const sortTable = defineTool({
+      name: 'sort_table',
+      description: 'Sort the products table by a column.',
+      parameters: z.object({ column: z.enum(['name', 'price']), descending: z.boolean().optional() }),
+      execute: ({ column, descending }) => (sorts.push(`${column}${descending ? ' descending' : ''}`), { ok: true }),
+    });
+    const request = 'sort the table from cheapest to priciest';
+    const again = { name: 'sort_table', args: { column: 'price', descending: true } };
+    const agent = await start({
+      model: {
+        engine: 'module',
+        url: engineUrl,
+        options: {
+          requests: {
+            // The page suite's 0.5B (held-out conversation "compare"), and again when told why.
+            [request]: { chance: 0.9, call: again, retryCall: again, after: 'Sorted by price.' },
+            'now the priciest first': { chance: 0.9, call: again, after: 'Sorted.' },
+          },
+        },
+      },
+      tools: [sortTable],
+      decisions: true,
+      maxToolRounds: 1,
+      storage: 'memory',
+      dbName: uniqueDb('decisions-order'),
+    });
+    const { events } = await agent.send(request);
+    expect(responses(events).map((response) => (response.error ? response.code : 'ran'))).toEqual([
+      'order-not-asked',
+      'ran',
+    ]);
+    expect(responses(events)[0]!.error).toBe(
+      'Not run: the request asks for the lowest first (ascending), and descending: true sorts the other way. Call sort_table with descending: false.',
+    );
+    expect(calls(modelEvents(events)).map((call) => call.args)).toEqual([
+      again.args,
+      { column: 'price', descending: false },
+    ]);
+    expect(sorts).toEqual(['price']);
+    // The order asked, as written, runs at once.
+    await agent.send('now the priciest first');
+    expect(sorts).toEqual(['price', 'price descending']);
+  });
+
   test('an optional value no one asked for ("price < 100" as a filter of a plain sort) is refused, and the call written again once without it', async () => {
     const request = 'Could you sort the products by price, cheapest first please?';
     const { agent, sorts } = await agentFor({
