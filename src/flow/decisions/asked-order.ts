@@ -2,7 +2,8 @@
  * The order the visitor asked for. "Sort the products by price, cheapest first", "from cheapest to priciest",
  * "lowest first": a call whose order argument says the other way is answered with the reason instead of
  * running, and the retry's grammar holds that argument to the order asked (retry-values.ts); so does the retry
- * of such a call refused for another of its values. Once a run.
+ * of such a call refused for another of its values. An optional text of the call that only says an order ("Z to
+ * A" as a filter) is left out of the retry. Once a run.
  *
  * The order argument is one the tool's schema names as such: a boolean `descending`/`desc`/`reverse` or
  * `ascending`/`asc`, or a string whose choices say ascending and descending ("asc", "desc"). The order asked
@@ -102,6 +103,12 @@ export const askedOrder: TurnProcessor = (inv, turn) => {
     if (given !== other) continue;
     const name = entry.call.name;
     inv.run.orderAsked = { tool: name, key: parameter.key, value: wanted };
+    // An optional text that only says an order ("Z to A" as a filter) is that order again: the retry leaves it out.
+    const required = new Set((entry.declaration.parameters.required as string[] | undefined) ?? []);
+    const orderOnly = Object.entries(args).find(
+      ([key, value]) => key !== parameter.key && !required.has(key) && typeof value === 'string' && orderAsked(value),
+    );
+    if (orderOnly && !inv.run.leftOut) inv.run.leftOut = { tool: name, key: orderOnly[0] };
     // Refused already (a value no one asked for beside it): its retry holds the order too.
     if (entry.response) return;
     entry.response = refusal(

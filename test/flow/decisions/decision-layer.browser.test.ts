@@ -568,19 +568,31 @@ describe('the decision layer, step by step', () => {
     const sortTable = defineTool({
       name: 'sort_table',
       description: 'Sort the products table by a column.',
-      parameters: z.object({ column: z.enum(['name', 'price']), descending: z.boolean().optional() }),
-      execute: ({ column, descending }) => (sorts.push(`${column}${descending ? ' descending' : ''}`), { ok: true }),
+      parameters: z.object({
+        column: z.enum(['name', 'price']),
+        // As the demo's: the tool's own words say "Z to A", so a filter of those words is not a value no one said.
+        descending: z.boolean().optional().describe('true for the highest first (most expensive, Z to A)'),
+        filter: z.string().optional(),
+      }),
+      execute: ({ column, descending, filter }) => {
+        if (filter) throw new Error(`No product holds "${filter}".`);
+        sorts.push(`${column}${descending ? ' descending' : ''}`);
+        return { ok: true };
+      },
     });
     const request = 'sort the table from cheapest to priciest';
+    // The page suite's 0.5B (held-out conversation "compare"), and again when told why; it also wrote the order as a
+    // filter of its own.
     const again = { name: 'sort_table', args: { column: 'price', descending: true } };
+    const withFilter = { name: 'sort_table', args: { column: 'price', descending: true, filter: 'Z to A' } };
     const agent = await start({
       model: {
         engine: 'module',
         url: engineUrl,
         options: {
           requests: {
-            // The page suite's 0.5B (held-out conversation "compare"), and again when told why.
             [request]: { chance: 0.9, call: again, retryCall: again, after: 'Sorted by price.' },
+            'cheapest to priciest again': { chance: 0.9, call: withFilter, retryCall: withFilter, after: 'Sorted.' },
             'now the priciest first': { chance: 0.9, call: again, after: 'Sorted.' },
           },
         },
@@ -604,9 +616,17 @@ describe('the decision layer, step by step', () => {
       { column: 'price', descending: false },
     ]);
     expect(sorts).toEqual(['price']);
+    // Refused for its filter first, the call's retry holds the order asked too, and leaves out the filter that only
+    // said an order.
+    const filtered = await agent.send('cheapest to priciest again');
+    expect(calls(modelEvents(filtered.events)).map((call) => call.args)).toEqual([
+      withFilter.args,
+      { column: 'price', descending: false },
+    ]);
+    expect(sorts).toEqual(['price', 'price']);
     // The order asked, as written, runs at once.
     await agent.send('now the priciest first');
-    expect(sorts).toEqual(['price', 'price descending']);
+    expect(sorts).toEqual(['price', 'price', 'price descending']);
   });
 
   test('an optional value no one asked for ("price < 100" as a filter of a plain sort) is refused, and the call written again once without it', async () => {
