@@ -62,7 +62,11 @@ export async function handleFunctionCalls(
   known: { refused?: ReadonlyMap<string, Refused>; decided?: ReadonlyMap<string, Decision> } = {},
 ): Promise<CallsOutcome> {
   const turn = newTurn(inv, agentName, calls, known);
-  if (calls.length > inv.limits.maxToolCallsPerStep) return refuseTooMany(inv, turn);
+  // Over the limit, the turn first loses the calls its request did not ask for (the 0.5B wrote "add dry cleaning"
+  // and nine chores of its own); no page is asked for that. The calls left must be within the limit.
+  if (calls.length > inv.limits.maxToolCallsPerStep) await onlyWhatIsAsked(inv, turn);
+  if (turn.calls.filter((call) => !call.response).length > inv.limits.maxToolCallsPerStep)
+    return refuseTooMany(inv, turn);
   let settled: Set<TurnCall> | undefined;
   try {
     for (const processor of turnProcessors)

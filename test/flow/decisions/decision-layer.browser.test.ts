@@ -397,6 +397,38 @@ describe('the decision layer, step by step', () => {
     expect(calls(modelEvents(events)).map((call) => call.args)).toEqual([{ column: 'price' }]);
   });
 
+  test('a turn over maxToolCallsPerStep first loses the calls its request did not ask for; what is left runs, and a turn still over it is refused whole', async () => {
+    const chores = ['Washing dishes', 'Cleaning the kitchen', 'Washing the floors', 'Cleaning the house'];
+    const more = [...chores, 'Washing the garage', 'Washing the laundry', 'Washing the toilet', 'Washing the kitchen'];
+    const letters = 'abcdefghij'.split('');
+    const { agent, todos } = await agentFor({
+      // The page suite's 0.5B (held-out conversation "errands"): ten calls in one step, the run ended with none run
+      // and an empty reply.
+      'add dry cleaning': {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'Dry cleaning' } },
+        also: more.map((text) => ({ name: 'add_todo', args: { text } })),
+        after: 'Added dry cleaning.',
+      },
+      [`add ${letters.join(', ')}`]: {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'a' } },
+        also: letters.slice(1).map((text) => ({ name: 'add_todo', args: { text } })),
+      },
+    });
+    const { events, text, endReason } = await agent.send('add dry cleaning');
+    expect(todos).toEqual(['Dry cleaning']);
+    expect(responses(events).map((response) => response.code ?? 'ran')).toEqual([
+      'ran',
+      ...more.map(() => 'beyond-request'),
+    ]);
+    expect({ text, endReason }).toEqual({ text: 'Added dry cleaning.', endReason: 'answer' });
+    // Ten things asked, ten calls: over the limit of 8, none runs.
+    const flood = await agent.send(`add ${letters.join(', ')}`);
+    expect(flood.endReason).toBe('max-tool-calls');
+    expect(todos).toEqual(['Dry cleaning']);
+  });
+
   test('a continuation that takes nothing new (the same call again) is not kept, and the turn ends', async () => {
     const { agent, todos } = await agentFor({
       'remember the milk and the soap': {
