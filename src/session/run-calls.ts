@@ -43,9 +43,12 @@ export interface RunCall {
 const BY_VALIDATION: readonly string[] = [
   ...(['invalid-arguments', 'unknown-tool', 'unreadable-call'] satisfies AgentErrorCode[]),
   // The decision layer's: an address the visitor never gave (flow/decisions/grounded-values.ts), several items
-  // packed in one call (one-item-each.ts).
+  // packed in one call (one-item-each.ts), a sort the other way than asked (asked-order.ts), a thing the request
+  // did not ask for (only-what-is-asked.ts).
   'ungrounded-value',
   'several-in-one',
+  'order-not-asked',
+  'beyond-request',
 ];
 /** Refusals by a rule of the page or the runtime, whatever the arguments. */
 const BY_RULE: readonly string[] = ['repeated-call', 'max-tool-calls', 'tool-not-allowed'] satisfies AgentErrorCode[];
