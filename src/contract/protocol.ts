@@ -6,7 +6,6 @@
  * proxies. What comlink lacks sits beside it: lifeline.ts (a dead worker is
  * noticed) and error-transfer.ts (an AgentError crosses whole).
  */
-import type { ProxyMarked } from 'comlink';
 import type { AgentErrorData } from '../errors';
 import type {
   ModelDelta,
@@ -138,7 +137,7 @@ export type RunCommand =
   | ({ kind: 'decision' } & DecisionInput)
   | ({ kind: 'resolution' } & ResolutionInput);
 
-/** The worker's runs (AgentHostApi.runs()). */
+/** The worker's runs (AgentHostApi.runs). */
 export interface RunsApi {
   /**
    * Starts a run; its events come back on the port, the last one carries an endReason. A decision rejects
@@ -150,7 +149,7 @@ export interface RunsApi {
   abort(runId: string): void;
 }
 
-/** The agent's sessions in the worker's store (AgentHostApi.sessions()). */
+/** The agent's sessions in the worker's store (AgentHostApi.sessions). */
 export interface SessionsApi {
   list(): Promise<SessionSummary[]>;
   get(id: string): Promise<SessionView | undefined>;
@@ -168,15 +167,17 @@ export interface SessionsApi {
   stats(): Promise<AgentStats>;
 }
 
-/** The page's tools as the worker knows them (AgentHostApi.tools()). */
+/** The page's tools as the worker knows them (AgentHostApi.tools). */
 export interface ToolsApi {
   register(tools: ToolDeclaration[]): Promise<void>;
   unregister(name: string): Promise<void>;
+  /** A streamed piece of a running call's output (PageApi.callTool's), sent before the call's own answer. */
+  chunk(callId: string, chunk: unknown): void;
   /** A call's outcome that arrived after its run had moved on. */
   recordLate(request: ToolCallRequest, outcome: ToolOutcome): Promise<void>;
 }
 
-/** The agent's model (AgentHostApi.model()): its cache, and its steps outside the loop. */
+/** The agent's model (AgentHostApi.model): its cache, and its steps outside the loop. */
 export interface ModelApi extends ModelHandle {
   /** One step of the agent's model, outside the loop and the session; cancelling the stream aborts it. */
   generate(request: ModelRequest): Promise<ReadableStream<ModelDelta>>;
@@ -192,26 +193,24 @@ export interface ModelApi extends ModelHandle {
 }
 
 /**
- * The worker's side, exposed with comlink: its start and end, and its services (runs, sessions, tools,
- * model, toolkit), each a proxy the page opens once per worker (page/worker-services.ts).
+ * The worker's side, exposed with comlink on the worker's one port: its start and end, and its services
+ * (runs, sessions, tools, model, toolkit), which the page reaches by path (`remote.runs.start(...)` is one
+ * message naming ['runs', 'start']). One port delivers in the order the page sent, so a run sent after
+ * `tools.register` or `sessions.open` reaches the worker after it, and the worker holds what it must
+ * (a run waits for the session opened before it: worker/session-switch.ts).
  */
 export interface AgentHostApi {
   /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
   holdLifeline(name: string): Promise<void>;
   init(config: HostConfig, page: PageApi): Promise<HostInfo>;
-  runs(): RunsApi & ProxyMarked;
-  sessions(): SessionsApi & ProxyMarked;
-  tools(): ToolsApi & ProxyMarked;
-  /** The model's cache and its steps outside the loop, as a proxy. */
-  model(): ModelApi & ProxyMarked;
-  /** The toolkit graph's service, as a proxy: the page calls its methods directly. */
-  toolkit(): ToolkitApi & ProxyMarked;
+  readonly runs: RunsApi;
+  readonly sessions: SessionsApi;
+  readonly tools: ToolsApi;
+  /** The model's cache and its steps outside the loop. */
+  readonly model: ModelApi;
+  /** The toolkit graph's service: the page calls its methods directly. */
+  readonly toolkit: ToolkitApi;
   close(): Promise<void>;
-  /**
-   * A streamed piece of a running call's output, sent by the page on the host's own channel, open from the
-   * start: through a service opened for it, the first pieces could arrive after the call's own reply.
-   */
-  toolChunk(callId: string, chunk: unknown): void;
 }
 
 export interface SessionView {
@@ -270,7 +269,7 @@ export type PreparedCall =
 
 /** The page's side, handed to the worker as a comlink proxy. */
 export interface PageApi {
-  /** Runs a page tool; streamed chunks come back through AgentHostApi.toolChunk. */
+  /** Runs a page tool; streamed chunks come back through ToolsApi.chunk. */
   callTool(request: ToolCallRequest): Promise<ToolOutcome>;
   abortTool(callId: string): void;
   /**

@@ -38,29 +38,13 @@ export class AgentTools {
 
   async register(given: Tool): Promise<void> {
     const declaration = this.host.register(asTool(given, 'registerTool'));
-    await this.sent(this.remote.register([declaration]));
+    // Sent now, before any run the page starts after this call (awaited or not), so that run sees it.
+    await this.remote.register([declaration]);
   }
 
   async unregister(name: string): Promise<void> {
     this.host.unregister(name);
-    await this.sent(this.remote.unregister(name));
-  }
-
-  /**
-   * Resolves once the worker has answered every change sent so far: a run the page starts right after
-   * `registerTool` or `unregisterTool`, even without awaiting it, sees the tools as the page left them.
-   */
-  async changed(): Promise<void> {
-    await Promise.allSettled(this.changes);
-  }
-
-  private readonly changes = new Set<Promise<void>>();
-
-  private sent(change: Promise<void>): Promise<void> {
-    this.changes.add(change);
-    const done = () => void this.changes.delete(change);
-    change.then(done, done);
-    return change;
+    await this.remote.unregister(name);
   }
 
   exposeToWebMCP(modelContext?: ModelContextLike, options?: ExposeToWebMCPOptions): Promise<WebMCPExposure> {

@@ -24,7 +24,6 @@ import { modelDeltas } from './model-deltas';
 import { pageApi } from './page-api';
 import { remoteService } from './remote-proxy';
 import { runControl, RunStreams } from './run-stream';
-import { serviceOf } from './worker-services';
 import { runCallbacks } from './run-callbacks';
 import { Supervisor } from './supervisor';
 import { warmupIn } from './warmup';
@@ -51,10 +50,9 @@ export class Agent extends EventTarget {
     private readonly config: AgentSettings,
   ) {
     super();
-    this.tools = new AgentTools(
-      options.tools ?? [],
-      remoteService(() => serviceOf(this.supervisor, 'tools')),
-    );
+    // Every call to the worker goes through the supervisor's send: in the order made, to the worker of the moment.
+    const worker: Pick<Supervisor, 'send'> = { send: (fn) => this.supervisor.send(fn) };
+    this.tools = new AgentTools(options.tools ?? [], remoteService(worker, 'tools'));
     this.supervisor = new Supervisor(
       options,
       config,
@@ -63,10 +61,10 @@ export class Agent extends EventTarget {
         pageApi({
           options,
           toolHost: this.tools.host,
-          // On the host's own channel, open from the start: a service opened now would deliver the first
-          // chunks after the call's own reply, when the worker no longer listens for them.
           sendChunk: (callId, chunk) =>
-            void this.supervisor.call((remote) => remote.toolChunk(callId, chunk)).catch(() => undefined),
+            void this.supervisor
+              .send((connection) => connection.service('tools').chunk(callId, chunk))
+              .catch(() => undefined),
           onProgress: (progress) => this.dispatchEvent(new CustomEvent('model-progress', { detail: progress })),
           onStatus: (status, detail) => this.setStatus(status, detail),
         }),
@@ -78,21 +76,13 @@ export class Agent extends EventTarget {
       notify: (event) => this.notify(event),
       status: () => this.status,
       setStatus: (status) => this.setStatus(status),
-      changesBefore: async () => {
-        await this.opening;
-        await this.tools.changed();
-      },
     });
-    this.remoteSessions = remoteService(() => serviceOf(this.supervisor, 'sessions'));
+    this.remoteSessions = remoteService(worker, 'sessions');
     this.sessions = agentSessions(this.remoteSessions, config.dbName);
-    this.toolkit = remoteService(() => serviceOf(this.supervisor, 'toolkit'));
-    this.remoteModel = remoteService(() => serviceOf(this.supervisor, 'model'));
+    this.toolkit = remoteService(worker, 'toolkit');
+    this.remoteModel = remoteService(worker, 'model');
     this.model = this.remoteModel;
   }
-
-  /** Set when the agent started; the same across worker restarts. */
-  /** The last openSession() the page asked for, settled or not: runs start after it. */
-  private opening: Promise<unknown> = Promise.resolve();
 
   get sessionId(): string {
     return this.supervisor.sessionId;
@@ -149,7 +139,7 @@ export class Agent extends EventTarget {
    * the agent's runs. inpage-agent/ai-sdk's inpageModel runs on it.
    */
   async *generate(request: ModelRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<ModelDelta> {
-    yield* modelDeltas(await this.supervisor.current(), request, options.signal);
+    yield* modelDeltas(this.supervisor, request, options.signal);
   }
 
   /**
@@ -185,10 +175,8 @@ export class Agent extends EventTarget {
    * ahead again for it. Runs under way go on in the session they started in.
    */
   async openSession(sessionId?: string): Promise<string> {
-    const opening = openSession(this.supervisor, this.remoteSessions, sessionId);
-    // A run started before this resolves (openSession not awaited) waits for it: it belongs to that session.
-    this.opening = opening.catch(() => undefined);
-    const opened = await opening;
+    // Sent now: a run started before this resolves (openSession not awaited) is sent after it, and runs in it.
+    const opened = await openSession(this.supervisor, this.remoteSessions, sessionId);
     this.autoWarmup();
     return opened;
   }

@@ -6,16 +6,19 @@
  */
 import { AgentError, type AgentErrorData } from '../errors';
 import type { ModelDelta, ModelRequest } from '../model/engine';
-import type { WorkerConnection } from './worker-connection';
-import { serviceOf } from './worker-services';
+import type { Supervisor } from './supervisor';
 
 export async function* modelDeltas(
-  connection: WorkerConnection,
+  supervisor: Pick<Supervisor, 'send'>,
   request: ModelRequest,
   signal?: AbortSignal,
 ): AsyncGenerator<ModelDelta> {
   if (signal?.aborted) throw abortedError();
-  const reader = (await (await serviceOf(connection, 'model')).generate(request)).getReader();
+  const { connection, stream } = await supervisor.send(async (connection) => ({
+    connection,
+    stream: await connection.service('model').generate(request),
+  }));
+  const reader = stream.getReader();
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => (onAbort = () => reject(abortedError())));
   aborted.catch(() => undefined);

@@ -11,18 +11,12 @@ import type { AgentEvent } from '../session/event';
 import type { RunOptions } from './options';
 import { closedError, type Supervisor } from './supervisor';
 import type { WorkerConnection } from './worker-connection';
-import { serviceOf } from './worker-services';
 
 /** The agent's side of its runs: where each event goes, and its status. */
 export interface RunListener {
   notify(event: AgentEvent): void;
   status(): AgentStatus;
   setStatus(status: AgentStatus): void;
-  /**
-   * Resolves once the worker has every change the page asked for before the run: the tools it changed and
-   * the session it opened (they travel on other channels).
-   */
-  changesBefore(): Promise<void>;
 }
 
 export class RunStreams {
@@ -36,16 +30,20 @@ export class RunStreams {
 
   async *stream(command: RunCommand, signal: AbortSignal | undefined): AsyncGenerator<AgentEvent> {
     if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
-    await this.listener.changesBefore();
-    const connection = await this.supervisor.current();
-    // An abort while the worker was awaited has no run to stop yet: the run never starts (it was lost here before).
-    if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
-    const onAbort = () => void abortIn(connection, command.runId);
+    // Sent now, in the order the page asked: after the tools it changed and the session it opened before.
+    const started = this.supervisor.send(async (connection) => {
+      // Aborted while the worker was awaited: the run never starts.
+      if (signal?.aborted) throw new AgentError('aborted', 'The run was aborted before it started.');
+      return { connection, events: await connection.service('runs').start(command) };
+    });
+    // Sent after the run, so it reaches the worker the run went to.
+    const onAbort = () =>
+      void this.supervisor.send((connection) => abortIn(connection, command.runId)).catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     let ended = false;
     if (this.reading++ === 0) this.listener.setStatus('running');
     try {
-      const events = await (await serviceOf(connection, 'runs')).start(command);
+      const { connection, events } = await started;
       for await (const event of connection.read(events)) {
         if (event.endReason && !event.partial) ended = true;
         this.listener.notify(event);
@@ -73,7 +71,7 @@ export function runControl(options: RunOptions) {
 /** Stops a run or a warmup of this connection's worker; a worker that is gone has nothing to stop. */
 export async function abortIn(connection: WorkerConnection, runId: string): Promise<void> {
   try {
-    await (await serviceOf(connection, 'runs')).abort(runId);
+    await connection.service('runs').abort(runId);
   } catch {
     // Gone, or closed: nothing of it runs.
   }

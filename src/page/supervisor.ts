@@ -7,12 +7,10 @@
  */
 import * as Comlink from 'comlink';
 import { AgentError } from '../errors';
-import type { AgentHostApi, AgentStatus, HostConfig, HostInfo, PageApi } from '../contract/protocol';
+import type { AgentStatus, HostConfig, HostInfo, PageApi } from '../contract/protocol';
 import type { ToolDeclaration } from '../tools/declaration';
 import type { AgentOptions } from './options';
 import { WorkerConnection } from './worker-connection';
-
-type Remote = Comlink.Remote<AgentHostApi>;
 
 /** createAgent's options as they cross to the worker, but the tools: a worker gets the tools registered when it starts. */
 export type AgentSettings = Omit<HostConfig, 'tools' | 'tabLock'>;
@@ -56,14 +54,15 @@ export class Supervisor {
     return this.connection;
   }
 
-  /** Any call to the worker, rejected at once if the worker dies or the agent is closed first. */
-  async call<T>(fn: (remote: Remote) => Promise<T>): Promise<T> {
-    return (await this.current()).call(fn);
-  }
-
-  /** A service the worker holds, as the current connection opened it (once per connection). */
-  async service<T extends object>(name: string, open: (remote: Remote) => Promise<T>): Promise<T> {
-    return (await this.current()).service(name, open);
+  /**
+   * Any call to the worker, in the order asked: every call waits for the worker of the moment the same
+   * way (started, or restarted after a crash), so they leave on its one port in the order they were made,
+   * and the worker handles them in that order (a run sent after registerTool or openSession, even without
+   * awaiting them, sees the tool and runs in that session). Rejected at once if the worker dies or the
+   * agent is closed first.
+   */
+  send<T>(fn: (connection: WorkerConnection) => Promise<T>): Promise<T> {
+    return this.current().then(fn);
   }
 
   /** Resolves once the worker that replaced a dead one has opened the session; rejects if none will. */

@@ -8,7 +8,6 @@ import { AgentError } from '../errors';
 import type { PromptRead, WarmupResult } from '../model/engine';
 import { abortIn } from './run-stream';
 import { closedError, type Supervisor } from './supervisor';
-import { serviceOf } from './worker-services';
 
 export async function warmupIn(
   supervisor: Supervisor,
@@ -16,26 +15,28 @@ export async function warmupIn(
   on: { result: (result: WarmupResult) => void; read: (progress: PromptRead) => void },
 ): Promise<WarmupResult> {
   if (signal?.aborted) throw warmupAborted();
-  const connection = await supervisor.current();
-  if (signal?.aborted) throw warmupAborted();
   const runId = crypto.randomUUID();
   let settled = false;
+  // A stopped warmup's last piece may still report: the page hears nothing after the promise settles.
+  const read = (progress: PromptRead) => {
+    if (!settled) on.read(progress);
+  };
+  // Sent now, in the order the page asked (after an openSession it did not await, before a message it sends next).
+  const warming = supervisor.send((connection) => {
+    if (signal?.aborted) throw warmupAborted();
+    return connection.service('model').warmup({ runId }, Comlink.proxy(read));
+  });
   let stop = () => undefined as void;
   const stopped = new Promise<never>((_, reject) => {
     stop = () => {
       reject(warmupAborted());
-      void abortIn(connection, runId);
+      // Sent after the warmup, so it reaches the worker the warmup went to.
+      void supervisor.send((connection) => abortIn(connection, runId)).catch(() => undefined);
     };
     signal?.addEventListener('abort', stop, { once: true });
   });
   stopped.catch(() => undefined);
   try {
-    const model = serviceOf(connection, 'model');
-    // A stopped warmup's last piece may still report: the page hears nothing after the promise settles.
-    const read = (progress: PromptRead) => {
-      if (!settled) on.read(progress);
-    };
-    const warming = model.then((service) => service.warmup({ runId }, Comlink.proxy(read)));
     const result = await Promise.race([warming, stopped]);
     on.result(result);
     return result;

@@ -13,6 +13,9 @@ import { startModuleSharedWorker, startModuleWorker } from './worker-url.any-ori
 
 type WorkerApi = AgentHostApi;
 
+/** The worker's services, by the name the page reaches each under. */
+export type ServiceName = 'runs' | 'sessions' | 'tools' | 'model' | 'toolkit';
+
 export interface ConnectionOptions {
   /** Where inpage-agent/worker is served; absent: beside the page bundle (see worker-url.ts). */
   workerUrl?: string | URL;
@@ -43,8 +46,8 @@ export class WorkerConnection {
    * it for every call, kept until the worker died: the page's heap grew ~1.2 KiB a run (bench/load.bench.ts).
    */
   private readonly inFlight = new Set<(error: AgentError) => void>();
-  /** The worker's services (agent.toolkit, agent.model) this connection opened, by name. */
-  private readonly services = new Map<string, Promise<object>>();
+  /** The worker's services as this connection reaches them (see service()), by name. */
+  private readonly services = new Map<ServiceName, object>();
 
   constructor(options: ConnectionOptions = {}) {
     installErrorTransfer();
@@ -108,27 +111,27 @@ export class WorkerConnection {
   }
 
   /**
-   * A service the worker holds, opened once per connection (each opening
-   * costs a MessageChannel), whose calls reject with worker-crashed as soon as
-   * the worker is gone, like every other call.
+   * A service the worker holds (AgentHostApi's runs, sessions, tools, model, toolkit), reached by path over
+   * this connection's one port, so its calls leave in the order they are made; each rejects with
+   * worker-crashed as soon as the worker is gone, like every other call.
    */
-  service<T extends object>(name: string, open: (remote: Comlink.Remote<WorkerApi>) => Promise<T>): Promise<T> {
-    let opened = this.services.get(name) as Promise<T> | undefined;
-    if (!opened) {
-      opened = this.call(open).then((service) => this.raced(service));
-      this.services.set(name, opened);
-      opened.catch(() => this.services.delete(name));
+  service<N extends ServiceName>(name: N): Comlink.Remote<WorkerApi[N]> {
+    let service = this.services.get(name);
+    if (!service) {
+      service = this.raced(this.remote[name] as object);
+      this.services.set(name, service);
     }
-    return opened;
+    return service as Comlink.Remote<WorkerApi[N]>;
   }
 
   private raced<T extends object>(service: T): T {
     return new Proxy(service, {
       get: (target, property) => {
-        const member = Reflect.get(target, property) as unknown;
-        if (typeof property !== 'string' || property === 'then' || typeof member !== 'function') return member;
+        // Not a thenable: on comlink's proxy, `then` would fetch the whole service.
+        if (typeof property !== 'string' || property === 'then') return undefined;
+        const member = Reflect.get(target, property) as (...args: unknown[]) => Promise<unknown>;
         // Called as is: on a comlink proxy, `.apply` would be one more remote property.
-        return (...args: unknown[]) => this.call(() => (member as (...a: unknown[]) => Promise<unknown>)(...args));
+        return (...args: unknown[]) => this.call(() => member(...args));
       },
     });
   }

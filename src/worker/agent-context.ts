@@ -21,7 +21,7 @@ export function agentContext(parts: {
   tools: ReadonlyMap<string, ToolDeclaration>;
   page: PageApi;
   selector?: ToolSelector;
-  /** Where the page's streamed chunks of a running call go, by call id (AgentHostApi.toolChunk). */
+  /** Where the page's streamed chunks of a running call go, by call id (ToolsApi.chunk). */
   chunkSinks: Map<string, (chunk: unknown) => void>;
 }): AgentContext {
   const { config, page } = parts;

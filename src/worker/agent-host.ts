@@ -1,16 +1,16 @@
 /**
  * The worker's side of an agent: init() opens the stores, the engine, the toolkit and the session;
- * the services answer the page (runs, sessions, tools, model, toolkit: services/), each exposed
- * through comlink as a proxy the page opens once per worker (see protocol.ts). What a run does is the
- * flow's (src/flow); this file only connects and exposes.
+ * the services answer the page (runs, sessions, tools, model, toolkit: services/), which the page
+ * reaches by path over the worker's one port (see protocol.ts). What a run does is the flow's
+ * (src/flow); this file only connects and exposes.
  */
-import * as Comlink from 'comlink';
 import { openSessionStore } from '../session/open-store';
 import { publishEvent } from '../session/broadcast';
 import { readRecent } from '../session/recent-events';
 import { checkDeclaration } from '../tools/check-declaration';
 import { openSession } from '../flow/open-session';
 import type { AgentContext } from '../flow/types';
+import type { ToolkitApi } from '../toolkit/toolkit-api';
 import { holdLifeline } from '../contract/lifeline';
 import type { AgentHostApi, HostConfig, HostInfo, PageApi } from '../contract/protocol';
 import { agentContext } from './agent-context';
@@ -19,19 +19,21 @@ import { needReady, type Ready } from './ready';
 import { ModelService } from './services/model';
 import { RunsService } from './services/runs';
 import { SessionsService } from './services/sessions';
-import { toolkitService } from './services/toolkit';
 import { ToolsService } from './services/tools';
 import { bindToolkit } from './toolkit-binding';
 
 export class AgentHost implements AgentHostApi {
   private ready?: Ready;
   private readonly current = () => needReady(this.ready);
-  private readonly toolsService = new ToolsService(this.current);
-  private readonly runsService = new RunsService(this.current);
-  private readonly sessionsService = new SessionsService(this.current, (ready, sessionId) =>
-    this.contextFor(ready, sessionId),
-  );
-  private readonly modelService = new ModelService(this.current, this.runsService);
+  readonly tools = new ToolsService(this.current);
+  readonly runs = new RunsService(this.current);
+  readonly sessions = new SessionsService(this.current, (ready, sessionId) => this.contextFor(ready, sessionId));
+  readonly model = new ModelService(this.current, this.runs);
+
+  /** The agent's own graph, bound at init(): read when a call arrives, so one before init() fails with 'closed'. */
+  get toolkit(): ToolkitApi {
+    return this.current().toolkit.toolkit;
+  }
 
   /** `engines` is shared by every host of a SharedWorker, so each tab reuses loaded weights. */
   constructor(private readonly engines: EnginePool = new EnginePool()) {}
@@ -53,7 +55,7 @@ export class AgentHost implements AgentHostApi {
       events: [],
     };
     const { session } = opened;
-    for (const tool of config.tools) this.toolsService.declared.set(tool.name, checkDeclaration(tool));
+    for (const tool of config.tools) this.tools.declared.set(tool.name, checkDeclaration(tool));
 
     await page.status('loading-model');
     const { engine, release, reused, inTurn } = await this.engines.acquire(
@@ -74,7 +76,17 @@ export class AgentHost implements AgentHostApi {
       modelShared: reused,
       host: 'SharedWorkerGlobalScope' in self ? 'shared-worker' : 'worker',
     };
-    this.ready = { config, page, store, context, releaseEngine: release, inTurn, info, toolkit };
+    this.ready = {
+      config,
+      page,
+      store,
+      context,
+      opening: Promise.resolve(),
+      releaseEngine: release,
+      inTurn,
+      info,
+      toolkit,
+    };
     // In a SharedWorker, a closed tab never says goodbye: its lock's release does (heard before the status is
     // answered, which a tab closed now never does).
     if (config.tabLock) void navigator.locks?.request(config.tabLock, () => this.close()).catch(() => undefined);
@@ -82,29 +94,8 @@ export class AgentHost implements AgentHostApi {
     return info;
   }
 
-  runs() {
-    return Comlink.proxy(this.runsService);
-  }
-
-  sessions() {
-    return Comlink.proxy(this.sessionsService);
-  }
-
-  tools() {
-    return Comlink.proxy(this.toolsService);
-  }
-
-  model() {
-    this.current();
-    return Comlink.proxy(this.modelService);
-  }
-
-  toolkit() {
-    return Comlink.proxy(toolkitService(this.current));
-  }
-
   async close(): Promise<void> {
-    this.runsService.abortAll();
+    this.runs.abortAll();
     const ready = this.ready;
     this.ready = undefined;
     if (!ready) return;
@@ -112,11 +103,6 @@ export class AgentHost implements AgentHostApi {
     ready.toolkit.close();
     ready.store.close();
     ready.page.status('closed');
-  }
-
-  /** On the host's own channel, not the tools service's (see AgentHostApi.toolChunk). */
-  toolChunk(callId: string, chunk: unknown): void {
-    this.toolsService.chunk(callId, chunk);
   }
 
   /** The loop's context for one session of this agent, on the engine it holds. */
@@ -129,10 +115,10 @@ export class AgentHost implements AgentHostApi {
       sessionId,
       store: parts.store,
       engine: parts.context.engine,
-      tools: this.toolsService.declared,
+      tools: this.tools.declared,
       page: parts.page,
       selector: parts.toolkit.selector,
-      chunkSinks: this.toolsService.chunkSinks,
+      chunkSinks: this.tools.chunkSinks,
     });
   }
 }

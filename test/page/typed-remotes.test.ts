@@ -9,7 +9,6 @@ import type { Agent } from '../../src/index';
 import type { Action, ToolGroup, ToolkitJSON } from '../../src/toolkit/graph';
 import type { Connection } from '../../src/toolkit/toolkit';
 import { remoteService } from '../../src/page/remote-proxy';
-import type { ToolkitApi } from '../../src/toolkit/toolkit-api';
 
 type Toolkit = Agent['toolkit'];
 
@@ -34,11 +33,15 @@ describe('typed remotes', () => {
 
   test('the handle asks for the current service on every call and is no thenable', async () => {
     let generation = 0;
-    const handle = remoteService<ToolkitApi>(async () => {
-      generation += 1;
-      const current = generation;
-      return { toMermaid: async () => `graph from worker ${current}` } as never;
-    });
+    const supervisor = {
+      send: async <T>(fn: (connection: never) => Promise<T>) => {
+        generation += 1;
+        const current = generation;
+        const connection = { service: () => ({ toMermaid: async () => `graph from worker ${current}` }) };
+        return fn(connection as never);
+      },
+    };
+    const handle = remoteService(supervisor as never, 'toolkit');
     expect(await handle.toMermaid()).toBe('graph from worker 1');
     // A restarted worker: the next call reaches the new one.
     expect(await handle.toMermaid()).toBe('graph from worker 2');

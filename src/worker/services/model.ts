@@ -11,7 +11,7 @@ import { nextStepUsage } from '../../flow/context-usage';
 import { readAheadRequest } from '../../flow/read-ahead-request';
 import type { ModelApi, WarmupInput } from '../../contract/protocol';
 import { deltaStream } from '../delta-stream';
-import type { Current } from '../ready';
+import { openedReady, type Current } from '../ready';
 import type { RunsService } from './runs';
 
 export class ModelService implements ModelApi {
@@ -35,9 +35,8 @@ export class ModelService implements ModelApi {
   }
 
   warmup(input: WarmupInput, onRead?: (progress: PromptRead) => void): Promise<WarmupResult> {
-    const ready = this.current();
     const t0 = performance.now();
-    const { engine } = ready.context;
+    const { engine } = this.current().context;
     if (!engine.readAhead) return Promise.resolve(readAheadUnsupported(engine.info));
     // A run under way reads its own prompt, step after step: read ahead now, the warmup would come between its steps.
     if (this.runs.busy)
@@ -48,23 +47,25 @@ export class ModelService implements ModelApi {
       });
     const controller = new AbortController();
     const forget = this.runs.trackWarmup(input.runId, controller);
-    // The engine's turn is taken now, so a message sent after this waits for it; the request is built in that turn,
-    // from the session as it is then (the one open then, after SessionsApi.open()).
-    return ready
-      .inTurn(async (own) => {
-        const { store, context } = this.current();
-        const request = await readAheadRequest(context, await recentEvents(store, context.sessionId));
-        // A page that has gone cannot be told; the reading goes on.
-        const told =
-          onRead && ((progress: PromptRead) => void Promise.resolve(onRead(progress)).catch(() => undefined));
-        const result = await own.readAhead!(request, controller.signal, told);
-        return { ...result, ms: performance.now() - t0 };
-      }, controller.signal)
+    // After the session opened before it, as a run is; the engine's turn is taken then, so a message sent after
+    // this waits for it. The request is built in that turn, from the session as it is then.
+    return openedReady(this.current)
+      .then((ready) =>
+        ready.inTurn(async (own) => {
+          const { store, context } = this.current();
+          const request = await readAheadRequest(context, await recentEvents(store, context.sessionId));
+          // A page that has gone cannot be told; the reading goes on.
+          const told =
+            onRead && ((progress: PromptRead) => void Promise.resolve(onRead(progress)).catch(() => undefined));
+          const result = await own.readAhead!(request, controller.signal, told);
+          return { ...result, ms: performance.now() - t0 };
+        }, controller.signal),
+      )
       .finally(forget);
   }
 
   async contextUsage() {
-    const { store, context } = this.current();
+    const { store, context } = await openedReady(this.current);
     return nextStepUsage(context, await recentEvents(store, context.sessionId));
   }
 }

@@ -17,7 +17,7 @@ import { startRun } from '../../flow/start-run';
 import type { RunStart } from '../../flow/types';
 import type { EventPort, RunCommand, RunsApi } from '../../contract/protocol';
 import { eventChannel } from '../event-channel';
-import type { Current } from '../ready';
+import { openedReady, type Current } from '../ready';
 
 type Prepare = (session: Session, history: readonly AgentEvent[]) => RunStart;
 
@@ -28,10 +28,21 @@ export class RunsService implements RunsApi {
 
   constructor(private readonly current: Current) {}
 
-  /** Not async: a message that is not text fails before anything starts, as the page's own check does. */
+  /**
+   * Not async: a message that is not text fails before anything starts, as the page's own check does, and
+   * an abort() that arrives while the run waits for an open session (below) finds it.
+   */
   start(command: RunCommand): Promise<EventPort> {
     if (command.kind === 'message') checkMessageText(command.text);
-    return this.stream(command, this.prepare(command), command.kind === 'message' ? command.toolChoice : undefined);
+    const controller = new AbortController();
+    this.runs.set(command.runId, controller);
+    // A run sent after SessionsApi.open() belongs to the session it opens.
+    return openedReady(this.current)
+      .then(() => this.stream(command, controller))
+      .catch((error: unknown) => {
+        this.runs.delete(command.runId);
+        throw error;
+      });
   }
 
   abort(runId: string): void {
@@ -71,19 +82,13 @@ export class RunsService implements RunsApi {
   }
 
   /** Runs one invocation under the session's lock, streaming its events to the page. */
-  private async stream(
-    command: RunCommand,
-    prepare: Prepare,
-    toolChoice?: Extract<RunCommand, { kind: 'message' }>['toolChoice'],
-  ): Promise<EventPort> {
+  private async stream(command: RunCommand, controller: AbortController): Promise<EventPort> {
     const { context, config } = this.current();
-    const controller = new AbortController();
-    this.runs.set(command.runId, controller);
     const channel = eventChannel();
-    const { accepted, done } = startRun(context, prepare, {
+    const { accepted, done } = startRun(context, this.prepare(command), {
       ifBusy: command.ifBusy,
       signal: controller.signal,
-      toolChoice,
+      toolChoice: command.kind === 'message' ? command.toolChoice : undefined,
       emit: (event) => {
         channel.push(event);
         if (!event.partial) publishEvent(config.dbName, event);

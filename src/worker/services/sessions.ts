@@ -11,7 +11,7 @@ import { pendingApprovals } from '../../session/open-approval';
 import { readRecent, recentEvents } from '../../session/recent-events';
 import { sessionStats } from '../../session/stats';
 import type { HostInfo, ImportProgress, SessionView, SessionsApi } from '../../contract/protocol';
-import type { Current, Ready } from '../ready';
+import { openedReady, type Current, type Ready } from '../ready';
 
 export class SessionsService implements SessionsApi {
   constructor(
@@ -44,8 +44,18 @@ export class SessionsService implements SessionsApi {
     return importSession(this.current().store, jsonl, { onProgress });
   }
 
-  async open(sessionId?: string): Promise<HostInfo> {
+  /**
+   * What arrives after this call acts on the session it opens: runs, warmups and questions about the open
+   * session wait for it (openedReady), and so does the next open.
+   */
+  open(sessionId?: string): Promise<HostInfo> {
     const ready = this.current();
+    const opening = ready.opening.then(() => this.switchTo(ready, sessionId));
+    ready.opening = opening.catch(() => undefined);
+    return opening;
+  }
+
+  private async switchTo(ready: Ready, sessionId: string | undefined): Promise<HostInfo> {
     const { store, config } = ready;
     const opened = (sessionId ? await readRecent(store, sessionId) : undefined) ?? {
       session: await store.create({ id: sessionId, appName: config.appName, userId: config.userId }),
@@ -60,17 +70,17 @@ export class SessionsService implements SessionsApi {
   }
 
   async hasEvent(id: string): Promise<boolean> {
-    const { store, context } = this.current();
+    const { store, context } = await openedReady(this.current);
     return (await recentEvents(store, context.sessionId)).some((event) => event.id === id);
   }
 
   async pendingApprovals() {
-    const { store, context } = this.current();
+    const { store, context } = await openedReady(this.current);
     return pendingApprovals(await recentEvents(store, context.sessionId));
   }
 
   async stats() {
-    const { store, context } = this.current();
+    const { store, context } = await openedReady(this.current);
     return sessionStats(context.sessionId, await store.events(context.sessionId));
   }
 

@@ -28,7 +28,7 @@ export class ToolsService implements ToolsApi {
     this.declared.delete(name);
   }
 
-  /** A streamed piece of a running call's output (AgentHostApi.toolChunk, on the host's own channel: see there). */
+  /** A streamed piece of a running call's output, on the worker's one port like every call. */
   chunk(callId: string, chunk: unknown): void {
     this.chunkSinks.get(callId)?.(chunk);
   }

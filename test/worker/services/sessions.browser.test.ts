@@ -7,8 +7,8 @@ const message = (text: string, messageId: string) =>
 describe('the sessions service', () => {
   test('the open session is listed, read, counted and knows its own events', async () => {
     const { host, info } = await startedHost([{ text: 'Hello there.' }]);
-    await readPort(await host.runs().start(message('Hi', 'msg-1')));
-    const sessions = host.sessions();
+    await readPort(await host.runs.start(message('Hi', 'msg-1')));
+    const sessions = host.sessions;
     expect((await sessions.list()).map((summary) => summary.id)).toEqual([info.sessionId]);
     const view = await sessions.get(info.sessionId);
     expect(view?.events.map((event) => event.author)).toEqual(['user', 'assistant']);
@@ -21,8 +21,8 @@ describe('the sessions service', () => {
 
   test('a session exported as JSONL comes back whole under a new id, and is deleted', async () => {
     const { host, info } = await startedHost([{ text: 'Hello there.' }]);
-    await readPort(await host.runs().start(message('Hi', 'msg-1')));
-    const sessions = host.sessions();
+    await readPort(await host.runs.start(message('Hi', 'msg-1')));
+    const sessions = host.sessions;
     const jsonl = await sessions.export(info.sessionId);
     const progress: number[] = [];
     const copy = await sessions.import(jsonl, ({ linesDone }) => void progress.push(linesDone));
@@ -35,20 +35,20 @@ describe('the sessions service', () => {
 
   test('open() puts another session in place of the agent’s, and runs go to it', async () => {
     const { host, info } = await startedHost([{ text: 'First.' }, { text: 'Second.' }]);
-    await readPort(await host.runs().start(message('One', 'msg-1')));
-    const opened = await host.sessions().open();
+    await readPort(await host.runs.start(message('One', 'msg-1')));
+    const opened = await host.sessions.open();
     expect(opened.sessionId).not.toBe(info.sessionId);
     expect(opened.model).toEqual(info.model);
-    await readPort(await host.runs().start(message('Two', 'msg-2')));
-    expect(await host.sessions().hasEvent('msg-2')).toBe(true);
-    expect(await host.sessions().hasEvent('msg-1')).toBe(false);
-    expect((await host.sessions().open(info.sessionId)).sessionId).toBe(info.sessionId);
-    expect(await host.sessions().hasEvent('msg-1')).toBe(true);
+    await readPort(await host.runs.start(message('Two', 'msg-2')));
+    expect(await host.sessions.hasEvent('msg-2')).toBe(true);
+    expect(await host.sessions.hasEvent('msg-1')).toBe(false);
+    expect((await host.sessions.open(info.sessionId)).sessionId).toBe(info.sessionId);
+    expect(await host.sessions.hasEvent('msg-1')).toBe(true);
   });
 
   test('after close() every call says the agent is closed', async () => {
     const { host } = await startedHost([]);
-    const sessions = host.sessions();
+    const sessions = host.sessions;
     await host.close();
     expect(() => sessions.list()).toThrow(/not started or was closed/);
     await expect(sessions.stats()).rejects.toMatchObject({ code: 'closed' });
