@@ -6,7 +6,7 @@
 import { Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { ModelRequest } from '../src/model/engine';
-import { GGUF_CACHE } from '../src/model/engines/wllama/wllama-files';
+import { GGUF_CACHE } from '../src/model/engines/wllama/gguf-cache';
 import type { Timings } from '../src/model/engines/wllama/wllama-completion';
 import type { WllamaEngine } from '../src/model/engines/wllama/wllama-engine';
 import { toWllamaRequest } from '../src/model/engines/wllama/wllama-request';

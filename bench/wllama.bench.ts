@@ -23,7 +23,7 @@
  */
 import type { Wllama } from '@wllama/wllama/esm/index.js';
 import type { ModelDelta, ModelRequest } from '../src/model/engine';
-import { GGUF_CACHE } from '../src/model/engines/wllama/wllama-files';
+import { GGUF_CACHE } from '../src/model/engines/wllama/gguf-cache';
 import { WllamaEngine } from '../src/model/engines/wllama/wllama-engine';
 import type { WllamaEngineOptions } from '../src/model/engines/wllama/wllama-options';
 import { validateWithJsonSchema } from '../src/tools/validate-args';

@@ -3,11 +3,11 @@
  * failed (there is no agent.model to ask), or when a page only wants the space
  * back. Cache Storage is one per origin, shared by the page and its workers,
  * so the files the worker kept are removed from here, under the same keys
- * (model/engines/wllama/wllama-files.ts).
+ * (model/engines/wllama/gguf-cache.ts).
  */
 import { AgentError } from '../errors';
 import type { WllamaModelOptions } from '../model/engines/wllama/wllama-options';
-import { deleteCached } from '../model/engines/wllama/wllama-files';
+import { deleteCached } from '../model/engines/wllama/gguf-cache';
 
 /** The model options given to createAgent, or any object with the GGUF's url (a string or a split model's list). */
 export type CachedModel = Pick<WllamaModelOptions, 'url'> & { engine?: 'wllama' };

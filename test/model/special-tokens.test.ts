@@ -15,7 +15,7 @@
 import { openAsBlob } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { escapeUntrusted, escaperFor } from '../../src/model/escape';
-import { ggufMetadata } from '../../src/model/engines/wllama/gguf-check';
+import { ggufMetadata } from '../../src/model/engines/wllama/gguf-metadata';
 import { ggufPrompt } from '../../src/model/engines/wllama/gguf-prompt';
 import { INSTRUCT_MODEL_FILE, realModelPath, REAL_MODEL_FILE, tinyModelPath } from '../../scripts/model-files.mjs';
 import { TINY_TOKENIZERS } from '../../scripts/tiny-gguf.mjs';

@@ -25,7 +25,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../../src/errors';
 import { createEngine } from '../../../src/model/engines/create-engine';
 import type { ModelEngine } from '../../../src/model/engine';
-import { GGUF_CACHE } from '../../../src/model/engines/wllama/wllama-files';
+import { GGUF_CACHE } from '../../../src/model/engines/wllama/gguf-cache';
 import { settleWithin } from '../settles';
 
 const NAME = 'tiny-gemma3-prose.gguf';

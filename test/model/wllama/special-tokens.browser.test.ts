@@ -12,7 +12,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Agent } from '../../../src/index';
-import { ggufMetadata } from '../../../src/model/engines/wllama/gguf-check';
+import { ggufMetadata } from '../../../src/model/engines/wllama/gguf-metadata';
 import { agentsClosedAfterEach, uniqueDb } from '../../page/helpers';
 
 const start = agentsClosedAfterEach();

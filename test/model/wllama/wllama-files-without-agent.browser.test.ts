@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../../src/errors';
 import { deleteModelCache } from '../../../src/index';
-import { GGUF_CACHE, withModelFiles } from '../../../src/model/engines/wllama/wllama-files';
+import { GGUF_CACHE } from '../../../src/model/engines/wllama/gguf-cache';
+import { withModelFiles } from '../../../src/model/engines/wllama/with-model-files';
 import { agentsClosedAfterEach, uniqueDb } from '../../page/helpers';
 import { settleWithin } from '../settles';
 

@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentError } from '../../../src/errors';
 import { createEngine } from '../../../src/model/engines/create-engine';
 import type { ModelEngine, ModelProgress } from '../../../src/model/engine';
-import { GGUF_CACHE } from '../../../src/model/engines/wllama/wllama-files';
+import { GGUF_CACHE } from '../../../src/model/engines/wllama/gguf-cache';
 import { threadsFor } from '../../../src/model/engines/wllama/wllama-environment';
 import { agentsClosedAfterEach, uniqueDb } from '../../page/helpers';
 import { settleWithin } from '../settles';

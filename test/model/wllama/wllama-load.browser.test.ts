@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../../src/errors';
 import type { ModelEngine, ModelProgress } from '../../../src/model/engine';
 import { createEngine } from '../../../src/model/engines/create-engine';
-import { GGUF_CACHE } from '../../../src/model/engines/wllama/wllama-files';
+import { GGUF_CACHE } from '../../../src/model/engines/wllama/gguf-cache';
 import { settleWithin } from '../settles';
 
 const TINY = '/models/tiny-gemma3.gguf';

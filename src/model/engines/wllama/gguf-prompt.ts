@@ -24,7 +24,7 @@ import { escaperFor } from '../../escape';
 import { toolFormatNamed } from '../../formats/registry';
 import type { ToolFormat, ToolFormatName } from '../../formats/tool-format';
 import { MAX_TEMPLATE_CHARS, isTemplateRefusal } from './chat-template';
-import { ggufMetadata, type MetadataValue } from './gguf-check';
+import { ggufMetadata, type MetadataValue } from './gguf-metadata';
 import { jinjaPrompt } from './jinja-prompt';
 import { formatOf, modelNameOf } from './wllama-family';
 import { markupPrompt, type PromptWriter } from './wllama-prompt';

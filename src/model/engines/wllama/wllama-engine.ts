@@ -42,7 +42,7 @@ import { estimateTokens, tokenizerFamily } from '../../token-estimate';
 import type { CompletionChunk, LlamaTurn, Timings } from './wllama-completion';
 import { decodeStep } from './wllama-decode';
 import { formatOf, modelNameOf } from './wllama-family';
-import { areCached, deleteCached } from './wllama-files';
+import { areCached, deleteCached } from './gguf-cache';
 import type { LlamaWorkerWatch } from './wllama-inner-worker';
 import { loadLlama } from './wllama-load';
 import { loadAborted } from './wllama-load-guards';

@@ -19,7 +19,8 @@ import type { WllamaEngineOptions, WllamaModelOptions } from './wllama-options';
 import { toolFormatNamed } from '../../formats/registry';
 import { LazyEngine } from '../lazy-engine';
 import { formatOf, modelNameOf } from './wllama-family';
-import { areCached, deleteCached, sha256List } from './wllama-files';
+import { areCached, deleteCached } from './gguf-cache';
+import { sha256List } from './sha256-list';
 import type { WllamaEngine } from './wllama-engine';
 
 export type WllamaOptions = WllamaModelOptions;

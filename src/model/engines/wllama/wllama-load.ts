@@ -9,9 +9,12 @@
 import { LogLevel, Wllama } from '@wllama/wllama/esm/index.js';
 import defaultWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { ModelProgress } from '../../engine';
+import { mb } from './describe-files';
+import { DOWNLOAD_SHARE } from './download-progress';
 import { ggufPrompt } from './gguf-prompt';
+import { sha256List } from './sha256-list';
+import { withModelFiles } from './with-model-files';
 import { checkEnvironment, gpuAdapterFound, threadsFor } from './wllama-environment';
-import { DOWNLOAD_SHARE, mb, sha256List, withModelFiles } from './wllama-files';
 import { watchWorkerStartedBy, type LlamaWorkerWatch } from './wllama-inner-worker';
 import { checkWasm, loadAborted, settleOrStall } from './wllama-load-guards';
 import type { WllamaLog } from './wllama-log';
@@ -49,7 +52,7 @@ export async function loadLlama(
   const wasmUrl = new URL(options.wasmUrl ?? defaultWasmUrl, self.location.href).href;
   await checkWasm(wasmUrl, signal);
   const { threads, notice } = threadsFor(options.threads);
-  // Files llama.cpp refuses leave the cache, and a refused copy from the cache is downloaded again once (wllama-files.ts).
+  // Files llama.cpp refuses leave the cache, and a refused copy from the cache is downloaded again once (with-model-files.ts).
   const fileOptions = {
     onProgress,
     signal,
