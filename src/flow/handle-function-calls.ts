@@ -64,12 +64,13 @@ export async function handleFunctionCalls(
   const turn = newTurn(inv, agentName, calls, known);
   // Over the limit, the turn first loses the calls its request did not ask for (the 0.5B wrote "add dry cleaning"
   // and nine chores of its own); no page is asked for that. The calls left must be within the limit.
-  if (calls.length > inv.limits.maxToolCallsPerStep) await onlyWhatIsAsked(inv, turn);
+  const early = calls.length > inv.limits.maxToolCallsPerStep;
+  if (early) await onlyWhatIsAsked(inv, turn);
   if (turn.calls.filter((call) => !call.response).length > inv.limits.maxToolCallsPerStep)
     return refuseTooMany(inv, turn);
   let settled: Set<TurnCall> | undefined;
   try {
-    for (const processor of turnProcessors)
+    for (const processor of turnProcessors.filter((processor) => !(early && processor === onlyWhatIsAsked)))
       if ((await processor(inv, turn)) === 'paused') return { kind: 'end', reason: 'awaiting-approval' };
     // Calls answered before their own steps (refused, rejected) are settled; the others once their last step is done.
     const done = (settled = new Set(turn.calls.filter((call) => call.response)));

@@ -70,7 +70,7 @@ export const retryValuesProcessor: RequestProcessor = (inv, step) => {
   }
   // Sorted the other way than asked: the retry writes the order asked.
   const order = inv.run.orderAsked;
-  const ordered = order && heldTo(order, { ...step.narrowedArguments }, step.tools);
+  const ordered = order && heldTo(order, step.narrowedArguments ?? {}, step.tools);
   if (ordered) step.narrowedArguments = { ...step.narrowedArguments, [order.tool]: ordered };
 };
 

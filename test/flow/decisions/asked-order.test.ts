@@ -2,9 +2,8 @@
 // answers it is held to refuse none (with the case's last request as the request).
 import { describe, expect, test } from 'vitest';
 import { orderAsked, orderParameter } from '../../../src/flow/decisions/asked-order';
-import type { BfclCategory } from '../../../eval/bfcl/categories';
 import { hasSharedData } from '../../shared-data';
-import { bfclDecisionCases } from './bfcl-cases';
+import { bfclDecisionCases, CATEGORIES_WITH_CALLS } from './bfcl-cases';
 
 describe('the order a request asks for', () => {
   test.each([
@@ -66,17 +65,8 @@ describe("a tool's order argument", () => {
   });
 });
 
-const CATEGORIES: BfclCategory[] = [
-  'simple_python',
-  'multiple',
-  'parallel',
-  'parallel_multiple',
-  'live_simple',
-  'live_multiple',
-];
-
 describe.skipIf(!hasSharedData('bfcl'))("on BFCL's right answers", () => {
-  test.each(CATEGORIES)('%s: no right call sorts the other way than its request asks', (category) => {
+  test.each(CATEGORIES_WITH_CALLS)('%s: no right call sorts the other way than its request asks', (category) => {
     let read = 0;
     const against: string[] = [];
     for (const testCase of bfclDecisionCases(category)) {

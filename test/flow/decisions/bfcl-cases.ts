@@ -7,6 +7,16 @@ import { parametersSchema } from '../../../eval/bfcl/type-map';
 import { toolName } from '../../../eval/bfcl/tool-name';
 import { sharedDataPath } from '../../shared-data';
 
+/** The categories whose right answers make calls: the ones a rule may never cost a right value or call. */
+export const CATEGORIES_WITH_CALLS = [
+  'simple_python',
+  'multiple',
+  'parallel',
+  'parallel_multiple',
+  'live_simple',
+  'live_multiple',
+] as const satisfies readonly BfclCategory[];
+
 export interface BfclDecisionCase {
   id: string;
   /** The last thing the person said. */

@@ -11,15 +11,7 @@ import type { BfclCategory } from '../../../eval/bfcl/categories';
 import { parametersSchema } from '../../../eval/bfcl/type-map';
 import { toolName } from '../../../eval/bfcl/tool-name';
 import { hasSharedData, sharedDataPath } from '../../shared-data';
-
-const CATEGORIES = [
-  'simple_python',
-  'multiple',
-  'parallel',
-  'parallel_multiple',
-  'live_simple',
-  'live_multiple',
-] as const;
+import { CATEGORIES_WITH_CALLS } from './bfcl-cases';
 
 /** One argument of a right answer: its accepted values, and what the rule reads beside them. */
 interface RightValue {
@@ -67,7 +59,7 @@ function everyText(accepted: unknown[], refused: (text: string) => boolean): boo
 }
 
 describe.skipIf(!hasSharedData('bfcl'))("a text of the model's own words, on BFCL's right answers", () => {
-  test.each(CATEGORIES)('%s: at most 1% of the cases lose a right value to it', (category) => {
+  test.each(CATEGORIES_WITH_CALLS)('%s: at most 1% of the cases lose a right value to it', (category) => {
     const refuses = ({ accepted, said, own }: RightValue) => everyText(accepted, (text) => unsaid(text, [said, own]));
     expect(refusedShare(category, refuses, 'value')).toBeLessThanOrEqual(0.01);
   });
@@ -75,7 +67,7 @@ describe.skipIf(!hasSharedData('bfcl'))("a text of the model's own words, on BFC
 
 describe.skipIf(!hasSharedData('bfcl'))("an optional value no one asked for, on BFCL's right answers", () => {
   // Lost only where leaving the value out is not accepted either: refused, the model may leave it out.
-  test.each(CATEGORIES)('%s: at most 1% of the cases lose a right value to it', (category) => {
+  test.each(CATEGORIES_WITH_CALLS)('%s: at most 1% of the cases lose a right value to it', (category) => {
     const refuses = ({ accepted, optional, said, own }: RightValue) =>
       optional && !accepted.includes('') && everyText(accepted, (text) => unasked(text, said, own));
     expect(refusedShare(category, refuses, 'optional value')).toBeLessThanOrEqual(0.01);
@@ -83,7 +75,7 @@ describe.skipIf(!hasSharedData('bfcl'))("an optional value no one asked for, on 
 });
 
 describe.skipIf(!hasSharedData('bfcl'))("a needed value of the tool's action alone, on BFCL's right answers", () => {
-  test.each(CATEGORIES)('%s: no case loses a right value to it', (category) => {
+  test.each(CATEGORIES_WITH_CALLS)('%s: no case loses a right value to it', (category) => {
     const refuses = ({ accepted, optional, tool }: RightValue) =>
       !optional && everyText(accepted, (text) => onlyTheAction(text, tool));
     expect(refusedShare(category, refuses, 'needed value')).toBe(0);
