@@ -30,6 +30,13 @@ describe('wording', () => {
     expect(matchesText('Book dentist', 'dry cleaning')).toBe(false);
     expect(matchesText('You have two left', '2|two')).toBe(true);
     expect(matchesText('You have 3 left', '2|two')).toBe(false);
+    // A number is a word of its own: 10 is not 1, "done" does not say one, "fourteen" is not four.
+    expect(matchesText('There are 10 things left', '1|one')).toBe(false);
+    expect(matchesText('All done, nothing left', '1|one')).toBe(false);
+    expect(matchesText('That makes fourteen', '4|four')).toBe(false);
+    expect(matchesText('There is 1 thing left: the plumber.', '1|one')).toBe(true);
+    expect(matchesText('12 times 12 is 144.', '144')).toBe(true);
+    expect(matchesText('The flight is on May 3rd.', 'may 3')).toBe(true);
   });
 
   test('a call matches by name, the arguments named and its outcome; "buy milk" is "milk"', () => {
