@@ -55,8 +55,9 @@ export default defineConfig({
   // Browser tests read the public data outside the repository through the test server.
   server: { fs: { allow: ['.', sharedDataDir] } },
   test: {
-    // Say once what is skipped for want of ../shared/data (and fail the run under CI=true).
-    globalSetup: ['test/shared-data.setup.ts'],
+    // Say once what is skipped for want of ../shared/data (and fail the run under CI=true); one folder for the
+    // run, where what several files need is made once (test/once-per-run.ts).
+    globalSetup: ['test/shared-data.setup.ts', 'test/run-dir.setup.ts'],
     provide: { sharedData: { dir: sharedDataDir, missing: missingSharedData() } },
     projects: [
       {

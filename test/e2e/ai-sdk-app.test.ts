@@ -6,11 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-// @ts-expect-error: a plain .mjs module without types
-import { packPackage } from '../../scripts/build.mjs';
 import { chromiumArgs as quiet, findChromium } from '../../scripts/chromium.mjs';
 import { serveStatic, type StaticServer } from './built-files';
-import { docBlock, inApp, repoRoot } from './packaging-apps';
+import { docBlock, inApp, packedTarball, repoRoot } from './packaging-apps';
 
 /**
  * The two examples of docs/ai-sdk.md in a Vite + React app, as a web developer
@@ -99,7 +97,7 @@ const html = (body: string, script: string) =>
 beforeAll(async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'inpage-ai-sdk-app-'));
   process.once('exit', () => rmSync(tmp, { recursive: true, force: true }));
-  const { tarball } = (await packPackage(tmp)) as { tarball: string };
+  const tarball = await packedTarball(tmp);
   app = join(tmp, 'app');
   mkdirSync(join(app, 'src'), { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'ai-sdk-app', private: true, type: 'module' }));

@@ -1,29 +1,37 @@
 /**
- * For end-to-end tests: the library files built once into a temp folder, and
+ * For end-to-end tests: the library files and the static demo, each built once per run, and
  * a small static server on 127.0.0.1 that can send any headers (e.g. a CSP)
  * and collect CSP violation reports.
  */
 import { build } from 'vite';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, existsSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve } from 'node:path';
+import { oncePerRun } from '../once-per-run';
 // @ts-expect-error: a plain .mjs module without types
 import { pageBuilds, workerBuilds } from '../../scripts/library-builds.mjs';
 
-let built: Promise<string> | undefined;
+const repoRoot = resolve(import.meta.dirname, '../..');
 
-/** Builds dist files (ESM, IIFE, workers) once per test process; resolves to the folder. */
+let built: Promise<string> | undefined;
+let demo: Promise<string> | undefined;
+
+/** Builds dist files (ESM, IIFE, workers) once per test run (test/once-per-run.ts); resolves to the folder, read-only. */
 export function builtLibrary(): Promise<string> {
-  built ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'inpage-dist-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  built ??= oncePerRun('library', async (dir) => {
     for (const config of [...pageBuilds(dir), ...workerBuilds(dir)]) {
       await build({ ...config, logLevel: 'silent', build: { ...config.build, sourcemap: false, minify: false } });
     }
-    return dir;
-  })();
+  });
   return built;
+}
+
+/** Builds the static demo (`vite build`, vite.config.ts) once per test run; resolves to the folder, read-only. */
+export function builtDemo(): Promise<string> {
+  demo ??= oncePerRun('demo', async (dir) => {
+    await build({ root: repoRoot, logLevel: 'silent', build: { outDir: dir, emptyOutDir: true } });
+  });
+  return demo;
 }
 
 const types: Record<string, string> = {

@@ -3,25 +3,15 @@
 // stayed). Every message must run, or stay in sight with the reason. The moments are states of the
 // page (its load events, the agent's status), never times; 20 loads at phone and desktop size.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { serveStatic, type StaticServer } from './built-files';
+import { builtDemo, serveStatic, type StaticServer } from './built-files';
 import { launchChromium, shot, sizes } from './demo-visitor';
 
 let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const out = mkdtempSync(join(tmpdir(), 'inpage-demo-first-'));
-  process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-  await build({
-    root: resolve(import.meta.dirname, '../..'),
-    logLevel: 'silent',
-    build: { outDir: out, emptyOutDir: true },
-  });
+  const out = await builtDemo();
   server = await serveStatic({ '/demo/': out });
   browser = await launchChromium();
 });

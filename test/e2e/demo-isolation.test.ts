@@ -3,11 +3,10 @@
 // and on a static host that sends no headers the demo's own service worker adds them (public/sw.js; with a
 // real model: test/real-model/e2e/demo-isolation.test.ts). Nothing the demo loads may be blocked by COEP.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { build, preview, type PreviewServer, type ViteDevServer } from 'vite';
+import { preview, type PreviewServer, type ViteDevServer } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { builtDemo } from './built-files';
 import { eventually, launchChromium, serveDemo, visit } from './demo-visitor';
 import { failedRequests } from './failed-requests';
 
@@ -19,9 +18,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   ({ server: dev, url: devUrl } = await serveDemo());
-  const out = mkdtempSync(join(tmpdir(), 'inpage-demo-isolated-'));
-  process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-  await build({ root, logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
+  const out = await builtDemo();
   previewServer = await preview({
     root,
     logLevel: 'silent',

@@ -8,12 +8,11 @@
 // answer for ?u=alice was cached and, offline, served for ?u=bob; a missing file offline was answered with the
 // demo's index.html; the model file was stored in the service worker's cache besides the engine's.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
+import { builtDemo } from './built-files';
 import { launchChromium, ready, visit } from './demo-visitor';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -33,9 +32,7 @@ let otherOrigin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  const out = mkdtempSync(join(tmpdir(), 'inpage-demo-sw-'));
-  process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-  await build({ root, logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
+  const out = await builtDemo();
   const picture = readFileSync(join(root, 'public/icon-192.png'));
   server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');

@@ -1,25 +1,15 @@
 // The static demo as `npm run build` writes it to dist-demo/, served from a sub-folder of a static
 // host, in Chromium without WebGPU (demo mode: the stand-in engine module, built to its own file).
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { build } from 'vite';
 import type { Browser } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { serveStatic, type StaticServer } from './built-files';
+import { builtDemo, serveStatic, type StaticServer } from './built-files';
 import { answered, cards, eventually, launchChromium, ready, say, shot, visit } from './demo-visitor';
 
 let server: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const out = mkdtempSync(join(tmpdir(), 'inpage-demo-'));
-  process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-  await build({
-    root: resolve(import.meta.dirname, '../..'),
-    logLevel: 'silent',
-    build: { outDir: out, emptyOutDir: true },
-  });
+  const out = await builtDemo();
   server = await serveStatic({ '/apps/demo/': out });
   browser = await launchChromium();
 });

@@ -1,16 +1,17 @@
 /**
  * For the packaging tests: this repository packed as npm would publish it,
  * installed from its tarball into one fresh app folder beside Vite, webpack
- * and esbuild (one install serves every case; npm's cache makes it quick after
- * the first run), the blocks of the README and docs/ to paste into it, and a Chromium page
+ * and esbuild (one pack and one install serve every case of every file in a
+ * run; npm's cache makes the install quick after the first run), the blocks of the README and docs/ to paste into it, and a Chromium page
  * runner that records every response and every failure.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
+import { oncePerRun } from '../once-per-run';
 // @ts-expect-error: a plain .mjs module without types
 import { packPackage } from '../../scripts/build.mjs';
 // @ts-expect-error: a plain .mjs module without types
@@ -40,13 +41,17 @@ export interface PackagedApp {
 
 let app: Promise<PackagedApp> | undefined;
 
-/** Packs the package and installs it into a fresh app, once per test process. */
-export function packagedApp(): Promise<PackagedApp> {
-  app ??= (async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'inpage-packaging-'));
-    process.once('exit', () => rmSync(tmp, { recursive: true, force: true }));
-    const { tarball, report: pack } = (await packPackage(tmp)) as { tarball: string; report: PackReport };
+/** What the run's one pack and install left beside the tarball and the app (read by every file). */
+interface Packed {
+  tarball: string;
+  pack: PackReport;
+  installLog: string;
+}
 
+/** Packs the package and installs it into a fresh app, once per test run (test/once-per-run.ts). */
+function packedOnce(): Promise<string> {
+  return oncePerRun('packaged-app', async (tmp) => {
+    const { tarball, report: pack } = (await packPackage(tmp)) as { tarball: string; report: PackReport };
     const dir = join(tmp, 'app');
     mkdirSync(join(dir, 'src'), { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
@@ -57,7 +62,33 @@ export function packagedApp(): Promise<PackagedApp> {
     );
     writeFileSync(join(dir, 'index.html'), page('/src/main.js'));
     writeFileSync(join(dir, 'src/main.js'), docBlock('README.md', FIRST_EXAMPLE, 'js', "engine: 'scripted'"));
-    return { dir, tarball, pack, installLog: `${installed.stdout}\n${installed.stderr}` };
+    const packed: Packed = { tarball: basename(tarball), pack, installLog: `${installed.stdout}\n${installed.stderr}` };
+    writeFileSync(join(tmp, 'packed.json'), JSON.stringify(packed));
+  });
+}
+
+/** The run's one tarball of the package, copied into `dir` (this process's own folder): the copy's path. */
+export async function packedTarball(dir: string): Promise<string> {
+  const shared = await packedOnce();
+  const { tarball } = JSON.parse(readFileSync(join(shared, 'packed.json'), 'utf8')) as Packed;
+  cpSync(join(shared, tarball), join(dir, tarball));
+  return join(dir, tarball);
+}
+
+/**
+ * The packed package and the fresh app installed from it, this test process's own copy (tests write into it),
+ * with the tarball beside the app as npm installed it.
+ */
+export function packagedApp(): Promise<PackagedApp> {
+  app ??= (async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'inpage-packaging-'));
+    process.once('exit', () => rmSync(tmp, { recursive: true, force: true }));
+    const tarball = await packedTarball(tmp);
+    const shared = await packedOnce();
+    const { pack, installLog } = JSON.parse(readFileSync(join(shared, 'packed.json'), 'utf8')) as Packed;
+    // node_modules/.bin holds relative links: copied as they are, they lead into the copy.
+    cpSync(join(shared, 'app'), join(tmp, 'app'), { recursive: true, verbatimSymlinks: true });
+    return { dir: join(tmp, 'app'), tarball, pack, installLog };
   })();
   return app;
 }

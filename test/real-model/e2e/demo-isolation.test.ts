@@ -3,26 +3,19 @@
 // 270M, reloads the page once into an isolated one (what npm start and vite preview send themselves:
 // test/e2e/demo-isolation.test.ts). Nothing the demo loads may be blocked by COEP.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { serveStatic, type StaticServer } from '../../e2e/built-files';
+import { builtDemo, serveStatic, type StaticServer } from '../../e2e/built-files';
 import { eventually, launchChromium, ready, shot, visit } from '../../e2e/demo-visitor';
 import { failedRequests } from '../../e2e/failed-requests';
 import { hasRealModel } from '../real-model';
 import { modelCacheDir } from '../../../scripts/model-files.mjs';
 
-const root = resolve(import.meta.dirname, '../../..');
 let staticHost: StaticServer;
 let browser: Browser;
 
 beforeAll(async () => {
   if (!hasRealModel()) return;
-  const out = mkdtempSync(join(tmpdir(), 'inpage-demo-isolated-'));
-  process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-  await build({ root, logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
+  const out = await builtDemo();
   // A static host that sends no headers at all, with the models beside the demo.
   staticHost = await serveStatic({ '/demo/': out, '/demo/models/': modelCacheDir() });
   browser = await launchChromium();
