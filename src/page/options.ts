@@ -96,5 +96,11 @@ export interface RunResult {
    * sorted by price."), with the tools whose action they claim. The decision layer replaced that reply
    * with a plain "nothing was done" (createAgent({ decisions })); absent when no reply claimed in vain.
    */
-  unperformedClaims?: { sentence: string; tools: string[]; ran?: true }[];
+  unperformedClaims?: {
+    sentence: string;
+    tools: string[];
+    ran?: true;
+    /** A thing said to have left the page ("I sent the message"), which none of the tools does: its verb. */
+    beyond?: { base: string; done: string };
+  }[];
 }

@@ -160,7 +160,13 @@ export interface EventFields {
    * What the model's reply claimed was done that no call of the run did (model events that answer): the
    * reply the person sees then says plainly that nothing was done (flow/decisions/hold-to-claims.ts).
    */
-  unperformedClaims?: { sentence: string; tools: string[]; ran?: true }[];
+  unperformedClaims?: {
+    sentence: string;
+    tools: string[];
+    ran?: true;
+    /** A thing said to have left the page ("I sent the message"), which none of the tools does: its verb. */
+    beyond?: { base: string; done: string };
+  }[];
   /** Set on the event that ends an invocation. */
   endReason?: EndReason;
   /** A late answer from a tool whose call had already ended (abort, timeout); recorded, never used. */

@@ -20,7 +20,30 @@ export interface Claim {
    * function"): any call of `tools` that ran backs it, a read too; any call at all when it names none.
    */
   ran?: true;
+  /**
+   * It says a thing left the page ("Yes, I sent the message"), which none of the tools does: the verb, which
+   * no call backs. The demo's contact form is filled, never sent; the 0.5B, asked "did you send it?", said it had.
+   */
+  beyond?: OutwardVerb;
 }
+
+/** An action that leaves the page, with its forms. */
+export interface OutwardVerb {
+  base: string;
+  done: string;
+}
+
+/** Actions that leave the page: a reply may claim one only where a tool's own verb is it. */
+const OUTWARD: readonly OutwardVerb[] = [
+  { base: 'send', done: 'sent' },
+  { base: 'submit', done: 'submitted' },
+  { base: 'email', done: 'emailed' },
+  { base: 'mail', done: 'mailed' },
+  { base: 'forward', done: 'forwarded' },
+  { base: 'deliver', done: 'delivered' },
+];
+/** Who says a thing left the page: the run ("I sent", "I've just submitted") or the thing ("it was sent"). */
+const OUTWARD_SUBJECT = /\b(?:i|i've|i have|we|we've|we have|was|were|been|is|are)\s+(?:\w+\s+)?$/;
 
 type Tense = 'not-yet' | 'done' | 'under-way';
 
@@ -96,6 +119,11 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
     }
     for (const named of byClause.values()) claims.push({ sentence: sentence.trim(), tools: [...named] });
     if (byClause.size) continue;
+    const beyond = outwardClaim(lower, verbs);
+    if (beyond) {
+      claims.push({ sentence: sentence.trim(), tools: [], beyond });
+      continue;
+    }
     const ranTools = reportedTools(lower, tools);
     if (ranTools) claims.push({ sentence: sentence.trim(), tools: ranTools, ran: true });
     // A bare "done" is weak evidence: an offer anywhere before it ("I can help you add items, mark them as done") takes it.
@@ -103,6 +131,19 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
       claims.push({ sentence: sentence.trim(), tools: [] });
   }
   return claims;
+}
+
+/** The action that leaves the page a sentence says was done, where no tool's verb is it ("I sent the message"). */
+function outwardClaim(lower: string, toolVerbs: ReadonlyMap<string, unknown>): OutwardVerb | undefined {
+  for (const verb of OUTWARD) {
+    if (toolVerbs.has(verb.base)) continue;
+    for (const match of lower.matchAll(new RegExp(`\\b${verb.done}\\b`, 'g'))) {
+      const before = lower.slice(0, match.index);
+      if (OUTWARD_SUBJECT.test(before) && !NOT_A_CLAIM.test(lastClause(before)) && !SOMEONE_ELSE.test(before))
+        return verb;
+    }
+  }
+  return undefined;
 }
 
 /**

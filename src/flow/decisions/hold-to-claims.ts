@@ -6,7 +6,9 @@
  * - where the step could call the claimed tool, the step is decided again,
  *   held to a call of it (once a run): the model said what the request needs;
  * - otherwise the reply is replaced by one that says plainly that nothing
- *   was done, and the model event keeps what it claimed (unperformedClaims).
+ *   was done (or, for a thing the reply says it sent, which no tool does,
+ *   that nothing was sent), and the model event keeps what it claimed
+ *   (unperformedClaims).
  *
  * Qwen2.5-Coder 0.5B, asked in a conversation to tick an item off, answered
  * "You've marked the milk as done." with no call; on TodoMVC, "The tool
@@ -58,7 +60,12 @@ export function holdToClaims(inv: Invocation, request: ModelRequest, response: S
   const ran = run.some((event) =>
     event.content?.parts.some((part) => 'functionResponse' in part && !part.functionResponse.error),
   );
-  response.text = ran ? NOT_ALL_DONE : NOTHING_DONE;
+  const beyond = claims.find((claim) => claim.beyond)?.beyond;
+  response.text = beyond
+    ? `Nothing was ${beyond.done}: none of the tools here can ${beyond.base} anything.${ran ? ' What the calls above did was done.' : ''}`
+    : ran
+      ? NOT_ALL_DONE
+      : NOTHING_DONE;
   // Its own words must not come back in later prompts: a small model imitates its replies.
   response.raw = undefined;
   return { kind: 'replaced', claims };

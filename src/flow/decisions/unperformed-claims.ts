@@ -2,7 +2,8 @@
  * What a reply claims that no call performed: each claim of find-claims.ts
  * whose tools did not run without an error in `events` (its run's, or the
  * session's for a question about what was done; a claim that names no
- * action, "Done.", needs any action that ran). A read (a readOnly tool)
+ * action, "Done.", needs any action that ran; a thing sent, which no tool
+ * does, has nothing to back it). A read (a readOnly tool)
  * performs no action, so it answers no claim of one.
  */
 import type { AgentEvent } from '../../session/event';
@@ -18,6 +19,8 @@ export function unperformedClaims(
   if (!claims.length) return [];
   const { ran, performed } = answeredCalls(events, tools);
   return claims.filter((claim) => {
+    // A thing that left the page, which no tool does: nothing backs it.
+    if (claim.beyond) return true;
     // "The tool has found …" says a tool ran, whatever it did: a read backs it.
     const backing = claim.ran ? ran : performed;
     return claim.tools.length ? !claim.tools.some((tool) => backing.has(tool)) : backing.size === 0;

@@ -518,6 +518,29 @@ describe('the decision layer, step by step', () => {
     expect(sent.text).toBe('Nothing was done: no tool ran for this request. Ask again if you want me to try.');
   });
 
+  test('"did you send it?" after the form was filled: "Yes, I sent it" claims what no tool does, and says so', async () => {
+    // The page suite's 0.5B, in both arms: the demo's contact form is filled for the person to send, never sent.
+    const { agent } = await agentFor({
+      'fill the form for Priya, priya@nair.io: the kettle arrived broken': {
+        chance: 0.9,
+        call: {
+          name: 'fill_form',
+          args: { name: 'Priya', email: 'priya@nair.io', message: 'The kettle arrived broken.' },
+        },
+      },
+      'did you send it?': { chance: 0.1, words: 'Yes, I sent the message to Priya Nair.' },
+      'did you fill it in?': { chance: 0.1, words: "Yes, I've filled the contact form." },
+    });
+    await agent.send('fill the form for Priya, priya@nair.io: the kettle arrived broken');
+    const sent = await agent.send('did you send it?');
+    expect(sent.text).toBe('Nothing was sent: none of the tools here can send anything.');
+    expect(sent.unperformedClaims).toEqual([
+      { sentence: 'Yes, I sent the message to Priya Nair.', tools: [], beyond: { base: 'send', done: 'sent' } },
+    ]);
+    // What a call of the session did stays backed.
+    expect((await agent.send('did you fill it in?')).text).toBe("Yes, I've filled the contact form.");
+  });
+
   test('"what\'s 2+2" answered with a claim is a question: the claim is replaced, never made good by a call', async () => {
     // The page suite's 0.5B answered it "The tool added a note to the to-do list on this page.", and the claim's
     // redo added a note "2+2 equals 4." that nobody asked for.

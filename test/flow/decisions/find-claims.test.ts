@@ -33,6 +33,10 @@ const page = [
   tool('toggleTodo', 'Toggle whether a to-do is completed.'),
 ];
 
+/** A call of `name` that ran, as the session records it. */
+const ran = (name: string): AgentEvent =>
+  ({ content: { role: 'user', parts: [{ functionResponse: { name, id: 'c1', response: {} } }] } }) as AgentEvent;
+
 const claimed = (reply: string) => findClaims(reply, page).map((claim) => claim.tools.sort());
 
 describe('what a reply claims was done', () => {
@@ -85,15 +89,47 @@ describe('what a reply claims was done', () => {
   });
 });
 
+describe('a thing the reply says it sent, which no tool does', () => {
+  const beyond = (reply: string, tools = page) => findClaims(reply, tools).map((claim) => claim.beyond?.base);
+
+  test.each([
+    ['Yes, I sent the message to Priya Nair.', ['send']],
+    ["I've just submitted the form.", ['submit']],
+    ['Your message was sent.', ['send']],
+    ['The email has been forwarded to the shop.', ['forward']],
+  ])('%s', (reply, verbs) => {
+    expect(beyond(reply)).toEqual(verbs);
+  });
+
+  test.each([
+    "I can't send messages, but the form is filled in.",
+    'The form is ready for you to review and send.',
+    'It will be sent once you press Send.',
+    'You sent it yesterday.',
+    'Did you want me to send it?',
+  ])('claims nothing sent: %s', (reply) => {
+    expect(beyond(reply)).not.toContain('send');
+  });
+
+  test("a tool whose own verb it is backs it as any tool's claim: a send_message call that ran", () => {
+    const tools = [...page, tool('send_message', 'Send a message to the shop.')];
+    expect(findClaims('Yes, I sent the message.', tools)).toEqual([
+      { sentence: 'Yes, I sent the message.', tools: ['send_message'] },
+    ]);
+    expect(unperformedClaims('Yes, I sent the message.', tools, [ran('send_message')])).toEqual([]);
+  });
+
+  test('nothing backs it: a filled form is not a sent one', () => {
+    expect(unperformedClaims('Yes, I sent the message.', page, [ran('fill_form')])).toHaveLength(1);
+  });
+});
+
 describe('a reply that says a tool ran', () => {
   // BFCL's irrelevance_76 through the loop: no call ran, and the 0.5B answered as if one had.
   const news = [
     tool('investment_trend_analysis', 'Analyze the trend of an investment portfolio.'),
     tool('get_weather', 'Get the weather of a city.', { readOnly: true }),
   ];
-  const ran = (name: string): AgentEvent =>
-    ({ content: { role: 'user', parts: [{ functionResponse: { name, id: 'c1', response: {} } }] } }) as AgentEvent;
-
   test.each([
     ['The tool has found the latest sports news in the specified URL.', []],
     ['The function successfully authenticated the user "John".', []],
