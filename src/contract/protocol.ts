@@ -197,7 +197,7 @@ export interface ModelApi extends ModelHandle {
  * (runs, sessions, tools, model, toolkit), which the page reaches by path (`remote.runs.start(...)` is one
  * message naming ['runs', 'start']). One port delivers in the order the page sent, so a run sent after
  * `tools.register` or `sessions.open` reaches the worker after it, and the worker holds what it must
- * (a run waits for the session opened before it: worker/session-switch.ts).
+ * (a run waits for the session opened before it: openedReady in worker/ready.ts).
  */
 export interface AgentHostApi {
   /** Resolves once the worker holds the named Web Lock, which it keeps until it dies. */
