@@ -3,36 +3,23 @@
  * process of its own, so the first to ask makes it in the run's folder (test/run-dir.setup.ts) while the
  * others wait for it. What is made there is read-only for the files: each works on its own copy.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Undefined under a config without test/run-dir.setup.ts. */
-    runDir?: string;
+    /** The run's folder (test/run-dir.setup.ts, a global setup of every project in vitest.config.ts). */
+    runDir: string;
   }
 }
 
 /** Long enough for a pack and an install on a machine that other runs share; it only bounds a failure. */
 const WAIT_MS = 600_000;
 
-let own: string | undefined;
-
-/** Without the run's folder (a config without the setup): this process's own, so made once per file. */
-function processDir(): string {
-  if (!own) {
-    const dir = mkdtempSync(join(tmpdir(), 'inpage-test-file-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    own = dir;
-  }
-  return own;
-}
-
 /** The folder `name` of this run, made by `make` (into the empty folder) once; resolves when it is complete. */
 export async function oncePerRun(name: string, make: (dir: string) => Promise<void>): Promise<string> {
-  const runDir = inject('runDir') ?? processDir();
+  const runDir = inject('runDir');
   const dir = join(runDir, name);
   const done = `${dir}.done`;
   const failed = `${dir}.failed`;

@@ -67,12 +67,17 @@ function packedOnce(): Promise<string> {
   });
 }
 
+/** The run's one pack and install: its folder, and what it left there. */
+async function packedRun(): Promise<{ shared: string; packed: Packed }> {
+  const shared = await packedOnce();
+  return { shared, packed: JSON.parse(readFileSync(join(shared, 'packed.json'), 'utf8')) as Packed };
+}
+
 /** The run's one tarball of the package, copied into `dir` (this process's own folder): the copy's path. */
 export async function packedTarball(dir: string): Promise<string> {
-  const shared = await packedOnce();
-  const { tarball } = JSON.parse(readFileSync(join(shared, 'packed.json'), 'utf8')) as Packed;
-  cpSync(join(shared, tarball), join(dir, tarball));
-  return join(dir, tarball);
+  const { shared, packed } = await packedRun();
+  cpSync(join(shared, packed.tarball), join(dir, packed.tarball));
+  return join(dir, packed.tarball);
 }
 
 /**
@@ -84,8 +89,8 @@ export function packagedApp(): Promise<PackagedApp> {
     const tmp = mkdtempSync(join(tmpdir(), 'inpage-packaging-'));
     process.once('exit', () => rmSync(tmp, { recursive: true, force: true }));
     const tarball = await packedTarball(tmp);
-    const shared = await packedOnce();
-    const { pack, installLog } = JSON.parse(readFileSync(join(shared, 'packed.json'), 'utf8')) as Packed;
+    const { shared, packed } = await packedRun();
+    const { pack, installLog } = packed;
     // node_modules/.bin holds relative links: copied as they are, they lead into the copy.
     cpSync(join(shared, 'app'), join(tmp, 'app'), { recursive: true, verbatimSymlinks: true });
     return { dir: join(tmp, 'app'), tarball, pack, installLog };

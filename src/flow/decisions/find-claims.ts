@@ -33,15 +33,17 @@ export interface OutwardVerb {
   done: string;
 }
 
-/** Actions that leave the page: a reply may claim one only where a tool's own verb is it. */
-const OUTWARD: readonly OutwardVerb[] = [
-  { base: 'send', done: 'sent' },
-  { base: 'submit', done: 'submitted' },
-  { base: 'email', done: 'emailed' },
-  { base: 'mail', done: 'mailed' },
-  { base: 'forward', done: 'forwarded' },
-  { base: 'deliver', done: 'delivered' },
-];
+/** Actions that leave the page, by their past form: a reply may claim one only where a tool's own verb is it. */
+const OUTWARD = new Map<string, OutwardVerb>(
+  [
+    { base: 'send', done: 'sent' },
+    { base: 'submit', done: 'submitted' },
+    { base: 'email', done: 'emailed' },
+    { base: 'mail', done: 'mailed' },
+    { base: 'forward', done: 'forwarded' },
+    { base: 'deliver', done: 'delivered' },
+  ].map((verb) => [verb.done, verb]),
+);
 /** Who says a thing left the page: the run ("I sent", "I've just submitted") or the thing ("it was sent"). */
 const OUTWARD_SUBJECT = /\b(?:i|i've|i have|we|we've|we have|was|were|been|is|are)\s+(?:\w+\s+)?$/;
 
@@ -135,13 +137,12 @@ export function findClaims(reply: string, tools: readonly ToolDeclaration[]): Cl
 
 /** The action that leaves the page a sentence says was done, where no tool's verb is it ("I sent the message"). */
 function outwardClaim(lower: string, toolVerbs: ReadonlyMap<string, unknown>): OutwardVerb | undefined {
-  for (const verb of OUTWARD) {
-    if (toolVerbs.has(verb.base)) continue;
-    for (const match of lower.matchAll(new RegExp(`\\b${verb.done}\\b`, 'g'))) {
-      const before = lower.slice(0, match.index);
-      if (OUTWARD_SUBJECT.test(before) && !NOT_A_CLAIM.test(lastClause(before)) && !SOMEONE_ELSE.test(before))
-        return verb;
-    }
+  for (const match of lower.matchAll(/[a-z]+/g)) {
+    const verb = OUTWARD.get(match[0]);
+    if (!verb || toolVerbs.has(verb.base)) continue;
+    const before = lower.slice(0, match.index);
+    if (OUTWARD_SUBJECT.test(before) && !NOT_A_CLAIM.test(lastClause(before)) && !SOMEONE_ELSE.test(before))
+      return verb;
   }
   return undefined;
 }
