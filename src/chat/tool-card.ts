@@ -1,9 +1,10 @@
 /**
  * One card per tool call: the call and its result together, with its state
  * (being written by the model, running, waiting for the person, not allowed,
- * failed, done, not run after a reload), how long it took, and the
- * arguments and result on expand. Everything from the model or a tool goes
- * in as text.
+ * failed, done, not run after a reload), how long it took (counted while
+ * the model writes it and while it runs, so a long wait still reads as
+ * work), and the arguments and result on expand. Everything from the model
+ * or a tool goes in as text.
  */
 import type { ChatStrings } from './strings';
 
@@ -43,7 +44,30 @@ export function createCard(
   return card;
 }
 
+/** The states a card counts the seconds of, from when the state began: the model writes, the tool runs. */
+const COUNTED: readonly CardState[] = ['writing', 'running'];
+const counters = new WeakMap<HTMLElement, ReturnType<typeof setInterval>>();
+
+/** Counts the seconds on a card from now, or stops counting (and the count goes: it was of the state before). */
+function count(card: HTMLElement, counting: boolean): void {
+  const shown = card.querySelector('.card-ms')!;
+  if (counters.has(card)) {
+    clearInterval(counters.get(card));
+    counters.delete(card);
+    shown.textContent = '';
+  }
+  if (!counting) return;
+  const since = performance.now();
+  const timer = setInterval(() => {
+    // A card taken out of the conversation (a call never made) stops counting.
+    if (!card.isConnected) return count(card, false);
+    shown.textContent = `${Math.floor((performance.now() - since) / 1000)} s`;
+  }, 1000);
+  counters.set(card, timer);
+}
+
 export function setCardState(strings: ChatStrings, card: HTMLElement, state: CardState, note = ''): void {
+  if (card.dataset.state !== state) count(card, COUNTED.includes(state));
   card.dataset.state = state;
   const name = card.querySelector('.card-name')!.textContent;
   card.querySelector('.card-state')!.textContent = strings.cardStates[state];
@@ -53,6 +77,7 @@ export function setCardState(strings: ChatStrings, card: HTMLElement, state: Car
 }
 
 export function setCardResult(card: HTMLElement, result: unknown, ms?: number): void {
+  count(card, false);
   const block = card.querySelector<HTMLElement>('.card-result')!;
   block.hidden = false;
   block.textContent = typeof result === 'string' ? result : JSON.stringify(result, null, 2);

@@ -45,7 +45,7 @@ test.each([
   async (size, scheme) => {
     const { page, problems, close } = await visit(browser, url, { size, scheme });
     await watchChat(page, { fromNextLoad: true });
-    await page.goto(`${url}?readDelay=2500&tokenDelay=250`);
+    await page.goto(`${url}?readDelay=2500&tokenDelay=500`);
     await ready(page);
 
     await say(page, 'Remember to buy milk');
@@ -66,6 +66,8 @@ test.each([
     await card.waitFor();
     expect(await card.locator('.card-name').textContent()).toBe('Add to-do');
     expect(await card.locator('.card-state').textContent()).toBe('Writing the call…');
+    // The stand-in takes 2 s to write it (4 tokens' delay): the card counts the seconds meanwhile.
+    await eventually(() => page.locator('#log li.card[data-state="writing"] .card-ms').textContent()).toBe('1 s');
     await shot(page, `demo-working-writing-${size}-${scheme}`);
 
     expect(await answered(page)).toBe('I added “Buy milk” to your list.');
