@@ -485,6 +485,9 @@ if (!import.meta.hot && 'serviceWorker' in navigator) void navigator.serviceWork
 // The model loaded before the last reload loads again (from the browser's cache); a message waits for it.
 const remembered = localStorage.getItem(MODEL_KEY);
 const first = remembered ? loadModel(remembered) : start(currentModel);
+// The conversation is back at once, from storage, while the model loads again (tens of seconds on a CPU).
+const storedSession = localStorage.getItem(SESSION_KEY);
+if (storedSession) void chat.showStoredSession(storedSession);
 showSuggestions();
 await fillPicker(await probeDevice(), remembered ?? undefined);
 // The device's verdict replaced the panel: a model loaded meanwhile is said again.

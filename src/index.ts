@@ -1,6 +1,6 @@
 /** inpage-agent's page-side entry. It never contains web-llm: the model lives in the worker. */
 export { createAgent } from './page/create-agent';
-export { listSessions, deleteSession } from './page/sessions-without-agent';
+export { listSessions, getSession, deleteSession } from './page/sessions-without-agent';
 export { deleteModelCache } from './page/model-cache-without-agent';
 export type { CachedModel } from './page/model-cache-without-agent';
 export { Agent } from './page/agent';
@@ -45,4 +45,4 @@ export type { ScriptedTurn, ModelOptions } from './model/model-options';
 // What an engine module (model: { engine: 'module' }) is written against.
 export type { ModelEngine, ModelDelta, ModelInfo, ModelToolCall, FinishReason } from './model/engine';
 export type { ModelEngineFactory, EngineModuleEngine } from './model/model-options';
-export type { AgentStatus, AgentStats, ContextUsage } from './contract/protocol';
+export type { AgentStatus, AgentStats, ContextUsage, SessionView } from './contract/protocol';

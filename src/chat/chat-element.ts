@@ -14,6 +14,7 @@
  */
 import {
   createAgent,
+  getSession,
   importFormTools,
   type Agent,
   type AgentEvent,
@@ -75,6 +76,8 @@ export class InpageAgentChat extends ElementBase {
   #running: AbortController | undefined;
   /** The bubble of the message being sent, until the run records it. */
   #pending: HTMLLIElement | undefined;
+  /** The events showStoredSession drew before the agent was ready: the page was told of them (onSession) once. */
+  #drawnEarly: AgentEvent[] | undefined;
   #connectedOnce = false;
 
   constructor() {
@@ -195,17 +198,38 @@ export class InpageAgentChat extends ElementBase {
   async showSession(): Promise<AgentEvent[]> {
     const target = this.#agent;
     if (!target) return [];
-    this.#view.clear();
-    this.#follower.pin();
     const events = (await target.sessions.get(target.sessionId))?.events ?? [];
     if (target !== this.#agent) return [];
-    for (const event of events) this.#view.showEvent(event);
-    this.#view.keepPendingLast();
-    this.#emptyChanged();
-    await this.onSession?.(events);
+    const early = this.#drawnEarly;
+    this.#drawnEarly = undefined;
+    // The line showStoredSession put below the conversation: the agent is ready now.
+    if (!this.#running) this.#working.hide();
+    // Drawn again even when showStoredSession drew the same: how a tool shows (its name, whether it asks) is
+    // the agent's to say. The page was told of those events already.
+    this.#draw(events);
+    if (!early || !sameEvents(early, events)) await this.onSession?.(events);
     // A run the last reload cut off (its last event has no ending) goes on, with the model loaded now.
     const last = events.findLast((event) => !event.late && !OUTSIDE_RUNS.includes(event.invocationId));
     if (last && !last.endReason) void this.#goOn(target, (signal) => target.resume({ signal }), true);
+    return events;
+  }
+
+  /**
+   * Draws a stored session at once, read from IndexedDB on the page's thread, before an agent is ready (after
+   * a reload, while a CPU model loads again for many seconds): the conversation is back in a moment, and a
+   * line below it counts the seconds until the agent is ready. The agent then shows the session (onSession is
+   * not called again for the same events), and goes on with a run the reload cut off. Does nothing once an
+   * agent is attached.
+   * Resolves with the events it drew.
+   */
+  async showStoredSession(sessionId: string, options: { dbName?: string } = {}): Promise<AgentEvent[]> {
+    const events = this.#agent ? [] : ((await getSession(sessionId, options).catch(() => undefined))?.events ?? []);
+    // An agent came meanwhile: it draws its own session.
+    if (this.#agent || !events.length) return [];
+    this.#draw(events);
+    this.#drawnEarly = events;
+    await this.onSession?.(events);
+    if (!this.#agent) this.#working.show(this.#strings.working.starting);
     return events;
   }
 
@@ -283,10 +307,18 @@ export class InpageAgentChat extends ElementBase {
       return agent;
     })();
     this.#starting = attaching;
-    attaching.catch(() => undefined);
+    attaching.then(
+      (agent) => agent ?? this.#noAgentCame(turn),
+      () => this.#noAgentCame(turn),
+    );
   }
 
   #attaches = 0;
+
+  /** An attach that brought no agent: the line showStoredSession put up goes (a message waiting says it was not sent). */
+  #noAgentCame(turn: number): void {
+    if (turn === this.#attaches && !this.#running) this.#working.hide();
+  }
 
   /** The agent once every attach under way has ended (a message waits for the one that replaces the agent), if any. */
   async #ready(): Promise<Agent | undefined> {
@@ -375,6 +407,9 @@ export class InpageAgentChat extends ElementBase {
       this.showError(asError(error));
     });
     this.#attach(making);
+    // After a reload the conversation shows at once, while the model loads again.
+    const stored = localStorage.getItem(sessionKey);
+    if (stored) void this.showStoredSession(stored);
   }
 
   /** Closes the agent the attributes made, if any; says whether there was one. */
@@ -491,6 +526,15 @@ export class InpageAgentChat extends ElementBase {
     this.#$('#log').setAttribute('aria-label', strings.conversation);
   }
 
+  /** A session's events in place of what the conversation showed; a message still waiting to be sent stays last. */
+  #draw(events: AgentEvent[]): void {
+    this.#view.clear();
+    this.#follower.pin();
+    for (const event of events) this.#view.showEvent(event);
+    this.#view.keepPendingLast();
+    this.#emptyChanged();
+  }
+
   #emptyChanged(): void {
     this.#$('.empty').hidden = !this.#view.isEmpty;
   }
@@ -551,6 +595,11 @@ function chatSheet(): CSSStyleSheet {
     sheet.replaceSync(CHAT_CSS);
   }
   return sheet;
+}
+
+/** Whether two lists hold the same events, in the same order. */
+function sameEvents(a: AgentEvent[], b: AgentEvent[]): boolean {
+  return a.length === b.length && a.every((event, i) => event.id === b[i]!.id);
 }
 
 function asError(error: unknown): { code?: string; message: string } {

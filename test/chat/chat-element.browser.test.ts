@@ -67,6 +67,27 @@ function todoTools() {
   return { list, tools: [addTodo, clearTodos] };
 }
 
+/** A visitor asked for tea in a chat, which added it and said so; then the page went (chat and agent closed). */
+async function teaOnce(dbName: string) {
+  const { tools } = todoTools();
+  const first = await createAgent({
+    dbName,
+    model: {
+      engine: 'scripted',
+      turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'tea' } }] }, { text: 'Added tea.' }],
+    },
+    tools,
+  });
+  const chat = mount();
+  chat.agent = first;
+  type(chat, 'add tea');
+  await expect.poll(() => replies(chat)).toEqual(['Added tea.']);
+  await expect.poll(() => idle(chat)).toBe(true);
+  chat.remove();
+  await first.close();
+  return { tools, first };
+}
+
 describe('<inpage-agent-chat> with an agent', () => {
   test('a request typed and sent shows the message, a card with the call’s arguments and result, and the reply, which a screen reader hears whole', async () => {
     const { list, tools } = todoTools();
@@ -229,22 +250,7 @@ describe('<inpage-agent-chat> with an agent', () => {
 
   test('a reload finds the conversation: a new chat with the agent of the same session draws it from its events', async () => {
     const dbName = uniqueDb('chat-reload');
-    const { tools } = todoTools();
-    const first = await createAgent({
-      dbName,
-      model: {
-        engine: 'scripted',
-        turns: [{ toolCalls: [{ name: 'add_todo', args: { text: 'tea' } }] }, { text: 'Added tea.' }],
-      },
-      tools,
-    });
-    const chat = mount();
-    chat.agent = first;
-    type(chat, 'add tea');
-    await expect.poll(() => replies(chat)).toEqual(['Added tea.']);
-    await expect.poll(() => idle(chat)).toBe(true);
-    chat.remove();
-    await first.close();
+    const { tools, first } = await teaOnce(dbName);
 
     const again = mount();
     const shown: number[] = [];
@@ -259,6 +265,59 @@ describe('<inpage-agent-chat> with an agent', () => {
     expect(cards(again)).toEqual(['add_todo done']);
     expect($$(again, 'li.msg.user').map((item) => item.textContent)).toEqual(['add tea']);
     expect(shown).toEqual([4]);
+  });
+
+  test('after a reload the stored conversation shows at once, while the agent still loads its model, with a line counting the seconds; the agent then takes it, and the page is told of it once', async () => {
+    const dbName = uniqueDb('chat-early');
+    const { tools, first } = await teaOnce(dbName);
+
+    // The reloaded page: its agent is still starting (a model loading), and the chat is shown the stored session.
+    const again = mount();
+    const shown: number[] = [];
+    again.onSession = (events) => void shown.push(events.length);
+    let ready!: (agent: Agent) => void;
+    again.agent = new Promise<Agent>((resolve) => (ready = resolve));
+    expect(await again.showStoredSession(first.sessionId, { dbName })).toHaveLength(4);
+    expect(replies(again)).toEqual(['Added tea.']);
+    expect(cards(again)).toEqual(['add_todo done']);
+    expect($$(again, 'li.msg.user').map((item) => item.textContent)).toEqual(['add tea']);
+    expect(again.isEmpty).toBe(false);
+    expect(shown).toEqual([4]);
+    const line = () => $$(again, 'li.msg.working').map((item) => item.textContent);
+    expect(line()).toEqual(['Getting the model ready…']);
+    await expect.poll(() => line(), { timeout: 3_000 }).toEqual(['Getting the model ready…1 s']);
+    // Without the agent, a card knows only the tool's own name.
+    const names = () => $$(again, 'li.card .card-name').map((name) => name.textContent);
+    expect(names()).toEqual(['add_todo']);
+
+    ready(await agentFor({ dbName, sessionId: first.sessionId, model: { engine: 'scripted', turns: [] }, tools }));
+    await expect.poll(() => line()).toEqual([]);
+    // The same conversation, each card as the agent's tools show it, and the page told of it once.
+    expect(names()).toEqual(['Add to-do']);
+    expect(replies(again)).toEqual(['Added tea.']);
+    expect(cards(again)).toEqual(['add_todo done']);
+    expect(shown).toEqual([4]);
+  });
+
+  test('a stored session shown early: an agent that never comes takes the line away; a session that is not stored shows nothing', async () => {
+    const dbName = uniqueDb('chat-early-failed');
+    const first = await agentFor({ dbName, model: { engine: 'scripted', turns: [{ text: 'Hello.' }] } });
+    await first.send('hi');
+    const chat = mount();
+    let fail!: (error: Error) => void;
+    chat.agent = new Promise<Agent>((_, reject) => (fail = reject));
+    expect(await chat.showStoredSession(first.sessionId, { dbName })).toHaveLength(2);
+    expect(replies(chat)).toEqual(['Hello.']);
+    expect($$(chat, 'li.msg.working')).toHaveLength(1);
+    fail(new Error('the model could not load'));
+    await expect.poll(() => $$(chat, 'li.msg.working')).toHaveLength(0);
+    expect(replies(chat)).toEqual(['Hello.']);
+
+    const other = mount();
+    expect(await other.showStoredSession('sess-not-stored', { dbName })).toEqual([]);
+    expect(await other.showStoredSession(first.sessionId, { dbName: uniqueDb('no-such-db') })).toEqual([]);
+    expect(other.isEmpty).toBe(true);
+    expect($$(other, 'li.msg.working')).toHaveLength(0);
   });
 
   test('its words are the page’s to replace; its colours follow the theme attribute, the system’s scheme and the page’s custom properties', async () => {

@@ -5,7 +5,7 @@
 // the tests assert what came before what, never how long anything took.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ViteDevServer } from 'vite';
-import type { Browser } from 'playwright-core';
+import type { Browser, Route } from 'playwright-core';
 import {
   answered,
   cards,
@@ -139,6 +139,38 @@ test('a message the agent had not taken yet when the page reloaded stays in sigh
   expect(await answered(page)).toBe('I added “Buy bread” to your list.');
   expect(await page.locator('#log li.msg.user').allTextContents()).toEqual(['add buy bread to my list']);
   await context.close();
+});
+
+test('after a reload the conversation and the page are back at once, from storage, while the agent still starts; a line counts the seconds until it is ready', async () => {
+  const { page, problems, close } = await visit(browser, url, { size: 'phone', scheme: 'light' });
+  await say(page, 'add buy tea to my list');
+  expect(await answered(page)).toBe('I added “Buy tea” to your list.');
+  // The engine module is held back after the reload: the agent cannot finish starting, as a model loading.
+  const held: Route[] = [];
+  await page.context().route('**/demo/engine/stand-in.ts*', (route) => void held.push(route));
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await eventually(() => page.locator('#log li.msg.model:not(.thought) .text').allTextContents()).toEqual([
+    'I added “Buy tea” to your list.',
+  ]);
+  expect(await page.locator('#log li.msg.user').allTextContents()).toEqual(['add buy tea to my list']);
+  expect(await cards(page)).toEqual(['add_todo done']);
+  expect(await page.locator('#todos li span').allTextContents()).toEqual(['Buy tea']);
+  const line = page.locator('#log li.msg.working');
+  expect(await line.locator('.working-text').textContent()).toBe('Getting the model ready…');
+  await eventually(() => line.locator('.working-time').textContent()).toMatch(/^[1-9] s$/);
+  await shot(page, 'demo-restoring-phone-light');
+  // The module arrives: the agent takes the conversation shown, and the line goes.
+  await page.context().unroute('**/demo/engine/stand-in.ts*');
+  for (const route of held.splice(0)) await route.continue();
+  await ready(page);
+  await eventually(() => line.count()).toBe(0);
+  expect(await page.locator('#log li.msg.user').allTextContents()).toEqual(['add buy tea to my list']);
+  expect(await cards(page)).toEqual(['add_todo done']);
+  // The card as the agent's tools name it, and the page put back once, not twice.
+  expect(await page.locator('#log li.card .card-name').allTextContents()).toEqual(['Add to-do']);
+  expect(await page.locator('#todos li span').allTextContents()).toEqual(['Buy tea']);
+  expect(problems).toEqual([]);
+  await close();
 });
 
 test('a restored conversation shows a base model’s finished runs as finished, never as an error, after a reload too', async () => {

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { openDB } from 'idb';
-import { AgentError, createAgent, deleteSession, listSessions } from '../../src/index';
+import { AgentError, createAgent, deleteSession, getSession, listSessions } from '../../src/index';
 import { agentsClosedAfterEach, rejection, uniqueDb } from '../page/helpers';
 
 const start = agentsClosedAfterEach();
@@ -114,6 +114,28 @@ describe('sessions reached without an agent', () => {
     const dbName = uniqueDb('never-made');
     expect(await listSessions({ dbName })).toEqual([]);
     await deleteSession('nothing', { dbName });
+    expect(await getSession('nothing', { dbName })).toBeUndefined();
     expect(await exists(dbName)).toBe(false);
+  });
+
+  test('getSession reads what an open agent stored, as agent.sessions.get gives it; a bad id or a foreign database is refused in words', async () => {
+    const dbName = uniqueDb('read-on-page');
+    const agent = await start({ model: scripted, dbName });
+    await agent.send('hi');
+    const onPage = await getSession(agent.sessionId, { dbName });
+    const inWorker = await agent.sessions.get(agent.sessionId);
+    expect(onPage?.events.map((event) => event.id)).toEqual(inWorker?.events.map((event) => event.id));
+    expect(onPage?.events.map((event) => event.type)).toEqual(['user', 'model']);
+    expect(await getSession('not-stored', { dbName })).toBeUndefined();
+    // The agent goes on storing after the page read (the page's connection was closed, nothing blocks).
+    expect((await agent.send('hi again')).text).toBe('again');
+    expect((await getSession(agent.sessionId, { dbName }))?.events).toHaveLength(4);
+
+    const bad = await rejection(getSession('', { dbName }));
+    expect(bad.code).toBe('invalid-options');
+    expect(bad.message).toMatch(/^getSession: the session id/);
+    const foreign = uniqueDb('read-foreign');
+    await versionOneWithSessionsOnly(foreign, { id: 'note-1', body: 'their data' });
+    expect((await rejection(getSession('note-1', { dbName: foreign }))).code).toBe('storage-unavailable');
   });
 });
