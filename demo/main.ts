@@ -350,7 +350,12 @@ async function loadModel(choice: string): Promise<void> {
   $('#cancel-load').hidden = false;
   $<HTMLButtonElement>('#load-model').disabled = true;
   try {
-    currentModel = modelFor(choice, progressReporter());
+    // The download shows in the model panel and, for a visitor back in the chat, in the chat's strip.
+    const report = progressReporter();
+    currentModel = modelFor(choice, (progress) => {
+      report(progress);
+      chat.showProgress(progress);
+    });
     await start(currentModel, loading.signal);
     // Loaded: a reload loads it again, from the browser's cache.
     localStorage.setItem(MODEL_KEY, choice);
@@ -370,6 +375,8 @@ async function loadModel(choice: string): Promise<void> {
     await start(currentModel);
   } finally {
     loading = undefined;
+    // Loaded, failed or cancelled: the chat's strip goes with the panel's bar.
+    chat.showProgress({ progress: 1, text: '' });
     $('#progress').hidden = true;
     $('#cancel-load').hidden = true;
     $<HTMLButtonElement>('#load-model').disabled = false;

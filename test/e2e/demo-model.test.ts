@@ -65,6 +65,8 @@ test('with WebGPU the picker suggests what fits the device, greys out what canno
   expect(visible).not.toMatch(/CORS|reload/i);
   expect(await page.textContent('#gpu-panel details')).toContain('download-failed');
   expect(await page.isEnabled('#load-model')).toBe(true);
+  // The chat's strip, which showed the download to a visitor back in the chat, went with it.
+  expect(await page.locator('inpage-agent-chat .status').isHidden()).toBe(true);
   await shot(page, 'demo-download-failed-phone-dark');
 
   // Demo mode carries on.
