@@ -2,8 +2,9 @@
  * While llama.cpp reads a step's prompt, the run says how far it has read: a
  * CPU model reads a 500-token prompt for a minute before its first word, and
  * a page shows that as progress rather than as silence. llama.cpp reads the
- * prompt in batches on the CPU (wllama-engine.ts), and reports each one. (That
- * a stop takes effect at the end of the batch, not of the whole prompt, is
+ * prompt in batches on the CPU (wllama-load.ts), and reports each one. (That
+ * a stop takes effect a batch or two on, not at the end of the whole prompt,
+ * is prefill-stop.browser.test.ts's, by llama.cpp's own counts, and
  * test/real-model/model/wllama/prompt-read.browser.test.ts's, on a real model.)
  */
 import { expect, test } from 'vitest';

@@ -24,8 +24,10 @@ import type { WllamaEngineOptions } from './wllama-options';
 const DEFAULT_STALL_MS = 90_000;
 
 /**
- * Prompt tokens llama.cpp reads at a time on the CPU (wllama polls between two batches). Gemma 3 270M on one
- * thread read 427 tokens at 16 tokens/s in batches of 128 as in one batch; in batches of 64, 7% slower.
+ * Prompt tokens llama.cpp reads at a time on the CPU (wllama polls between two batches, and reads its abort signal
+ * before each poll). Gemma 3 270M on one thread read 427 tokens at 16 tokens/s in batches of 128 as in one batch; in
+ * batches of 64, 7% slower. A step stopped as it began to read 6,104 tokens left 256 read, 6,102 in one batch
+ * (test/model/wllama/prefill-stop.browser.test.ts).
  */
 const CPU_BATCH = 128;
 /** The shortest run of the cached conversation llama.cpp moves instead of reading again. */
