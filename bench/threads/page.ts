@@ -1,7 +1,8 @@
 // One request of a GGUF model in the agent's worker on `threads` threads, and how the page keeps up while the model
 // reads the prompt and while it decodes: the gaps between animation frames (a page that keeps 60 frames a second
 // has 16.7 ms gaps), the long tasks the browser reports, and how late a 10 ms timer fires (the delay a click or a
-// keypress would wait). Driven by scripts/measure-threads.mjs.
+// keypress would wait). Driven by scripts/measure-threads.mjs. `threads` undefined: the engine chooses (it measures
+// the machine before the load, src/model/engines/wllama/thread-choice.ts).
 import { createAgent, type ModelRequest } from '../../src/index';
 
 interface Phase {
@@ -15,11 +16,14 @@ const SYSTEM =
   'The page has a to-do list, a list of notes, a table of four products (Kettle 39, Teapot 24, Grinder 89, Mug 9) ' +
   'with their prices and stock, and a contact form with a name, an email and a message. ';
 
-async function measure(url: string, threads: number) {
-  const agent = await createAgent({ model: { engine: 'wllama', url, threads }, storage: 'memory' });
+async function measure(url: string, threads: number | undefined, repeat = 4) {
+  const agent = await createAgent({
+    model: { engine: 'wllama', url, ...(threads !== undefined && { threads }) },
+    storage: 'memory',
+  });
   const request: ModelRequest = {
     messages: [
-      { role: 'system', content: SYSTEM.repeat(4) },
+      { role: 'system', content: SYSTEM.repeat(repeat) },
       {
         role: 'user',
         content: 'Which product is the cheapest, and how many are in stock? Then say something about tea.',
@@ -82,7 +86,9 @@ async function measure(url: string, threads: number) {
   });
   return {
     isolated: crossOriginIsolated,
+    asked: threads ?? 'auto',
     threads: info?.threads,
+    notice: info?.notice,
     label: info?.label,
     promptTokens: usage?.promptTokens,
     completionTokens: usage?.completionTokens,

@@ -14,6 +14,7 @@ import { DOWNLOAD_SHARE } from './download-progress';
 import { ggufPrompt } from './gguf-prompt';
 import { sha256List } from './sha256-list';
 import { withModelFiles } from './with-model-files';
+import { measuredThreads } from './thread-choice';
 import { checkEnvironment, gpuAdapterFound, threadsFor } from './wllama-environment';
 import { watchWorkerStartedBy, type LlamaWorkerWatch } from './wllama-inner-worker';
 import { checkWasm, loadAborted, settleOrStall } from './wllama-load-guards';
@@ -53,7 +54,9 @@ export async function loadLlama(
   await checkEnvironment();
   const wasmUrl = new URL(options.wasmUrl ?? defaultWasmUrl, self.location.href).href;
   await checkWasm(wasmUrl, signal);
-  const { threads, notice } = threadsFor(options.threads);
+  const allowed = threadsFor(options.threads);
+  let threads = allowed.threads;
+  let notice = allowed.notice;
   // Files llama.cpp refuses leave the cache, and a refused copy from the cache is downloaded again once (with-model-files.ts).
   const fileOptions = {
     onProgress,
@@ -69,6 +72,10 @@ export async function loadLlama(
       toolFormat: options.toolFormat,
       url: options.urls[0]!,
     });
+    // The count is fixed while the model stays loaded: measured now, after a download that may have taken minutes.
+    const measured = await measuredThreads(allowed.threads, options.threads);
+    threads = measured.threads;
+    notice = measured.notice ?? allowed.notice;
     onProgress?.({
       progress: DOWNLOAD_SHARE,
       text: `Loading ${how.modelId} (${mb(files.bytes)}) into llama.cpp on ${threads === 1 ? 'one thread' : `${threads} threads`}…`,
