@@ -63,7 +63,9 @@ test.skipIf(!hasRealModel())(
     if ((await page.evaluate(() => navigator.hardwareConcurrency)) > 1 && !/one CPU thread/.test(label))
       expect(label).toMatch(/\(llama\.cpp, \d+ CPU threads\)$/);
     else if (/one CPU thread/.test(label))
-      expect(await page.textContent('#gpu-panel')).toMatch(/llama\.cpp runs on one thread, not \d+: this device's cores are busy now/);
+      expect(await page.textContent('#gpu-panel')).toMatch(
+        /llama\.cpp runs on one thread, not \d+: this device's cores are busy now/,
+      );
     await shot(page, 'demo-isolated-static-loaded-desktop-light');
 
     // Remembered: a reload loads it again, from the browser's cache, without a click.
