@@ -717,6 +717,139 @@ export const CONVERSATIONS: readonly Conversation[] = [
       },
     ],
   },
+  // Held out a third time (written 2026-12-07, seventh sitting, before its changes to the decisions and before
+  // they were run): the sets above have each become what later rules were read from.
+  {
+    id: 'garden',
+    visitor: 'a gardener, casual, things needed and bought',
+    requests: [
+      {
+        text: 'need to buy compost and seeds',
+        kinds: ['several'],
+        expect: { calls: [todo('compost'), todo('seeds')], page: { todos: { added: ['compost', 'seeds'] } } },
+      },
+      {
+        text: 'also a new hose',
+        kinds: ['follow-up'],
+        expect: { calls: [todo('hose')], page: { todos: { added: ['hose'] } } },
+      },
+      {
+        text: 'got the compost',
+        kinds: ['follow-up'],
+        expect: { calls: [complete('compost')], page: { todos: { done: ['compost'] } } },
+      },
+      {
+        text: 'what do I still need?',
+        kinds: ['question', 'follow-up'],
+        expect: {
+          calls: 'none',
+          allowed: [list()],
+          mentions: ['seeds', 'hose'],
+          mayRecall: ['add_todo', 'complete_todo'],
+        },
+      },
+      {
+        text: 'write a note: tomatoes go in the south bed',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('tomatoes south')], page: { notes: { added: ['tomatoes south'] } } },
+      },
+      talk('cheers', { mayRecall: ['add_todo', 'complete_todo', 'add_note'] }),
+    ],
+  },
+  {
+    id: 'shopper',
+    visitor: 'looking over the products, then a to-do',
+    requests: [
+      {
+        text: 'order the products by how many are in stock, most first',
+        kinds: ['values'],
+        expect: { calls: [sort('stock', 'desc')], page: { table: [{ shown: reversed(BY_STOCK) }] } },
+      },
+      {
+        text: 'now just the teapot',
+        kinds: ['values', 'follow-up'],
+        expect: { calls: [filter('teapot')], page: { table: [{ shown: ['Teapot'] }] } },
+      },
+      {
+        text: "put 'ask about teapot lids' on my list",
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [todo('lids')], page: { todos: { added: ['lids'] } } },
+      },
+      talk('is it going to rain tomorrow?'),
+      {
+        text: 'sort them by price please',
+        kinds: ['values'],
+        expect: { calls: [sort('price', 'asc')], page: { table: [{ shown: BY_PRICE }] } },
+      },
+      talk('nice, that helps', { mayRecall: ['sort_table', 'add_todo'] }),
+    ],
+  },
+  {
+    id: 'callback',
+    visitor: 'the contact form for a call back, then a message changed',
+    requests: [
+      talk('hi there'),
+      {
+        text: "can you fill in the contact form for me? name's Tom Berg, tom@berg.dev, message: please call me back about my order",
+        kinds: ['values', 'pick-tool'],
+        expect: {
+          calls: [form('tom berg', 'tom@berg.dev', 'call back order')],
+          page: { form: { name: 'tom berg', email: 'tom@berg.dev', message: 'call back order' } },
+        },
+      },
+      {
+        text: 'thanks. did it go through?',
+        kinds: ['claim-bait'],
+        expect: { calls: 'none', mayRecall: ['fill_form'] },
+      },
+      {
+        text: 'change the message to: my order number is 4417',
+        kinds: ['follow-up', 'values'],
+        expect: {
+          calls: [form('tom berg', 'tom@berg.dev', '4417')],
+          page: { form: { name: 'tom berg', email: 'tom@berg.dev', message: '4417' } },
+        },
+      },
+      {
+        text: 'remember to check my inbox tomorrow',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [todo('inbox')], page: { todos: { added: ['inbox'] } } },
+      },
+      talk('bye', { mayRecall: ['fill_form', 'add_todo'] }),
+    ],
+  },
+  {
+    id: 'planner',
+    visitor: 'a week planned in fragments, a list wiped',
+    requests: [
+      {
+        text: 'todo: dentist on friday, car service',
+        kinds: ['several', 'values'],
+        expect: { calls: [todo('dentist'), todo('car')], page: { todos: { added: ['dentist', 'car'] } } },
+      },
+      {
+        text: 'make a note that the car service is at 9am',
+        kinds: ['pick-tool', 'values'],
+        expect: { calls: [note('car service')], page: { notes: { added: ['car service'] } } },
+      },
+      {
+        text: 'the dentist is done',
+        kinds: ['follow-up'],
+        expect: { calls: [complete('dentist')], page: { todos: { done: ['dentist'] } } },
+      },
+      {
+        text: 'anything left on my list?',
+        kinds: ['question', 'follow-up'],
+        expect: { calls: 'none', allowed: [list()], mentions: ['car'], mayRecall: ['add_todo', 'complete_todo'] },
+      },
+      {
+        text: 'wipe the list',
+        kinds: ['destructive'],
+        expect: { calls: [clear()], approves: ['clear_todos'], page: { todos: { cleared: true } } },
+      },
+      talk("what's the capital of France?", { mentions: ['paris'] }),
+    ],
+  },
 ];
 
 /** The conversations named, in the order named; all without names. */
