@@ -62,6 +62,7 @@ function describeDecision(decision: StepDecision): string {
     asked: 'the request asking for it',
     values: 'a value of the request that a tool takes',
     'goes-on': 'the request going on from the one before',
+    reads: 'the question naming what a tool reads',
     words: 'the request naming nothing a tool has',
     question: 'the request asking what was done',
     chance: `the model's odds of a call ${decision.chance?.toFixed(2) ?? ''}`.trim(),

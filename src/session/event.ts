@@ -80,10 +80,11 @@ export interface StepDecision {
   held: 'call' | 'answer';
   /**
    * 'asked': the request named a tool's action; 'values': it gave a value in a format a tool takes; 'goes-on': it
-   * went on from the request before ("and pack the kitchen"), held to the tools that one ran; 'words': no
+   * went on from the request before ("and pack the kitchen"), held to the tools that one ran; 'reads': a question
+   * named what a tool that reads holds ("what's still on the list?"), held to that tool; 'words': no
    * tool's word was in it; 'question': it asked what was done ("did you add it?"); 'chance': the model's odds; 'claim': a reply claimed an action no call did.
    */
-  by: 'asked' | 'values' | 'goes-on' | 'words' | 'question' | 'chance' | 'claim';
+  by: 'asked' | 'values' | 'goes-on' | 'reads' | 'words' | 'question' | 'chance' | 'claim';
   /** The tools the step was held to: the ones the request named by their action ('asked'), or the ones its words point to. */
   tools?: string[];
   /** What the reply the step replaces claimed ('claim'): the model said so without a call. */

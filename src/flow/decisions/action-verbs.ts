@@ -63,7 +63,7 @@ const NOT_VERBS = new Set(['the', 'a', 'an', 'this', 'use', 'when', 'tool', 'fun
  * a claim of the tool's action.
  */
 const ALSO: Readonly<Record<string, readonly string[]>> = {
-  add: ['put', 'include', 'insert', 'append', 'create', 'save', 'note', 'remember', 'log', 'record'],
+  add: ['put', 'include', 'insert', 'append', 'create', 'save', 'note', 'remember', 'remind', 'log', 'record'],
   create: ['add', 'make', 'save'],
   write: ['note', 'save', 'create', 'add', 'jot', 'record'],
   delete: ['remove', 'clear', 'erase', 'empty', 'wipe'],

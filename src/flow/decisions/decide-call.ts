@@ -23,6 +23,8 @@
  *   called one, is held to words (outside-tools.ts); but a question that
  *   refers back to what the tools touched ("what's left on it?") is offered
  *   the tools that read, and its odds decide (read-back.ts);
+ * - a question about what a tool that reads holds ("what's still on the list?"),
+ *   once the session's tools ran, is held to a call of that tool (read-back.ts);
  * - a request that goes on from the one before ("and pack the kitchen", "also
  *   call mom") is held to a call of the tools the last run with calls ran
  *   (goes-on.ts);
@@ -53,7 +55,7 @@ import { markingToolsFor } from './done-with';
 import { fittingTools, toolsTakingValues } from './fitting-tools';
 import { toolsItGoesOnWith } from './goes-on';
 import { outsideTools } from './outside-tools';
-import { readersFor } from './read-back';
+import { readersAsked, readersFor } from './read-back';
 import { toolsWhoseResultsHold } from './result-words';
 import { asksAboutThePast, isQuestion } from './question';
 import { mendTypos } from './typos';
@@ -112,6 +114,9 @@ export const decideCallProcessor: RequestProcessor = async (inv, step) => {
     step.allowedTools = readers;
     return byChance(inv, step, readers);
   }
+  // A question about what a reading tool holds ("what's still on the list?"), once the tools ran: it reads.
+  const reading = readersAsked(request, tools, inv.history);
+  if (reading.length) return holdToCall(step, reading, 'reads');
   // A request that goes on from the one before ("and pack the kitchen") asks for more of what that one did.
   const goesOn = toolsItGoesOnWith(request, tools, inv.history, inv.invocationId);
   if (goesOn.length) return holdToCall(step, fit(goesOn), 'goes-on');
@@ -143,7 +148,11 @@ function holdToWords(step: StepRequest, by: 'words' | 'question'): void {
 }
 
 /** Holds the step to a call of `tools` (of any tool offered, when empty). */
-function holdToCall(step: StepRequest, tools: string[], by: 'asked' | 'values' | 'goes-on' | 'claim' | 'chance'): void {
+function holdToCall(
+  step: StepRequest,
+  tools: string[],
+  by: 'asked' | 'values' | 'goes-on' | 'reads' | 'claim' | 'chance',
+): void {
   if (tools.length === 1) step.toolChoice = { name: tools[0]! };
   else {
     step.toolChoice = 'required';

@@ -12,6 +12,7 @@ describe('the tools a request asks for by naming their action', () => {
     // Both tools add something: the step is held to a call of either, and the model picks.
     ['can you remember that I need to buy milk', ['add_note', 'add_todo']],
     ['put milk, eggs and bread on my list', ['add_note', 'add_todo']],
+    ['remind me to call the plumber', ['add_note', 'add_todo']],
     ['I got the milk, tick it off', ['complete_todo']],
     ['Mark the dry cleaning as done', ['complete_todo']],
     ['write a note: dentist on friday at 10', ['add_note']],

@@ -130,6 +130,31 @@ describe('the decision layer, step by step', () => {
     expect(modelEvents(sum.events)[0]!.decision).toEqual({ held: 'answer', by: 'words' });
   });
 
+  test('a question that names what a tool that reads holds ("what\'s still on the list?") reads it, though the model would answer in words', async () => {
+    const { agent } = await agentFor({
+      'put milk and bread on my list': {
+        chance: 0.9,
+        call: { name: 'add_todo', args: { text: 'milk' } },
+        more: [{ name: 'add_todo', args: { text: 'bread' } }],
+      },
+      // The 0.5B's odds on it were 0.40, and its words "The tool has not completed its work.".
+      "what's still on the list?": {
+        chance: 0.4,
+        words: 'The tool has not completed its work.',
+        named: { list_todos: { name: 'list_todos', args: {} } },
+        after: 'Milk and bread.',
+      },
+    });
+    const before = await agent.send("what's still on the list?");
+    // Before any tool ran, the list holds nothing of the session's: the odds decide.
+    expect(modelEvents(before.events)[0]!.decision).toMatchObject({ held: 'answer', by: 'chance' });
+    await agent.send('put milk and bread on my list');
+    const { events, text } = await agent.send("what's still on the list?");
+    expect(modelEvents(events)[0]!.decision).toEqual({ held: 'call', by: 'reads', tools: ['list_todos'] });
+    expect(calls(events).map((call) => call.name)).toEqual(['list_todos']);
+    expect(text).toBe('Milk and bread.');
+  });
+
   test('a thing an earlier result held ("the teapot", a row a sort returned) points a call held by its odds to the tool that returned it', async () => {
     const { agent, sorts, todos } = await agentFor({
       'sort the products by name': { chance: 0.9, call: { name: 'sort_table', args: { column: 'name' } } },
