@@ -75,3 +75,23 @@ test('a stop as a step begins to read its long prompt ends llama.cpp’s reading
   // Read on to the prompt's end, it would hold all the instructions (6,102 tokens, seen with the prompt in one batch).
   expect(held).toBeLessThan(stoppedAt!.of / 4);
 }, 120_000);
+
+test('after such a stop, a read-ahead keeps what llama.cpp read before it stopped, and reads only the rest', async () => {
+  const agent = await start({
+    model: { engine: 'wllama', url: '/models/tiny-qwen2_5.gguf', contextWindow: 8192, temperature: 0 },
+    instructions: LONG,
+    maxSteps: 1,
+    dbName: uniqueDb('prefill-stop-warmup'),
+  });
+  const stop = new AbortController();
+  for await (const event of agent.run('Hello', { signal: stop.signal })) if (event.promptRead) stop.abort();
+  const ahead = await agent.warmup();
+  console.info(
+    `After the stop, the read-ahead found ${ahead.cachedTokens} of ${ahead.promptTokens} tokens in llama.cpp's cache and read ${ahead.prefilledTokens}.`,
+  );
+  expect(ahead.status).toBe('read');
+  // The stop left a batch or two (128 tokens each) read. Told nothing of it, the engine began where the last
+  // step it knew of ended (nothing): its first piece, about 64 tokens, made llama.cpp drop the rest (76 kept).
+  expect(ahead.cachedTokens).toBeGreaterThan(128);
+  expect(ahead.cachedTokens + ahead.prefilledTokens).toBe(ahead.promptTokens);
+}, 120_000);

@@ -52,6 +52,8 @@ class StepDecoding {
   /** Stopped in a loop: its calls run once each (ReadOptions.looped). */
   private looped = false;
   private usage?: Usage;
+  /** Whether llama.cpp's hold was told after the last completion (settle). */
+  private settled = false;
 
   constructor(
     private readonly plan: WllamaRequestPlan,
@@ -68,6 +70,17 @@ class StepDecoding {
   }
 
   async *run(): AsyncGenerator<ModelDelta> {
+    try {
+      yield* this.attempts();
+    } finally {
+      // Closed before a completion settled (the run stopped between two deltas): llama.cpp holds at most the
+      // prompt and the text so far. Said so, a read-ahead after it starts there; told nothing, it would start
+      // where the step before ended, and its first piece would make llama.cpp drop what this step read.
+      if (!this.settled) this.step.onHeld(this.plan.prompt + this.raw);
+    }
+  }
+
+  private async *attempts(): AsyncGenerator<ModelDelta> {
     const { plan, step } = this;
     let params = plan.params;
     let strict = false;
@@ -79,6 +92,7 @@ class StepDecoding {
     for (;;) {
       const mark = step.log.mark;
       const attempt: Attempt = { received: 0 };
+      this.settled = false;
       try {
         yield* this.completion(params, left, attempt);
         this.settle(attempt);
@@ -177,6 +191,7 @@ class StepDecoding {
 
   /** What llama.cpp holds and the step's usage, after a completion ended or failed. */
   private settle(attempt: Attempt): void {
+    this.settled = true;
     this.step.onHeld(this.plan.prompt + this.raw);
     this.usage = addUsage(this.usage, attempt.timings);
   }
