@@ -9,6 +9,7 @@ import { isStorageFailure } from '../session/storage-failure';
 import { currentAgent } from './agents';
 import { callModel } from './call-model';
 import { holdToClaims } from './decisions/hold-to-claims';
+import { answerFromReadings } from './decisions/what-was-read';
 import { withMoreCalls } from './decisions/more-calls';
 import { handleFunctionCalls } from './handle-function-calls';
 import { record, recordAll } from './record';
@@ -80,6 +81,7 @@ async function runOneStep(inv: Invocation): Promise<CallsOutcome> {
   const claims = answer ? holdToClaims(inv, request, response) : undefined;
   // Nothing of a reply that claimed in vain is recorded: the step is decided again, held to a call.
   if (claims?.kind === 'redo') return { kind: 'continue' };
+  if (answer) answerFromReadings(inv, request, response);
   const parts: Part[] = [];
   if (response.reasoning) parts.push({ reasoning: response.reasoning });
   if (response.text) parts.push({ text: response.text });

@@ -130,7 +130,7 @@ describe('the decision layer, step by step', () => {
     expect(modelEvents(sum.events)[0]!.decision).toEqual({ held: 'answer', by: 'words' });
   });
 
-  test('a question that names what a tool that reads holds ("what\'s still on the list?") reads it, though the model would answer in words', async () => {
+  test('a question that names what a tool that reads holds ("what\'s still on the list?") reads it, though the model would answer in words, and the answer names what was read', async () => {
     const { agent } = await agentFor({
       'put milk and bread on my list': {
         chance: 0.9,
@@ -144,6 +144,13 @@ describe('the decision layer, step by step', () => {
         named: { list_todos: { name: 'list_todos', args: {} } },
         after: 'Milk and bread.',
       },
+      // Having read, the 0.5B said nothing of what it read.
+      'anything left on my list?': {
+        chance: 0.41,
+        words: 'No.',
+        named: { list_todos: { name: 'list_todos', args: {} } },
+        after: 'The tool successfully retrieved the to-do list.',
+      },
     });
     const before = await agent.send("what's still on the list?");
     // Before any tool ran, the list holds nothing of the session's: the odds decide.
@@ -153,6 +160,10 @@ describe('the decision layer, step by step', () => {
     expect(modelEvents(events)[0]!.decision).toEqual({ held: 'call', by: 'reads', tools: ['list_todos'] });
     expect(calls(events).map((call) => call.name)).toEqual(['list_todos']);
     expect(text).toBe('Milk and bread.');
+    // A reply that names nothing it read gives way to the reading.
+    const read = await agent.send('anything left on my list?');
+    expect(calls(read.events).map((call) => call.name)).toEqual(['list_todos']);
+    expect(read.text).toBe('list_todos returned: milk, bread.');
   });
 
   test('a thing an earlier result held ("the teapot", a row a sort returned) points a call held by its odds to the tool that returned it', async () => {
