@@ -34,12 +34,13 @@ const SAYING_ENOUGH = 3;
 /** A question asks something (a question word or a verb first in its clause), not "and eggs?". */
 const ASKS = /\b(who|what|what's|whats|when|where|why|how|which|whose|is|are|was|were|do|does|did)\b[^?]*\?\s*$/i;
 /**
- * A greeting, thanks or goodbye and nothing else ("hi!", "ok thanks!", "thanks, bye", "hello there") is
- * answered in words: the 0.5B's odds of a call on "hi!" were 0.78 in the page suite, and it added a to-do
- * "Complete the task.". A bare "ok" or "yes" is left to the model: it may answer the model's own question.
+ * A greeting, thanks or goodbye and nothing else ("hi!", "ok thanks!", "thanks, bye", "hello there", "see you
+ * later") is answered in words: the 0.5B's odds of a call on "hi!" were 0.78 in the page suite, and it added a
+ * to-do "Complete the task."; on "see you later" after two to-dos, 0.94, and it marked "See you later." done.
+ * A bare "ok" or "yes" is left to the model: it may answer the model's own question.
  */
 const GREETING =
-  /^\W*(?:(?:hi|hello|hey|hiya|howdy|thanks|thank you|thx|ty|bye|goodbye|cheers|good (?:morning|afternoon|evening|night))\W*(?:(?:there|all|again|so much|a lot|very much|for now|you|ok|okay|great|cool|then)\W*)*)+$/i;
+  /^\W*(?:(?:hi|hello|hey|hiya|howdy|thanks|thank you|thx|ty|bye|goodbye|cheers|see you|see ya|later|take care|good (?:morning|afternoon|evening|night))\W*(?:(?:there|all|again|so much|a lot|very much|for now|you|ok|okay|great|cool|then|later|soon|tomorrow)\W*)*)+$/i;
 /**
  * A telling verb for the person and a thing ("tell me a joke", "can you give me a fun fact?"; not "tell me what…",
  * which a tool may answer) asks for words, when what it asks names nothing of the tools or of the session: the 0.5B's odds of a call on "tell me a joke" were 0.88

@@ -37,9 +37,28 @@ describe('a request no tool speaks of', () => {
   });
 
   test('a greeting, thanks or goodbye alone wants words, whenever said; a bare "ok" or "yes" is left to the model', () => {
-    for (const said of ['hi!', 'hi there', 'Hello!', 'ok thanks!', 'thanks, bye', 'thank you so much', 'Good morning'])
+    for (const said of [
+      'hi!',
+      'hi there',
+      'Hello!',
+      'ok thanks!',
+      'thanks, bye',
+      'thank you so much',
+      'Good morning',
+      'see you later',
+      'ok, see you tomorrow!',
+      'take care',
+    ])
       expect(outsideTools(said, pageTools, [calledAddTodo]), said).toBe(true);
-    for (const said of ['ok', 'yes please', 'hi, add milk', 'thanks, now sort the table', 'hey can you clear it'])
+    for (const said of [
+      'ok',
+      'yes please',
+      'hi, add milk',
+      'thanks, now sort the table',
+      'hey can you clear it',
+      'see you later, add milk first',
+      'later: call the plumber',
+    ])
       expect(outsideTools(said, pageTools, [calledAddTodo]), said).toBe(false);
   });
 
