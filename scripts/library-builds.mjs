@@ -156,7 +156,10 @@ function libraryBuild({
       lib: { entry: resolve(root, entry), formats: [format], name, fileName: () => fileName },
       rolldownOptions: {
         external: (id) => external.some((dep) => id === dep || id.startsWith(`${dep}/`)),
-        output: { codeSplitting: false },
+        // JSDoc is the types' to carry (dist/types/*.d.ts, what an editor reads): the readable entries keep their
+        // code as written, but not a second copy of every doc comment. Legal comments stay, and so do the
+        // annotations (@__PURE__) an app's bundler shakes trees by.
+        output: { codeSplitting: false, comments: { legal: true, annotation: true, jsdoc: false } },
       },
     },
   };
